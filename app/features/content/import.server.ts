@@ -1,0 +1,232 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Database } from "#db/client.server";
+import * as t from "#db/schema";
+import type { MediaStore } from "~/lib/storage.server";
+import { countWords } from "~/lib/words";
+import { type ContentBundle, ContentError } from "./files.server";
+import { resolveReleaseAt } from "./schemas";
+
+export type Counts = { inserted: number; updated: number; unchanged: number };
+export type ImportReport = Record<string, Counts>;
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+/**
+ * Inserts rows, or updates the existing row with the same key only where a value differs,
+ * so that importing the same folder twice changes nothing.
+ */
+async function upsert<T extends PgTable>(
+  tx: Tx,
+  table: T,
+  rows: T["$inferInsert"][],
+  target: PgColumn[],
+  touch: Record<string, SQL> = {},
+): Promise<Counts> {
+  const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
+  const first = rows[0];
+  if (!first) return counts;
+  const columns = getTableColumns(table) as Record<string, PgColumn>;
+  const targetNames = new Set(target.map((column) => column.name));
+  const updatable = Object.keys(first).filter((key) => {
+    const column = columns[key];
+    return column && !targetNames.has(column.name);
+  });
+  const excluded = (key: string) => sql.raw(`excluded."${columns[key]?.name}"`);
+  const set = Object.fromEntries([...updatable.map((key) => [key, excluded(key)]), ...Object.entries(touch)]);
+  const current = sql.join(
+    updatable.map((key) => sql`${columns[key]}`),
+    sql`, `,
+  );
+  const incoming = sql.join(updatable.map(excluded), sql`, `);
+  for (let start = 0; start < rows.length; start += 200) {
+    const batch = rows.slice(start, start + 200);
+    const written = updatable.length
+      ? await tx
+          .insert(table)
+          .values(batch)
+          .onConflictDoUpdate({ target, set, setWhere: sql`(${current}) is distinct from (${incoming})` })
+          .returning({ inserted: sql<boolean>`(xmax = 0)` })
+      : await tx
+          .insert(table)
+          .values(batch)
+          .onConflictDoNothing()
+          .returning({ inserted: sql<boolean>`true` });
+    const inserted = written.filter((row) => row.inserted).length;
+    counts.inserted += inserted;
+    counts.updated += written.length - inserted;
+    counts.unchanged += batch.length - written.length;
+  }
+  return counts;
+}
+
+async function copyMedia(dir: string, store: MediaStore): Promise<Counts> {
+  const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
+  const entries = await fs.readdir(dir, { recursive: true, withFileTypes: true });
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const absolute = path.join(entry.parentPath, entry.name);
+    const key = path.relative(dir, absolute).split(path.sep).join("/");
+    const existed = (await store.get(key)) !== undefined;
+    const changed = await store.put(key, await fs.readFile(absolute));
+    if (!changed) counts.unchanged++;
+    else if (existed) counts.updated++;
+    else counts.inserted++;
+  }
+  return counts;
+}
+
+/** Upserts a content bundle in one transaction (all or nothing), then copies its media. */
+export async function importContent(
+  database: Database,
+  bundle: ContentBundle,
+  options: { media?: MediaStore; now?: Date } = {},
+): Promise<ImportReport> {
+  const now = options.now ?? new Date();
+  const report: ImportReport = await database.transaction(async (tx) => {
+    const result: ImportReport = {};
+    if (bundle.site) {
+      const { data, body } = bundle.site;
+      result.site = await upsert(
+        tx,
+        t.siteSettings,
+        [{ id: 1, ...data, aboutMd: body }],
+        [t.siteSettings.id],
+      );
+    }
+    result.legal = await upsert(
+      tx,
+      t.legalPages,
+      bundle.legal.map(({ slug, data, body }) => ({
+        slug,
+        title: data.title,
+        bodyMd: body,
+        updatedAt: data.updatedAt,
+      })),
+      [t.legalPages.slug],
+    );
+    result.volumes = await upsert(
+      tx,
+      t.volumes,
+      bundle.volumes.map(({ data, body }) => ({
+        number: data.number,
+        title: data.title,
+        summaryMd: body,
+        artworkUrl: data.artwork ?? null,
+      })),
+      [t.volumes.number],
+    );
+    const volumeIds = new Map(
+      (await tx.select({ id: t.volumes.id, number: t.volumes.number }).from(t.volumes)).map((v) => [
+        v.number,
+        v.id,
+      ]),
+    );
+    result.chapters = await upsert(
+      tx,
+      t.chapters,
+      bundle.chapters.map(({ file, data, body }) => {
+        const volumeId = volumeIds.get(data.volume);
+        if (volumeId === undefined) throw new ContentError(`${file}: volume ${data.volume} does not exist`);
+        return {
+          number: data.number,
+          volumeId,
+          title: data.title,
+          bodyMd: body,
+          wordCount: countWords(body),
+          releaseAt: resolveReleaseAt(data.releaseAt, now),
+          coinsRequired: data.coinsRequired,
+          tags: data.tags,
+          artwork: data.artwork,
+          status: data.status,
+        };
+      }),
+      [t.chapters.number],
+      { updatedAt: sql`now()` },
+    );
+    result.wiki = await upsert(
+      tx,
+      t.wikiPages,
+      bundle.wiki.map(({ section, slug, data, body }) => ({
+        section,
+        slug,
+        title: data.title,
+        summary: data.summary,
+        bodyMd: body,
+        imageUrl: data.image ?? null,
+        sortOrder: data.order,
+      })),
+      [t.wikiPages.section, t.wikiPages.slug],
+    );
+    result.gallery = await upsert(
+      tx,
+      t.galleryItems,
+      bundle.gallery.map(({ slug, data, body }) => ({
+        slug,
+        title: data.title,
+        imageUrl: data.image,
+        descriptionMd: body,
+        sortOrder: data.order,
+        createdAt: data.createdAt,
+      })),
+      [t.galleryItems.slug],
+    );
+    result.products = await upsert(
+      tx,
+      t.products,
+      bundle.products.map(({ data, body }) => ({
+        id: data.id,
+        name: data.name,
+        descriptionMd: body,
+        priceCents: data.priceCents,
+        currency: data.currency,
+        category: data.category,
+        membershipDays: data.membershipDays,
+        stock: data.stock,
+        imageUrl: data.image,
+        addedAt: data.addedAt,
+      })),
+      [t.products.id],
+    );
+    result.tiers = await upsert(
+      tx,
+      t.supportTiers,
+      bundle.tiers.map(({ data, body }) => ({
+        key: data.key,
+        name: data.name,
+        amountCents: data.amountCents,
+        currency: data.currency,
+        perks: data.perks,
+        pitch: body,
+        sortOrder: data.order,
+      })),
+      [t.supportTiers.key],
+    );
+    if (bundle.fundraiser) {
+      const { goal, supporters } = bundle.fundraiser.data;
+      result.goals = await upsert(
+        tx,
+        t.fundraiserGoals,
+        [{ ...goal, descriptionMd: bundle.fundraiser.body }],
+        [t.fundraiserGoals.title],
+      );
+      result.supporters = await upsert(
+        tx,
+        t.supporters,
+        supporters.map((supporter) => ({ ...supporter, currency: goal.currency })),
+        [t.supporters.name, t.supporters.supportedAt],
+      );
+    }
+    return result;
+  });
+  if (bundle.mediaDir && options.media) report.media = await copyMedia(bundle.mediaDir, options.media);
+  return report;
+}
+
+/** True when nothing has been loaded yet: the start-up seed runs only then. */
+export async function isDatabaseEmpty(database: Database): Promise<boolean> {
+  const rows = await database.select({ id: t.siteSettings.id }).from(t.siteSettings).limit(1);
+  return rows.length === 0;
+}

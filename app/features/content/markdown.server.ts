@@ -1,0 +1,90 @@
+import { createHash } from "node:crypto";
+import type { Element, Root } from "hast";
+import rehypeRaw from "rehype-raw";
+import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import rehypeStringify from "rehype-stringify";
+import remarkGfm from "remark-gfm";
+import remarkParse from "remark-parse";
+import remarkRehype from "remark-rehype";
+import { unified } from "unified";
+import { visit } from "unist-util-visit";
+
+const linkSchemes = ["http", "https", "irc", "ircs", "mailto", "xmpp"];
+const imageSchemes = ["http", "https"];
+const idPrefix = "user-content-";
+
+/** True for relative addresses and for absolute ones whose scheme is in the list. */
+export function isAllowedUrl(value: string, schemes: string[]): boolean {
+  // Browsers ignore ASCII whitespace and control characters inside a scheme ("java\tscript:").
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const compact = value.replace(/[\u0000-\u0020\u007f]/g, "");
+  const colon = compact.indexOf(":");
+  if (colon === -1) return true;
+  const beforeColon = compact.slice(0, colon);
+  if (/[/?#]/.test(beforeColon)) return true;
+  return schemes.includes(beforeColon.toLowerCase());
+}
+
+/** Addresses with a disallowed scheme become empty (rather than vanishing), as the spec says. */
+function emptyDisallowedUrls() {
+  return (tree: Root) => {
+    visit(tree, "element", (node: Element) => {
+      const props = node.properties;
+      if (node.tagName === "a" && typeof props.href === "string" && !isAllowedUrl(props.href, linkSchemes)) {
+        props.href = "";
+      }
+      if (node.tagName === "img" && typeof props.src === "string" && !isAllowedUrl(props.src, imageSchemes)) {
+        props.src = "";
+      }
+    });
+  };
+}
+
+/** Runs after sanitising: only adjusts attributes of elements the sanitiser kept. */
+function finishLinks() {
+  return (tree: Root) => {
+    visit(tree, "element", (node: Element) => {
+      if (node.tagName !== "a" || typeof node.properties.href !== "string") return;
+      const href = node.properties.href;
+      // Ids were prefixed by the sanitiser; in-page links follow them.
+      if (href.startsWith("#") && href.length > 1 && !href.startsWith(`#${idPrefix}`)) {
+        node.properties.href = `#${idPrefix}${href.slice(1)}`;
+      }
+      if (/^https?:/i.test(href)) node.properties.rel = ["noopener", "noreferrer"];
+    });
+  };
+}
+
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: "" })
+  .use(rehypeRaw)
+  .use(emptyDisallowedUrls)
+  .use(rehypeSanitize, {
+    ...defaultSchema,
+    clobberPrefix: idPrefix,
+    protocols: { ...defaultSchema.protocols, href: linkSchemes, src: imageSchemes },
+  })
+  .use(finishLinks)
+  .use(rehypeStringify)
+  .freeze();
+
+/** Markdown (raw HTML allowed) to sanitised HTML. Never throws for any input string. */
+export function renderMarkdown(markdown: string): string {
+  return String(processor.processSync(markdown));
+}
+
+const cache = new Map<string, string>();
+const CACHE_LIMIT = 500;
+
+/** Rendering is pure, so a rendered text is reused until the text changes (keyed by its hash). */
+export function renderMarkdownCached(markdown: string): string {
+  const cacheKey = createHash("sha256").update(markdown).digest("base64");
+  const hit = cache.get(cacheKey);
+  if (hit !== undefined) return hit;
+  const html = renderMarkdown(markdown);
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
+  cache.set(cacheKey, html);
+  return html;
+}

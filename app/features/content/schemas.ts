@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { productCategories, supporterTiers, tierKeys, wikiSections } from "#db/schema";
+
+/** A calendar date or a date-time with an offset, as written in front matter. */
+const isoDate = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: "must be an ISO 8601 date" })
+  .transform((value) => new Date(value));
+
+const cents = z.number().int().min(0);
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, "must be a 3-letter currency code")
+  .default("USD");
+const mediaUrl = z.string().regex(/^(\/media\/[\w./-]+|https:\/\/\S+)$/, "must be /media/... or https://...");
+
+/** `--MM-DD` (ISO 8601 month-day) means the next such day at 00:00 UTC after `now`. */
+export function resolveReleaseAt(value: string, now: Date): Date {
+  const monthDay = /^--(\d{2})-(\d{2})$/.exec(value);
+  if (!monthDay) return new Date(value);
+  const month = Number(monthDay[1]) - 1;
+  const day = Number(monthDay[2]);
+  for (let year = now.getUTCFullYear(); ; year++) {
+    const candidate = new Date(Date.UTC(year, month, day));
+    if (candidate.getTime() > now.getTime()) return candidate;
+  }
+}
+
+export const releaseAtSchema = z.union([
+  z.iso.datetime({ offset: true }),
+  z.iso.date(),
+  z.string().regex(/^--(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/),
+]);
+
+export const siteSchema = z.object({
+  title: z.string().min(1),
+  tagline: z.string().min(1),
+  synopsis: z.string().default(""),
+  author: z.string().min(1),
+  location: z.string().min(1),
+  role: z.string().min(1),
+  startedYear: z.number().int().min(1900).max(3000),
+  email: z.email(),
+  socialLabel: z.string().min(1),
+  socialUrl: z.url(),
+  communityLabel: z.string().min(1),
+  communityUrl: z.url(),
+});
+
+export const legalSchema = z.object({ title: z.string().min(1), updatedAt: isoDate });
+
+export const volumeSchema = z.object({
+  number: z.number().int().positive(),
+  title: z.string().min(1),
+  artwork: mediaUrl.optional(),
+});
+
+export const chapterSchema = z.object({
+  number: z.number().int().positive(),
+  title: z.string().min(1),
+  volume: z.number().int().positive(),
+  releaseAt: releaseAtSchema,
+  coinsRequired: z.number().int().min(0).default(0),
+  tags: z.array(z.string().min(1)).default([]),
+  status: z.enum(["draft", "published"]).default("published"),
+  artwork: z
+    .array(
+      z.object({ url: mediaUrl, position: z.enum(["before", "after"]), caption: z.string().default("") }),
+    )
+    .default([]),
+});
+
+export const wikiSchema = z.object({
+  title: z.string().min(1),
+  summary: z.string().min(1),
+  order: z.number().int().default(0),
+  image: mediaUrl.optional(),
+});
+export const wikiSectionSchema = z.enum(wikiSections);
+export type WikiSectionKey = z.infer<typeof wikiSectionSchema>;
+
+export const gallerySchema = z.object({
+  title: z.string().min(1),
+  image: mediaUrl,
+  order: z.number().int().default(0),
+  createdAt: isoDate,
+});
+
+export const productSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string().min(1),
+  priceCents: cents,
+  currency,
+  category: z.enum(productCategories),
+  membershipDays: z.number().int().min(0).default(0),
+  stock: z.number().int().min(0),
+  image: mediaUrl,
+  addedAt: isoDate,
+});
+
+export const tierSchema = z.object({
+  key: z.enum(tierKeys),
+  name: z.string().min(1),
+  amountCents: cents.positive(),
+  currency,
+  perks: z.array(z.string().min(1)),
+  order: z.number().int().default(0),
+});
+
+export const fundraiserSchema = z.object({
+  goal: z.object({
+    title: z.string().min(1),
+    targetCents: cents.positive(),
+    currency,
+    startsAt: isoDate,
+  }),
+  supporters: z
+    .array(
+      z.object({
+        name: z.string().min(1),
+        tier: z.enum(supporterTiers),
+        emoji: z.string().default(""),
+        amountCents: cents.positive(),
+        supportedAt: isoDate,
+      }),
+    )
+    .default([]),
+});

@@ -1,0 +1,46 @@
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router";
+import { buttonClass } from "~/ui/button";
+
+/** The full-page error fallback (SEED.md "Error fallback screen"). Details go to the console only. */
+export function ErrorScreen({ onRetry }: { onRetry?: () => void }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-6 px-6 text-center">
+      <h1 className="font-display text-3xl text-primary">{t("error.title")}</h1>
+      <p className="text-lg">{t("error.body")}</p>
+      <div className="flex flex-wrap justify-center gap-3">
+        <button
+          type="button"
+          className={buttonClass("primary")}
+          onClick={() => (onRetry ? onRetry() : navigate(".", { replace: true }))}
+        >
+          {t("error.tryAgain")}
+        </button>
+        <Link to="/" className={buttonClass("outline")}>
+          {t("error.goHome")}
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+export function NotFoundScreen() {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-6 px-6 text-center">
+      <p className="font-display text-6xl text-primary">404</p>
+      <h1 className="font-display text-3xl">{t("notFound.title")}</h1>
+      <p className="text-lg">{t("notFound.body")}</p>
+      <div className="flex flex-wrap justify-center gap-3">
+        <Link to="/" className={buttonClass("primary")}>
+          {t("error.goHome")}
+        </Link>
+        <Link to="/toc" className={buttonClass("outline")}>
+          {t("notFound.toc")}
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+import { Dialog } from "radix-ui";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { NavLink } from "react-router";
+
+const items = [
+  { to: "/", key: "nav.home" },
+  { to: "/chapters", key: "nav.chapters" },
+  { to: "/wiki", key: "nav.wiki" },
+  { to: "/shop", key: "nav.shop" },
+  { to: "/fundraiser", key: "nav.fundraiser" },
+  { to: "/account", key: "nav.account" },
+  { to: "/about", key: "nav.about" },
+] as const;
+
+const guestItems = [
+  { to: "/login", key: "nav.login" },
+  { to: "/register", key: "nav.register" },
+] as const;
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `block rounded-md px-4 py-3 font-display text-base tracking-wide hover:bg-[color:var(--line)] ${
+    isActive ? "text-primary" : "text-ink"
+  }`;
+
+/** The right-hand slide-in menu: a modal dialog (focus trapped, Escape closes) over a dimmed backdrop. */
+export function SideMenu() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const close = () => setOpen(false);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger
+        className="inline-flex h-11 w-11 items-center justify-center rounded-md text-ink hover:bg-[color:var(--line)]"
+        aria-label={t("nav.openMenu")}
+      >
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="h-6 w-6"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+        >
+          <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
+        </svg>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="menu-backdrop fixed inset-0 z-40 bg-black/60" />
+        <Dialog.Content
+          aria-describedby={undefined}
+          className="side-menu fixed inset-y-0 right-0 z-50 flex w-[min(20rem,85vw)] flex-col gap-2 overflow-y-auto border-l border-line bg-[#f8f4ec] p-4 shadow-2xl dark:bg-[#120e0b]"
+        >
+          <div className="flex items-center justify-between">
+            <Dialog.Title className="font-display text-lg text-primary">{t("nav.menu")}</Dialog.Title>
+            <Dialog.Close
+              className="inline-flex h-11 w-11 items-center justify-center rounded-md hover:bg-[color:var(--line)]"
+              aria-label={t("nav.closeMenu")}
+            >
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="h-5 w-5"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+              >
+                <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
+              </svg>
+            </Dialog.Close>
+          </div>
+          <nav aria-label={t("nav.main")}>
+            <ul className="flex flex-col">
+              {items.map((item) => (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    end={item.to === "/"}
+                    className={linkClass}
+                    onClick={close}
+                    viewTransition
+                  >
+                    {t(item.key)}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+            <ul className="mt-4 flex flex-col border-t border-line pt-4">
+              {guestItems.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} className={linkClass} onClick={close}>
+                    {t(item.key)}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,14 @@
+import type { Language } from "./config";
+
+export type Catalogue = typeof import("./locales/en.json");
+
+/** The catalogue of one language, loaded on demand so a page downloads only its own language. */
+export async function loadCatalogue(language: Language): Promise<Catalogue> {
+  const loaders: Record<Language, () => Promise<{ default: Catalogue }>> = {
+    en: () => import("./locales/en.json"),
+    es: () => import("./locales/es.json"),
+    fr: () => import("./locales/fr.json"),
+    ja: () => import("./locales/ja.json"),
+  };
+  return (await loaders[language]()).default;
+}

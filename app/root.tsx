@@ -1,0 +1,108 @@
+import { useTranslation } from "react-i18next";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useRouteLoaderData,
+} from "react-router";
+import type { Route } from "./+types/root";
+import stylesheet from "./app.css?url";
+import { ErrorScreen, NotFoundScreen } from "./features/layout/error-screen";
+import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
+import { SideMenu } from "./features/layout/side-menu";
+import { getSiteSettings } from "./features/site/queries.server";
+import { defaultLanguage } from "./i18n/config";
+import { useNonce } from "./lib/nonce";
+import { getPreferences } from "./lib/preferences.server";
+import { themeForPath } from "./lib/route-theme";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const preferences = getPreferences(request);
+  const site = await getSiteSettings();
+  return { ...preferences, site: { title: site.title, tagline: site.tagline } };
+}
+
+/**
+ * Runs before first paint: follows the system colour scheme until a theme is chosen, and remembers the
+ * reader's time zone so the server can show dates in it.
+ */
+const headScript = `(function(){var d=document.documentElement,c=document.cookie;
+if(!/(^|; )theme=/.test(c)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
+try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&c.indexOf("tz="+encodeURIComponent(z))<0)
+document.cookie="tz="+encodeURIComponent(z)+"; Path=/; Max-Age=31536000; SameSite=Lax"}catch(e){}})()`;
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const { pathname } = useLocation();
+  const { t } = useTranslation();
+  const language = data?.language ?? defaultLanguage;
+  return (
+    <html lang={language} className={data?.theme === "dark" ? "dark" : undefined} suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed script of ours, allowed by the CSP nonce */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: headScript }} />
+        <Meta />
+        <Links />
+      </head>
+      <body data-route-theme={themeForPath(pathname)} className="flex min-h-dvh flex-col">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-primary focus:px-3 focus:py-2 focus:text-on-primary"
+        >
+          {t("nav.skipToContent")}
+        </a>
+        <header className="sticky top-0 z-30 border-b border-line bg-[color:var(--surface)] backdrop-blur">
+          <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-3 sm:px-6">
+            <Link to="/" className="truncate font-display text-lg tracking-wider text-primary sm:text-xl">
+              {data?.site.title}
+            </Link>
+            <div className="flex shrink-0 items-center gap-1">
+              <LanguagePicker language={language} />
+              <ThemeToggle />
+              <SideMenu />
+            </div>
+          </div>
+        </header>
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        <footer className="border-t border-line py-6 text-center text-sm text-muted">
+          <p>{data?.site.tagline}</p>
+          <p className="mt-2 flex justify-center gap-4">
+            <Link to="/terms" className="underline underline-offset-2">
+              {t("footer.terms")}
+            </Link>
+            <Link to="/privacy" className="underline underline-offset-2">
+              {t("footer.privacy")}
+            </Link>
+          </p>
+        </footer>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />;
+  console.error(error);
+  return <ErrorScreen />;
+}

@@ -1,0 +1,85 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { renderMarkdownCached } from "~/features/content/markdown.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { buttonClass } from "~/ui/button";
+import { Page } from "~/ui/page";
+import { Prose } from "~/ui/prose";
+import type { Route } from "./+types/about";
+
+export async function loader() {
+  const { aboutMd, ...site } = await getSiteSettings();
+  return { site, aboutHtml: renderMarkdownCached(aboutMd) };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data ? `${data.site.author} — ${data.site.title}` : undefined },
+];
+
+export default function About({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { site, aboutHtml } = loaderData;
+  const facts = [
+    [t("about.name"), site.author],
+    [t("about.location"), site.location],
+    [t("about.role"), site.role],
+    [t("about.started"), String(site.startedYear)],
+  ] as const;
+  return (
+    <Page title={t("about.heading")} width="max-w-3xl">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 rounded-xl border border-line bg-[color:var(--surface)] p-6">
+        {facts.map(([label, value]) => (
+          <div key={label} className="contents">
+            <dt className="font-display text-sm tracking-widest text-muted uppercase">{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <section aria-labelledby="background" className="mt-10">
+        <h2 id="background" className="mb-4 font-display text-2xl text-primary">
+          {t("about.background")}
+        </h2>
+        <Prose html={aboutHtml} />
+      </section>
+      <section aria-labelledby="contact" className="mt-10">
+        <h2 id="contact" className="mb-4 font-display text-2xl text-primary">
+          {t("about.contact")}
+        </h2>
+        <ul className="flex flex-col gap-2">
+          <li>
+            {t("about.email")}:{" "}
+            <a className="text-primary underline underline-offset-2" href={`mailto:${site.email}`}>
+              {site.email}
+            </a>
+          </li>
+          <li>
+            <a
+              className="text-primary underline underline-offset-2"
+              href={site.socialUrl}
+              rel="noopener noreferrer"
+            >
+              {site.socialLabel}
+            </a>
+          </li>
+          <li>
+            <a
+              className="text-primary underline underline-offset-2"
+              href={site.communityUrl}
+              rel="noopener noreferrer"
+            >
+              {site.communityLabel}
+            </a>
+          </li>
+        </ul>
+      </section>
+      <div className="mt-10 flex flex-wrap justify-center gap-3">
+        <Link to="/" className={buttonClass("outline")}>
+          {t("about.backHome")}
+        </Link>
+        <Link to="/chapter/1" className={buttonClass("primary")}>
+          {t("about.readChapterOne")}
+        </Link>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,50 @@
+import { useTranslation } from "react-i18next";
+import { renderMarkdownCached } from "~/features/content/markdown.server";
+import { listGalleryItems } from "~/features/gallery/queries.server";
+import { Page } from "~/ui/page";
+import { Prose } from "~/ui/prose";
+import type { Route } from "./+types/gallery";
+
+export async function loader() {
+  const items = await listGalleryItems();
+  return {
+    items: items.map((item) => ({
+      slug: item.slug,
+      title: item.title,
+      imageUrl: item.imageUrl,
+      html: renderMarkdownCached(item.descriptionMd),
+    })),
+  };
+}
+
+export default function Gallery({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <Page title={t("gallery.heading")} intro={t("gallery.intro")} width="max-w-6xl">
+      {loaderData.items.length === 0 ? (
+        <p className="text-center italic">{t("gallery.empty")}</p>
+      ) : (
+        <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {loaderData.items.map((item) => (
+            <li key={item.slug}>
+              <figure className="overflow-hidden rounded-xl border border-line bg-[color:var(--surface)]">
+                <img
+                  src={item.imageUrl}
+                  alt={item.title}
+                  width={1200}
+                  height={800}
+                  loading="lazy"
+                  className="aspect-[3/2] w-full object-cover"
+                />
+                <figcaption className="flex flex-col gap-1 p-4">
+                  <span className="font-display text-lg text-primary">{item.title}</span>
+                  <Prose html={item.html} className="text-muted" />
+                </figcaption>
+              </figure>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Page>
+  );
+}

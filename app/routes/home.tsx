@@ -1,0 +1,176 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { getLatestChapter } from "~/features/chapters/queries.server";
+import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
+import { getFundraiser } from "~/features/fundraiser/queries.server";
+import { ProductCard } from "~/features/shop/product-card";
+import { listProducts } from "~/features/shop/queries.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { buttonClass } from "~/ui/button";
+import type { Route } from "./+types/home";
+
+export async function loader() {
+  const [site, latest, products, fundraiser] = await Promise.all([
+    getSiteSettings(),
+    getLatestChapter(),
+    listProducts(),
+    getFundraiser({ recent: 3 }),
+  ]);
+  return {
+    site: { title: site.title, tagline: site.tagline, author: site.author },
+    latest,
+    products: products.slice(0, 6).map(({ id, name, priceCents, currency, imageUrl, membershipDays }) => ({
+      id,
+      name,
+      priceCents,
+      currency,
+      imageUrl,
+      membershipDays,
+    })),
+    fundraiser,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data ? `${data.site.title} — ${data.site.tagline}` : undefined },
+  { name: "description", content: data?.site.tagline },
+];
+
+const tiles = [
+  { to: "/chapters", key: "chapters" },
+  { to: "/wiki", key: "wiki" },
+  { to: "/wiki/items", key: "items" },
+] as const;
+
+function SectionHeading({ id, children }: { id: string; children: React.ReactNode }) {
+  return (
+    <h2 id={id} className="mb-6 text-center font-display text-2xl tracking-[0.25em] text-primary sm:text-3xl">
+      {children}
+    </h2>
+  );
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { site, latest, products, fundraiser } = loaderData;
+  return (
+    <>
+      <section
+        className="relative isolate overflow-hidden border-b border-line bg-[url(/media/art/chapter-7.svg)] bg-cover bg-fixed bg-center motion-reduce:bg-scroll"
+        aria-labelledby="hero-title"
+      >
+        <div className="absolute inset-0 -z-10 bg-gradient-to-b from-black/70 via-black/50 to-black/80" />
+        <div className="mx-auto flex min-h-[70vh] max-w-4xl flex-col items-center justify-center gap-6 px-6 py-20 text-center text-[#f3ede2]">
+          <p className="font-display text-sm tracking-[0.4em] uppercase text-[#e9c46a]">
+            {t("home.welcomeTo")}
+          </p>
+          <h1 id="hero-title" className="font-display text-4xl leading-tight tracking-wide sm:text-6xl">
+            {site.title}
+          </h1>
+          <p className="max-w-xl text-xl italic sm:text-2xl">{site.tagline}</p>
+          <a
+            href="#latest"
+            className={buttonClass("primary", "bg-[#d4af37] text-[#120e0b] hover:bg-[#e9c46a]")}
+          >
+            {t("home.startReading")}
+          </a>
+        </div>
+      </section>
+
+      <section
+        id="latest"
+        aria-labelledby="latest-heading"
+        className="mx-auto max-w-5xl scroll-mt-20 px-4 py-14 sm:px-6"
+      >
+        <h2 id="latest-heading" className="sr-only">
+          {t("home.latestChapter")}
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Link
+            to={latest ? `/chapter/${latest.number}` : "/toc"}
+            className="group rounded-xl border border-line bg-[color:var(--surface)] p-6 hover:border-primary"
+          >
+            <p className="font-display text-sm tracking-widest text-accent uppercase">
+              {t("home.latestChapter")}
+            </p>
+            <p className="mt-2 font-display text-xl group-hover:text-primary">
+              {latest
+                ? t("toc.chapterTitle", { number: latest.number, title: latest.title })
+                : t("home.fullStory")}
+            </p>
+            <p className="mt-1 text-muted">{t("home.latestChapterText")}</p>
+          </Link>
+          <Link
+            to="/toc"
+            className="group rounded-xl border border-line bg-[color:var(--surface)] p-6 hover:border-primary"
+          >
+            <p className="font-display text-sm tracking-widest text-accent uppercase">
+              {t("home.fullStory")}
+            </p>
+            <p className="mt-2 font-display text-xl group-hover:text-primary">{t("home.tableOfContents")}</p>
+            <p className="mt-1 text-muted">{t("home.fullStoryText")}</p>
+          </Link>
+        </div>
+        <div className="mt-6 flex flex-wrap justify-center gap-3">
+          <Link to="/chapter/1" className={buttonClass("primary")}>
+            {t("home.startChapterOne")}
+          </Link>
+          <Link to="/toc" className={buttonClass("outline")}>
+            {t("home.tableOfContents")}
+          </Link>
+        </div>
+      </section>
+
+      <section aria-label={t("home.exploreLabel")} className="mx-auto max-w-5xl px-4 pb-14 sm:px-6">
+        <ul className="grid gap-4 sm:grid-cols-3">
+          {tiles.map((tile) => (
+            <li key={tile.to}>
+              <Link
+                to={tile.to}
+                className="flex h-full flex-col gap-2 rounded-xl border border-line bg-[color:var(--surface)] p-6 text-center hover:border-primary"
+              >
+                <span className="font-display text-xl text-primary">{t(`home.tiles.${tile.key}.title`)}</span>
+                <span className="text-muted">{t(`home.tiles.${tile.key}.text`)}</span>
+                <span className="mt-auto font-display text-sm tracking-widest uppercase">
+                  {t(`home.tiles.${tile.key}.action`)} →
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="merch" className="mx-auto max-w-6xl px-4 pb-14 sm:px-6">
+        <SectionHeading id="merch">{t("home.merchandise")}</SectionHeading>
+        <div className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 lg:grid-cols-3">
+          {products.map((product) => (
+            <ProductCard key={product.id} product={product} />
+          ))}
+        </div>
+      </section>
+
+      {fundraiser ? (
+        <section aria-labelledby="fundraiser-goals" className="mx-auto max-w-4xl px-4 pb-14 sm:px-6">
+          <SectionHeading id="fundraiser-goals">{t("home.fundraiserGoals")}</SectionHeading>
+          <FundraiserProgress fundraiser={fundraiser} />
+          <h3 className="mt-8 mb-4 font-display text-xl tracking-[0.2em]">{t("home.supporters")}</h3>
+          <SupporterList supporters={fundraiser.supporters} />
+          <p className="mt-6 text-center">
+            <Link to="/fundraiser" className={buttonClass("outline")}>
+              {t("home.viewAllSupporters", { count: fundraiser.supporterCount })}
+            </Link>
+          </p>
+        </section>
+      ) : null}
+
+      <nav aria-label={t("home.moreLabel")} className="flex justify-center gap-8 pb-12 text-muted">
+        <Link to="/gallery" className="underline-offset-4 hover:underline">
+          {t("home.artGallery")}
+        </Link>
+        <Link to="/about" className="underline-offset-4 hover:underline">
+          {t("home.aboutMe")}
+        </Link>
+      </nav>
+    </>
+  );
+}

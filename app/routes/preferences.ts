@@ -1,0 +1,30 @@
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { languages } from "~/i18n/config";
+import { getEnv } from "~/lib/env.server";
+import { preferenceCookie } from "~/lib/preferences.server";
+import { safeRedirectPath } from "~/lib/redirect";
+import type { Route } from "./+types/preferences";
+
+const schema = z.object({
+  lang: z.enum(languages).optional(),
+  theme: z.enum(["light", "dark"]).optional(),
+  redirectTo: z.string().optional(),
+});
+
+/** Saves the language or theme choice in a cookie, then goes back to the page it came from. */
+export async function action({ request }: Route.ActionArgs) {
+  const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success || (!parsed.data.lang && !parsed.data.theme)) {
+    throw data({ message: "Unknown preference" }, { status: 400 });
+  }
+  const secure = getEnv().origin.startsWith("https:");
+  const headers = new Headers();
+  if (parsed.data.lang) headers.append("Set-Cookie", preferenceCookie("lang", parsed.data.lang, secure));
+  if (parsed.data.theme) headers.append("Set-Cookie", preferenceCookie("theme", parsed.data.theme, secure));
+  return redirect(safeRedirectPath(parsed.data.redirectTo), { headers });
+}
+
+export function loader() {
+  return redirect("/");
+}

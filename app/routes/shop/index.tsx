@@ -1,0 +1,66 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { matchesFilter, type ShopFilter, shopFilters } from "~/features/shop/catalog";
+import { ProductCard } from "~/features/shop/product-card";
+import { listProducts } from "~/features/shop/queries.server";
+import { Page } from "~/ui/page";
+import type { Route } from "./+types/index";
+
+function parseFilter(value: string | null): ShopFilter {
+  return shopFilters.find((filter) => filter === value) ?? "all";
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const filter = parseFilter(new URL(request.url).searchParams.get("category"));
+  const now = new Date();
+  const products = (await listProducts()).filter((product) => matchesFilter(product, filter, now));
+  return {
+    filter,
+    products: products.map(({ id, name, priceCents, currency, imageUrl, membershipDays }) => ({
+      id,
+      name,
+      priceCents,
+      currency,
+      imageUrl,
+      membershipDays,
+    })),
+  };
+}
+
+export default function Shop({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { filter, products } = loaderData;
+  return (
+    <Page title={t("shop.heading")} intro={t("shop.intro")} width="max-w-6xl">
+      <nav aria-label={t("shop.filterLabel")} className="mb-8">
+        <ul className="flex flex-wrap justify-center gap-2">
+          {shopFilters.map((option) => (
+            <li key={option}>
+              <Link
+                to={option === "all" ? "/shop" : `/shop?category=${option}`}
+                aria-current={option === filter ? "page" : undefined}
+                className={`inline-flex min-h-11 items-center rounded-full border px-4 font-display text-sm ${
+                  option === filter
+                    ? "border-primary bg-primary text-on-primary"
+                    : "border-line hover:border-primary"
+                }`}
+                preventScrollReset
+              >
+                {t(`shop.filters.${option}`)}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {products.length === 0 ? (
+        <p className="text-center italic">{t("shop.empty")}</p>
+      ) : (
+        <div className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 lg:grid-cols-3">
+          {products.map((product) => (
+            <ProductCard key={product.id} product={product} />
+          ))}
+        </div>
+      )}
+    </Page>
+  );
+}

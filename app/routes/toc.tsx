@@ -1,0 +1,113 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { TocChapter } from "~/features/chapters/queries.server";
+import { getTableOfContents } from "~/features/chapters/queries.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { buttonClass } from "~/ui/button";
+import { Page } from "~/ui/page";
+import { useFormat } from "~/ui/use-format";
+import type { Route } from "./+types/toc";
+
+export async function loader() {
+  const [volumes, site] = await Promise.all([getTableOfContents(), getSiteSettings()]);
+  return { volumes, synopsis: site.synopsis, title: site.title };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }];
+
+function StatusBadge({ chapter }: { chapter: TocChapter }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (chapter.status === "free") {
+    return (
+      <span className="rounded-full bg-primary px-2 py-0.5 font-display text-xs text-on-primary">
+        {t("toc.free")}
+      </span>
+    );
+  }
+  if (chapter.status === "paid") {
+    return (
+      <span className="flex items-center gap-1 text-sm text-primary">
+        <span aria-hidden="true">🪙</span>
+        {t("toc.coins", { count: chapter.coinsRequired })}
+      </span>
+    );
+  }
+  return (
+    <span className="flex items-center gap-1 text-sm text-muted">
+      <span aria-hidden="true">🔒</span>
+      {t("toc.releases", { date: format.date(chapter.releaseAt, { month: "short", day: "numeric" }) })}
+    </span>
+  );
+}
+
+function ChapterRow({ chapter }: { chapter: TocChapter }) {
+  const { t } = useTranslation();
+  const label = (
+    <>
+      <span className="flex flex-col">
+        <span className="text-sm text-muted">{t("toc.chapterNumber", { number: chapter.number })}</span>
+        <span className="font-display text-lg">{chapter.title}</span>
+      </span>
+      <span className="flex shrink-0 flex-col items-end gap-1">
+        <StatusBadge chapter={chapter} />
+        <span className="text-xs text-muted">{t("toc.minutes", { count: chapter.minutes })}</span>
+      </span>
+    </>
+  );
+  const rowClass = "flex items-center justify-between gap-4 rounded-lg border border-line px-4 py-3";
+  if (chapter.status === "locked") {
+    // Locked chapters are listed but not navigable.
+    return (
+      <div className={`${rowClass} opacity-70`} aria-disabled="true">
+        {label}
+      </div>
+    );
+  }
+  return (
+    <Link
+      to={`/chapter/${chapter.number}`}
+      className={`${rowClass} bg-[color:var(--surface)] hover:border-primary`}
+    >
+      {label}
+    </Link>
+  );
+}
+
+export default function TableOfContents({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const [reversed, setReversed] = useState(false);
+  const ordered = <T,>(list: T[]) => (reversed ? [...list].reverse() : list);
+  return (
+    <Page title={t("toc.heading")} intro={loaderData.synopsis} width="max-w-3xl">
+      <div className="mb-6 flex justify-end">
+        <button
+          type="button"
+          className={buttonClass("outline")}
+          aria-pressed={reversed}
+          onClick={() => setReversed((value) => !value)}
+        >
+          {t("toc.reverseOrder")}
+        </button>
+      </div>
+      <div className="flex flex-col gap-10">
+        {ordered(loaderData.volumes).map((volume) => (
+          <section key={volume.number} aria-labelledby={`volume-${volume.number}`}>
+            <h2 id={`volume-${volume.number}`} className="mb-1 font-display text-2xl text-primary">
+              {t("toc.volumeTitle", { number: volume.number, title: volume.title })}
+            </h2>
+            <p className="mb-4 text-muted">{volume.summaryMd}</p>
+            <ol className="flex flex-col gap-2">
+              {ordered(volume.chapters).map((chapter) => (
+                <li key={chapter.number}>
+                  <ChapterRow chapter={chapter} />
+                </li>
+              ))}
+            </ol>
+          </section>
+        ))}
+      </div>
+    </Page>
+  );
+}

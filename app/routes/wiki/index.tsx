@@ -1,0 +1,53 @@
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { wikiSections } from "#db/schema";
+import { listWikiPages } from "~/features/wiki/queries.server";
+import { Page } from "~/ui/page";
+import type { Route } from "./+types/index";
+
+export async function loader() {
+  const pages = await listWikiPages();
+  return {
+    sections: wikiSections.map((section) => ({
+      section,
+      pages: pages.filter((page) => page.section === section),
+    })),
+  };
+}
+
+export default function Wiki({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <Page title={t("wiki.heading")} intro={t("wiki.intro")}>
+      <div className="grid gap-6 md:grid-cols-3">
+        {loaderData.sections.map(({ section, pages }) => (
+          <section
+            key={section}
+            aria-labelledby={`wiki-${section}`}
+            className="flex flex-col gap-3 rounded-xl border border-line bg-[color:var(--surface)] p-6"
+          >
+            <h2 id={`wiki-${section}`} className="font-display text-xl">
+              <Link to={`/wiki/${section}`} className="text-primary hover:underline">
+                {t(`wiki.sections.${section}.title`)}
+              </Link>
+            </h2>
+            <p className="text-muted">{t(`wiki.sections.${section}.text`)}</p>
+            {pages.length === 0 ? (
+              <p className="italic">{t("wiki.empty")}</p>
+            ) : (
+              <ul className="flex flex-col gap-1">
+                {pages.map((page) => (
+                  <li key={page.slug}>
+                    <Link to={`/wiki/${section}/${page.slug}`} className="underline-offset-2 hover:underline">
+                      {page.title}
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        ))}
+      </div>
+    </Page>
+  );
+}

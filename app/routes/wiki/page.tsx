@@ -1,0 +1,46 @@
+import { useTranslation } from "react-i18next";
+import { data, Link } from "react-router";
+import { renderMarkdownCached } from "~/features/content/markdown.server";
+import { wikiSectionSchema } from "~/features/content/schemas";
+import { getWikiPage } from "~/features/wiki/queries.server";
+import { Page } from "~/ui/page";
+import { Prose } from "~/ui/prose";
+import type { Route } from "./+types/page";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const section = wikiSectionSchema.safeParse(params.section);
+  const page = section.success ? await getWikiPage(section.data, params.slug) : undefined;
+  if (!section.success || !page) throw data(null, { status: 404 });
+  const { bodyMd, ...rest } = page;
+  return { page: rest, html: renderMarkdownCached(bodyMd) };
+}
+
+export const meta: Route.MetaFunction = ({ data }) => [
+  { title: data?.page.title },
+  { name: "description", content: data?.page.summary },
+];
+
+export default function WikiPage({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { page, html } = loaderData;
+  return (
+    <Page
+      width="max-w-3xl"
+      eyebrow={<Link to={`/wiki/${page.section}`}>{t(`wiki.sections.${page.section}.title`)}</Link>}
+      title={page.title}
+      intro={page.summary}
+    >
+      <article className="flex flex-col gap-6">
+        {page.imageUrl ? (
+          <img src={page.imageUrl} alt="" width={400} height={400} className="mx-auto h-48 w-48 rounded-xl" />
+        ) : null}
+        <Prose html={html} />
+      </article>
+      <p className="mt-10 text-center">
+        <Link to={`/wiki/${page.section}`} className="text-primary underline underline-offset-2">
+          {t("wiki.backToSection", { section: t(`wiki.sections.${page.section}.title`) })}
+        </Link>
+      </p>
+    </Page>
+  );
+}

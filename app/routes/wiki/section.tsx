@@ -1,0 +1,53 @@
+import { useTranslation } from "react-i18next";
+import { data, Link } from "react-router";
+import { wikiSectionSchema } from "~/features/content/schemas";
+import { listWikiPages } from "~/features/wiki/queries.server";
+import { Page } from "~/ui/page";
+import type { Route } from "./+types/section";
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const section = wikiSectionSchema.safeParse(params.section);
+  if (!section.success) throw data(null, { status: 404 });
+  return { section: section.data, pages: await listWikiPages(section.data) };
+}
+
+export default function WikiSection({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const { section, pages } = loaderData;
+  return (
+    <Page
+      eyebrow={<Link to="/wiki">{t("wiki.heading")}</Link>}
+      title={t(`wiki.sections.${section}.title`)}
+      intro={t(`wiki.sections.${section}.text`)}
+    >
+      {pages.length === 0 ? (
+        <p className="text-center italic">{t("wiki.empty")}</p>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+          {pages.map((page) => (
+            <li key={page.slug}>
+              <Link
+                to={`/wiki/${section}/${page.slug}`}
+                className="flex h-full gap-4 rounded-xl border border-line bg-[color:var(--surface)] p-4 hover:border-primary"
+              >
+                {page.imageUrl ? (
+                  <img
+                    src={page.imageUrl}
+                    alt=""
+                    width={80}
+                    height={80}
+                    className="h-20 w-20 shrink-0 rounded-lg"
+                  />
+                ) : null}
+                <span className="flex flex-col gap-1">
+                  <span className="font-display text-lg text-primary">{page.title}</span>
+                  <span className="text-muted">{page.summary}</span>
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,150 @@
+import crypto from "node:crypto";
+import type { Server } from "node:http";
+import path from "node:path";
+import { createRequestHandler } from "@react-router/express";
+import compression from "compression";
+import express from "express";
+import type { ServerBuild } from "react-router";
+import type { ViteDevServer } from "vite";
+import { type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
+import { acquireDataDirLock } from "#db/lock.server";
+import { readContentDir } from "~/features/content/files.server";
+import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
+import type { RequestContext } from "~/lib/context";
+import { getEnv } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import { LocalMediaStore } from "~/lib/storage.server";
+import { securityHeaders } from "./headers";
+
+export type StartOptions = { vite?: ViteDevServer };
+
+/** How long a SIGTERM waits for requests in flight before closing the database anyway. */
+const DRAIN_MS = 4000;
+
+async function openConfiguredDatabase(): Promise<{ handle: DatabaseHandle; release: () => void }> {
+  const env = getEnv();
+  if (env.DATABASE_URL) {
+    const handle = await openDatabase({
+      kind: "postgres",
+      url: env.DATABASE_URL,
+      onError: (error) => logger.error({ err: error }, "database connection lost"),
+    });
+    return { handle, release: () => {} };
+  }
+  const release = acquireDataDirLock(env.dataDir);
+  try {
+    const handle = await openDatabase({ kind: "pglite", dataDir: path.join(env.dataDir, "pgdata") });
+    return { handle, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+export async function start({ vite }: StartOptions = {}): Promise<Server> {
+  const env = getEnv();
+  const startedAt = Date.now();
+  const { handle, release } = await openConfiguredDatabase();
+  await handle.migrate();
+  setDatabase(handle);
+  const media = new LocalMediaStore(path.join(env.dataDir, "media"));
+  if (await isDatabaseEmpty(handle.db)) {
+    const report = await importContent(handle.db, await readContentDir(env.CONTENT_DIR), { media });
+    logger.info({ report }, "loaded the demo content into the empty database");
+  }
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+
+  app.use((req, res, next) => {
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+    res.locals.requestId = requestId;
+    res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+    res.setHeader("X-Request-Id", requestId);
+    const began = process.hrtime.bigint();
+    res.on("finish", () => {
+      logger.info({
+        requestId,
+        method: req.method,
+        url: req.originalUrl,
+        status: res.statusCode,
+        ms: Number(process.hrtime.bigint() - began) / 1e6,
+        ip: req.ip,
+      });
+    });
+    next();
+  });
+  app.use(
+    securityHeaders({ production: env.NODE_ENV === "production", https: env.origin.startsWith("https:") }),
+  );
+  app.use(compression());
+
+  app.get("/healthz", async (_req, res) => {
+    try {
+      await handle.ping();
+      res.json({ status: "ok", database: handle.kind });
+    } catch {
+      res.status(503).json({ status: "unavailable", database: handle.kind });
+    }
+  });
+
+  app.use("/media", express.static(media.root, { maxAge: "1d", fallthrough: false }));
+
+  let build: () => Promise<ServerBuild>;
+  if (vite) {
+    app.use(vite.middlewares);
+    build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  } else {
+    // Hashed assets never change; everything else in build/client may.
+    app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+    app.use(express.static("build/client", { maxAge: "1h" }));
+    const serverBuild = await import("virtual:react-router/server-build");
+    build = async () => serverBuild as unknown as ServerBuild;
+  }
+
+  app.all(
+    "/{*splat}",
+    createRequestHandler({
+      build,
+      getLoadContext: (_req, res): RequestContext => ({
+        cspNonce: res.locals.cspNonce as string,
+        requestId: res.locals.requestId as string,
+      }),
+    }),
+  );
+
+  const server = app.listen(env.PORT, env.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  logger.info(
+    { url: env.origin, database: handle.kind, startupMs: Date.now() - startedAt },
+    `serving on ${env.origin}`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping: no new connections, draining requests in flight");
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const drained = await Promise.race([
+      closed.then(() => true),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), DRAIN_MS).unref()),
+    ]);
+    if (!drained) server.closeAllConnections();
+    await handle
+      .close()
+      .catch((error: unknown) => logger.error({ err: error }, "closing the database failed"));
+    release();
+    logger.info({ drained }, "stopped");
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+  return server;
+}
