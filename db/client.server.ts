@@ -13,6 +13,8 @@ export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 export interface DatabaseHandle {
   db: Database;
+  /** The PGlite instance, for dumps; undefined on PostgreSQL. */
+  pglite?: PGlite;
   kind: "pglite" | "postgres";
   migrate(): Promise<void>;
   ping(): Promise<void>;
@@ -23,7 +25,7 @@ const migrationsFolder = path.resolve("db/migrations");
 
 export type DatabaseOptions =
   | { kind: "postgres"; url: string; onError?: (error: Error) => void }
-  | { kind: "pglite"; dataDir?: string };
+  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob };
 
 /** Opens the embedded PGlite store (in `dataDir`, or in memory) or a PostgreSQL pool. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -40,11 +42,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       close: () => pool.end(),
     };
   }
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
   return {
     db: db as unknown as Database,
+    pglite: client,
     kind: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder }),
     ping: async () => void (await db.execute(sql`select 1`)),

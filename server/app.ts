@@ -15,6 +15,7 @@ import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { securityHeaders } from "./headers";
+import { originCheck } from "./origin-check";
 
 export type StartOptions = { vite?: ViteDevServer };
 
@@ -80,6 +81,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     securityHeaders({ production: env.NODE_ENV === "production", https: env.origin.startsWith("https:") }),
   );
   app.use(compression());
+  app.use(originCheck(env.origin));
 
   app.get("/healthz", async (_req, res) => {
     try {

@@ -1,6 +1,6 @@
 import type { Language } from "./config";
 
-export type Catalogue = typeof import("./locales/en.json");
+export type Catalogue = Record<string, unknown>;
 
 /** The catalogue of one language, loaded on demand so a page downloads only its own language. */
 export async function loadCatalogue(language: Language): Promise<Catalogue> {

@@ -20,7 +20,9 @@ export type ContentBundle = {
   mediaDir?: string;
 };
 
-export class ContentError extends Error {}
+export class ContentError extends Error {
+  override name = "ContentError";
+}
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/;
 

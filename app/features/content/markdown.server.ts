@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Element, Root } from "hast";
+import rehypeParse from "rehype-parse";
 import rehypeRaw from "rehype-raw";
 import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
@@ -55,24 +56,68 @@ function finishLinks() {
   };
 }
 
-const processor = unified()
+const sanitizeSchema = {
+  ...defaultSchema,
+  clobberPrefix: idPrefix,
+  protocols: { ...defaultSchema.protocols, href: linkSchemes, src: imageSchemes },
+};
+
+/** Ids the sanitiser prefixed once are not prefixed again, so sanitising twice changes nothing. */
+function unprefixIds() {
+  return (tree: Root) => {
+    visit(tree, "element", (node: Element) => {
+      for (const name of ["id", "name", "ariaDescribedBy", "ariaLabelledBy"]) {
+        const value = node.properties[name];
+        if (typeof value === "string" && value.startsWith(idPrefix))
+          node.properties[name] = value.slice(idPrefix.length);
+        if (Array.isArray(value)) {
+          node.properties[name] = value.map((v) =>
+            typeof v === "string" && v.startsWith(idPrefix) ? v.slice(idPrefix.length) : v,
+          );
+        }
+      }
+    });
+  };
+}
+
+/** Markdown to HTML, raw HTML included: unsafe until `sanitizeHtml` has run over it. */
+const markdownProcessor = unified()
   .use(remarkParse)
   .use(remarkGfm)
   .use(remarkRehype, { allowDangerousHtml: true, clobberPrefix: "" })
   .use(rehypeRaw)
+  .use(rehypeStringify)
+  .freeze();
+
+const htmlProcessor = unified()
+  .use(rehypeParse, { fragment: true })
+  .use(unprefixIds)
   .use(emptyDisallowedUrls)
-  .use(rehypeSanitize, {
-    ...defaultSchema,
-    clobberPrefix: idPrefix,
-    protocols: { ...defaultSchema.protocols, href: linkSchemes, src: imageSchemes },
-  })
+  .use(rehypeSanitize, sanitizeSchema)
   .use(finishLinks)
   .use(rehypeStringify)
   .freeze();
 
+/**
+ * HTML in, safe HTML out. It parses as a browser would (so nesting the parser would undo is undone first),
+ * then sanitises; its output is a fixed point of it.
+ */
+export function sanitizeHtml(html: string): string {
+  // Removing a foreign element (an <svg>) can leave children whose nesting a browser's parser would change,
+  // such as an <a> in an <a>; another pass re-parses them. It settles in a pass or two.
+  let current = html;
+  for (let pass = 0; pass < 5; pass++) {
+    const next = String(htmlProcessor.processSync(current));
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
 /** Markdown (raw HTML allowed) to sanitised HTML. Never throws for any input string. */
 export function renderMarkdown(markdown: string): string {
-  return String(processor.processSync(markdown));
+  // Sanitising is the last step, after everything that produces HTML.
+  return sanitizeHtml(String(markdownProcessor.processSync(markdown)));
 }
 
 const cache = new Map<string, string>();

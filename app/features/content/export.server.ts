@@ -1,0 +1,141 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { asc, eq } from "drizzle-orm";
+import type { Database } from "#db/client.server";
+import * as t from "#db/schema";
+import type { MediaStore } from "~/lib/storage.server";
+import { formatMarkdownFile } from "./files.server";
+
+const isoDate = (date: Date) => date.toISOString().slice(0, 10);
+const isoDateTime = (date: Date) => date.toISOString().replace(".000Z", "Z");
+
+/** Writes the database's content back out as a content folder that `importContent` reads unchanged. */
+export async function exportContent(database: Database, dir: string, media?: MediaStore): Promise<number> {
+  const files = new Map<string, string>();
+  const [site] = await database.select().from(t.siteSettings).where(eq(t.siteSettings.id, 1));
+  if (site) {
+    const { id: _id, aboutMd, ...front } = site;
+    files.set("site.md", formatMarkdownFile(front, aboutMd));
+  }
+  for (const page of await database.select().from(t.legalPages)) {
+    files.set(
+      `legal/${page.slug}.md`,
+      formatMarkdownFile({ title: page.title, updatedAt: isoDate(page.updatedAt) }, page.bodyMd),
+    );
+  }
+  const volumes = await database.select().from(t.volumes).orderBy(asc(t.volumes.number));
+  const volumeNumbers = new Map(volumes.map((volume) => [volume.id, volume.number]));
+  for (const volume of volumes) {
+    files.set(
+      `volumes/${volume.number}.md`,
+      formatMarkdownFile(
+        { number: volume.number, title: volume.title, artwork: volume.artworkUrl ?? undefined },
+        volume.summaryMd,
+      ),
+    );
+  }
+  for (const chapter of await database.select().from(t.chapters).orderBy(asc(t.chapters.number))) {
+    files.set(
+      `chapters/${chapter.number}.md`,
+      formatMarkdownFile(
+        {
+          number: chapter.number,
+          title: chapter.title,
+          volume: volumeNumbers.get(chapter.volumeId),
+          releaseAt: isoDateTime(chapter.releaseAt),
+          coinsRequired: chapter.coinsRequired,
+          tags: chapter.tags,
+          status: chapter.status === "published" ? undefined : chapter.status,
+          artwork: chapter.artwork.length ? chapter.artwork : undefined,
+        },
+        chapter.bodyMd,
+      ),
+    );
+  }
+  for (const page of await database.select().from(t.wikiPages)) {
+    files.set(
+      `wiki/${page.section}/${page.slug}.md`,
+      formatMarkdownFile(
+        {
+          title: page.title,
+          summary: page.summary,
+          order: page.sortOrder,
+          image: page.imageUrl ?? undefined,
+        },
+        page.bodyMd,
+      ),
+    );
+  }
+  for (const item of await database.select().from(t.galleryItems)) {
+    files.set(
+      `gallery/${item.slug}.md`,
+      formatMarkdownFile(
+        {
+          title: item.title,
+          image: item.imageUrl,
+          order: item.sortOrder,
+          createdAt: isoDate(item.createdAt),
+        },
+        item.descriptionMd,
+      ),
+    );
+  }
+  for (const product of await database.select().from(t.products)) {
+    const { descriptionMd, imageUrl, addedAt, ...front } = product;
+    files.set(
+      `products/${product.id}.md`,
+      formatMarkdownFile({ ...front, image: imageUrl, addedAt: isoDate(addedAt) }, descriptionMd),
+    );
+  }
+  for (const tier of await database.select().from(t.supportTiers)) {
+    const { pitch, sortOrder, ...front } = tier;
+    files.set(`tiers/${tier.key}.md`, formatMarkdownFile({ ...front, order: sortOrder }, pitch));
+  }
+  const [goal] = await database
+    .select()
+    .from(t.fundraiserGoals)
+    .orderBy(asc(t.fundraiserGoals.startsAt))
+    .limit(1);
+  if (goal) {
+    const supporters = await database
+      .select()
+      .from(t.supporters)
+      .orderBy(asc(t.supporters.supportedAt), asc(t.supporters.id));
+    files.set(
+      "fundraiser.md",
+      formatMarkdownFile(
+        {
+          goal: {
+            title: goal.title,
+            targetCents: goal.targetCents,
+            currency: goal.currency,
+            startsAt: isoDate(goal.startsAt),
+          },
+          supporters: supporters.map((s) => ({
+            name: s.name,
+            tier: s.tier,
+            emoji: s.emoji,
+            amountCents: s.amountCents,
+            supportedAt: isoDateTime(s.supportedAt),
+          })),
+        },
+        goal.descriptionMd,
+      ),
+    );
+  }
+  for (const [name, text] of files) {
+    const target = path.join(dir, name);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.writeFile(target, text);
+  }
+  if (media) {
+    for (const key of await media.list()) {
+      const bytes = await media.get(key);
+      if (!bytes) continue;
+      const target = path.join(dir, "media", key);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, bytes);
+    }
+  }
+  return files.size;
+}

@@ -1,0 +1,77 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#db/client.server";
+import { chapters, supporters } from "#db/schema";
+import { drivers, openTestDatabase } from "../../../tests/setup/database";
+import { exportContent } from "./export.server";
+import { readContentDir } from "./files.server";
+import { importContent } from "./import.server";
+
+const everyCount = (report: Record<string, { inserted: number; updated: number; unchanged: number }>) =>
+  Object.values(report).reduce(
+    (sum, c) => ({ changed: sum.changed + c.inserted + c.updated, unchanged: sum.unchanged + c.unchanged }),
+    {
+      changed: 0,
+      unchanged: 0,
+    },
+  );
+
+describe.each(drivers)("content import on %s", (driver) => {
+  let handle: DatabaseHandle;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cc-import-"));
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver, { content: false });
+  });
+  afterAll(async () => {
+    await handle.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it("loads the demo folder, then a second import changes nothing", async () => {
+    const bundle = await readContentDir("content");
+    const first = await importContent(handle.db, bundle);
+    expect(first.chapters).toEqual({ inserted: 10, updated: 0, unchanged: 0 });
+    expect(first.supporters?.inserted).toBe(127);
+    const second = await importContent(handle.db, bundle);
+    expect(everyCount(second).changed).toBe(0);
+  });
+
+  it("computes word counts from the text and resolves --12-15 to the next 15 December", async () => {
+    const [first] = await handle.db.select().from(chapters).where(eq(chapters.number, 1));
+    const [tenth] = await handle.db.select().from(chapters).where(eq(chapters.number, 10));
+    expect(first?.wordCount).toBeGreaterThanOrEqual(1500);
+    expect(tenth?.releaseAt.getUTCMonth()).toBe(11);
+    expect(tenth?.releaseAt.getUTCDate()).toBe(15);
+    expect(tenth?.releaseAt.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it("exports a folder that imports back unchanged, and updates only what changed", async () => {
+    await exportContent(handle.db, scratch);
+    expect(everyCount(await importContent(handle.db, await readContentDir(scratch))).changed).toBe(0);
+
+    const file = path.join(scratch, "chapters/2.md");
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace(/^title: .*$/m, "title: A New Title"));
+    const report = await importContent(handle.db, await readContentDir(scratch));
+    expect(report.chapters).toEqual({ inserted: 0, updated: 1, unchanged: 9 });
+    const [second] = await handle.db.select().from(chapters).where(eq(chapters.number, 2));
+    expect(second?.title).toBe("A New Title");
+  });
+
+  it("rolls the whole import back when one file is bad", async () => {
+    const bundle = await readContentDir(scratch);
+    const broken = {
+      ...bundle,
+      chapters: bundle.chapters.map((c) =>
+        c.data.number === 9 ? { ...c, data: { ...c.data, volume: 99 } } : c,
+      ),
+    };
+    const before = await handle.db.select().from(supporters);
+    await expect(importContent(handle.db, { ...broken, site: undefined })).rejects.toThrowError(
+      /volume 99 does not exist/,
+    );
+    expect(await handle.db.select().from(supporters)).toHaveLength(before.length);
+  });
+});

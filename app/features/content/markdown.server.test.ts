@@ -1,0 +1,101 @@
+import fc from "fast-check";
+import { type DefaultTreeAdapterTypes, parseFragment } from "parse5";
+import { describe, expect, it } from "vitest";
+import { renderMarkdown, sanitizeHtml } from "./markdown.server";
+
+/** Every element of an HTML fragment, parsed as a browser would. */
+function elements(html: string): DefaultTreeAdapterTypes.Element[] {
+  const out: DefaultTreeAdapterTypes.Element[] = [];
+  const walk = (node: DefaultTreeAdapterTypes.ParentNode) => {
+    for (const child of node.childNodes) {
+      if ("tagName" in child) {
+        out.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(parseFragment(html));
+  return out;
+}
+
+/** What must never survive sanitising: script-capable elements, event handlers, script URLs. */
+function dangers(html: string): string[] {
+  return elements(html).flatMap((element) => [
+    ...(["script", "iframe", "style", "object", "embed", "form", "frame"].includes(element.tagName)
+      ? [element.tagName]
+      : []),
+    ...element.attrs
+      .filter(
+        (attr) =>
+          attr.name.startsWith("on") ||
+          attr.name === "style" ||
+          ((attr.name === "href" || attr.name === "src") &&
+            // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers skip control characters in a scheme
+            /^\s*(javascript|vbscript|data):/i.test(attr.value.replace(/[\u0000-\u0020]/g, ""))),
+      )
+      .map((attr) => `${element.tagName}[${attr.name}=${attr.value}]`),
+  ]);
+}
+
+describe("renderMarkdown", () => {
+  it("renders GFM and keeps safe raw HTML", () => {
+    expect(renderMarkdown("Hello *night*\n\n<em>raw</em> ~~gone~~")).toBe(
+      "<p>Hello <em>night</em></p>\n<p><em>raw</em> <del>gone</del></p>",
+    );
+  });
+
+  it("keeps allowed link schemes and relative links, empties the rest", () => {
+    const html = renderMarkdown(
+      "[a](https://x.example/) [b](/toc) [c](mailto:a@b.example) [d](irc://irc.example/c) [e](javascript:alert(1)) [f](data:text/html,x)",
+    );
+    expect(html).toContain('<a href="https://x.example/" rel="noopener noreferrer">a</a>');
+    expect(html).toContain('<a href="/toc">b</a>');
+    expect(html).toContain('<a href="mailto:a@b.example">c</a>');
+    expect(html).toContain('<a href="irc://irc.example/c">d</a>');
+    expect(html).toContain('<a href="">e</a>');
+    expect(html).toContain('<a href="">f</a>');
+  });
+
+  it("strips scripts, event handlers, frames, forms and styles", () => {
+    const html = renderMarkdown(
+      '<script>alert(1)</script><img src="x.png" onerror="alert(1)"><iframe src="https://x.example"></iframe><form action="/x"><input name="a"></form><p style="color:red" onclick="x()">p</p>',
+    );
+    expect(dangers(html)).toEqual([]);
+    expect(html).toContain('<img src="x.png">');
+  });
+
+  it("prefixes ids so user content cannot clobber the page's", () => {
+    expect(renderMarkdown('<a id="main" name="x">a</a>')).toContain('id="user-content-main"');
+  });
+
+  it("never throws, is idempotent and never emits script (fuzzed)", () => {
+    const fragments = fc.constantFrom(
+      "<script>",
+      "</script>",
+      "<img src=x onerror=alert(1)>",
+      "[x](javascript:alert(1))",
+      "<a href='jav&#x09;ascript:x'>",
+      "<svg onload=alert(1)>",
+      "<iframe>",
+      "**",
+      "|a|b|\n|-|-|\n|1|2|",
+      "[^1]\n\n[^1]: note",
+      "<style>*{}</style>",
+      "\n\n",
+      "<",
+      ">",
+      '"',
+    );
+    const input = fc
+      .array(fc.oneof(fragments, fc.string()), { maxLength: 12 })
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(input, (markdown) => {
+        const html = renderMarkdown(markdown);
+        expect(dangers(html)).toEqual([]);
+        expect(sanitizeHtml(html)).toBe(html);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * npm run content -- import <dir>   upsert a content folder into the database (idempotent)
+ * npm run content -- export <dir>   write the database's content out in the same form
+ * Uses the same configuration as the server (DATA_DIR or DATABASE_URL); refuses to run while a server holds the data directory.
+ */
+import path from "node:path";
+import { openDatabase } from "#db/client.server";
+import { acquireDataDirLock } from "#db/lock.server";
+import { exportContent } from "~/features/content/export.server";
+import { readContentDir } from "~/features/content/files.server";
+import { importContent } from "~/features/content/import.server";
+import { getEnv } from "~/lib/env.server";
+import { LocalMediaStore } from "~/lib/storage.server";
+
+const usage = "usage: npm run content -- import <dir> | export <dir>";
+
+async function main() {
+  const [command, dir] = process.argv.slice(2);
+  if (!dir || (command !== "import" && command !== "export")) throw new Error(usage);
+  const env = getEnv();
+  const release = env.DATABASE_URL ? () => {} : acquireDataDirLock(env.dataDir);
+  const handle = env.DATABASE_URL
+    ? await openDatabase({ kind: "postgres", url: env.DATABASE_URL })
+    : await openDatabase({ kind: "pglite", dataDir: path.join(env.dataDir, "pgdata") });
+  const media = new LocalMediaStore(path.join(env.dataDir, "media"));
+  try {
+    await handle.migrate();
+    if (command === "import") {
+      const report = await importContent(handle.db, await readContentDir(dir), { media });
+      for (const [kind, counts] of Object.entries(report)) {
+        console.log(
+          `${kind.padEnd(12)} ${counts.inserted} new, ${counts.updated} updated, ${counts.unchanged} unchanged`,
+        );
+      }
+    } else {
+      const count = await exportContent(handle.db, dir, media);
+      console.log(`wrote ${count} files to ${dir}`);
+    }
+  } finally {
+    await handle.close();
+    release();
+  }
+}
+
+main().catch((error: Error) => {
+  console.error(error.name === "ContentError" || error.message === usage ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,26 @@
+import type { RequestHandler } from "express";
+import { logger } from "~/lib/logger.server";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * State changes come only from our own pages (SECURITY.md item 12): a browser's cross-site POST is refused.
+ * Browsers send Sec-Fetch-Site and Origin on every POST; a request with neither is not a browser's and
+ * carries no ambient credentials worth forging.
+ */
+export function originCheck(configuredOrigin: string): RequestHandler {
+  return (req, res, next) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const site = req.get("sec-fetch-site");
+    const origin = req.get("origin");
+    const ownOrigin = `${req.protocol}://${req.get("host")}`;
+    const sameSite = site === undefined || site === "same-origin" || site === "none";
+    const sameOrigin = origin === undefined || origin === configuredOrigin || origin === ownOrigin;
+    if (sameSite && sameOrigin) return next();
+    logger.warn(
+      { requestId: res.locals.requestId, origin, site, url: req.originalUrl, ip: req.ip },
+      "cross-origin write refused",
+    );
+    res.status(403).type("text/plain").send("Cross-origin request refused");
+  };
+}

@@ -1,0 +1,18 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { tsconfigPaths: true },
+  test: {
+    include: [
+      "app/**/*.test.{ts,tsx}",
+      "db/**/*.test.ts",
+      "scripts/**/*.test.ts",
+      "tests/{unit,integration,server}/**/*.test.ts",
+    ],
+    environment: "node",
+    globalSetup: ["tests/setup/global.ts"],
+    setupFiles: ["tests/setup/each-file.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
