@@ -1,7 +1,6 @@
 import { useTranslation } from "react-i18next";
 import {
   isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -10,6 +9,7 @@ import {
   useLocation,
   useRouteLoaderData,
 } from "react-router";
+import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { ErrorScreen, NotFoundScreen } from "./features/layout/error-screen";

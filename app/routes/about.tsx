@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { buttonClass } from "~/ui/button";
+import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/about";

@@ -1,9 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser, listSupportTiers } from "~/features/fundraiser/queries.server";
 import { buttonClass } from "~/ui/button";
+import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import { useFormat } from "~/ui/use-format";

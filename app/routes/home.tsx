@@ -1,5 +1,4 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { getLatestChapter } from "~/features/chapters/queries.server";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser } from "~/features/fundraiser/queries.server";
@@ -7,6 +6,7 @@ import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { buttonClass } from "~/ui/button";
+import { Link } from "~/ui/link";
 import type { Route } from "./+types/home";
 
 export async function loader() {

@@ -1,10 +1,10 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { buttonClass } from "~/ui/button";
+import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/toc";

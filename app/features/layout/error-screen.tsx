@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { buttonClass } from "~/ui/button";
+import { Link } from "~/ui/link";
 
 /** The full-page error fallback (SEED.md "Error fallback screen"). Details go to the console only. */
 export function ErrorScreen({ onRetry }: { onRetry?: () => void }) {

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { tierForMembershipDays } from "~/features/membership/tiers";
 import { buttonClass } from "~/ui/button";
+import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 
 export type ProductSummary = {

@@ -1,8 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { matchesFilter, type ShopFilter, shopFilters } from "~/features/shop/catalog";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
+import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/index";
 

@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { wikiSections } from "#db/schema";
 import { listWikiPages } from "~/features/wiki/queries.server";
+import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/index";
 

@@ -1,8 +1,9 @@
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { getWikiPage } from "~/features/wiki/queries.server";
+import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/page";

@@ -1,7 +1,8 @@
 import { useTranslation } from "react-i18next";
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { listWikiPages } from "~/features/wiki/queries.server";
+import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/section";
 
