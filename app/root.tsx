@@ -7,11 +7,13 @@ import {
   Scripts,
   ScrollRestoration,
   useLocation,
+  useNavigation,
   useRouteLoaderData,
 } from "react-router";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+import { TocSkeleton } from "./features/chapters/toc-skeleton";
 import { ErrorScreen, NotFoundScreen } from "./features/layout/error-screen";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
@@ -96,8 +98,33 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** Pages with a skeleton of their own show it while their data loads; others keep the old page meanwhile. */
+const skeletons: Record<string, () => React.ReactNode> = { "/toc": TocSkeleton, "/chapters": TocSkeleton };
+
 export default function App() {
-  return <Outlet />;
+  const navigation = useNavigation();
+  const { pathname } = useLocation();
+  const pending = navigation.state === "loading" ? navigation.location.pathname : undefined;
+  const Skeleton = pending && pending !== pathname ? skeletons[pending] : undefined;
+  return (
+    <>
+      {navigation.state !== "idle" ? <NavigationProgress /> : null}
+      {Skeleton ? <Skeleton /> : <Outlet />}
+    </>
+  );
+}
+
+function NavigationProgress() {
+  const { t } = useTranslation();
+  return (
+    <div
+      role="progressbar"
+      aria-label={t("common.loading")}
+      className="fixed inset-x-0 top-0 z-50 h-1 overflow-hidden"
+    >
+      <div className="h-full w-1/3 animate-[progress_1s_ease-in-out_infinite] bg-primary motion-reduce:w-full motion-reduce:animate-none" />
+    </div>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
