@@ -10,10 +10,13 @@ export const test = base.extend<{
   prefer: (prefs: { lang?: string; theme?: string }) => Promise<void>;
 }>({
   failOnConsoleErrors: [
-    async ({ page }, use) => {
+    async ({ page }, use, testInfo) => {
       const problems: string[] = [];
+      const expects404 = testInfo.annotations.some((annotation) => annotation.type === "expects-404");
       page.on("console", (message) => {
-        if (message.type() === "error") problems.push(`console: ${message.text()}`);
+        // The browser reports a 404 document as a failed resource; a test that expects one says so.
+        if (message.type() !== "error" || (expects404 && /status of 404/.test(message.text()))) return;
+        problems.push(`console: ${message.text()}`);
       });
       page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       await use();

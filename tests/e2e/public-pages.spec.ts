@@ -1,25 +1,33 @@
+import en from "../../app/i18n/locales/en.json" with { type: "json" };
+import ja from "../../app/i18n/locales/ja.json" with { type: "json" };
 import { expect, hydrated, test } from "./fixtures";
 
-/** Each public page, a text it must show in English and in Japanese, and a link it must have. */
+/** Each public page, a text it must show in English and in Japanese (from the catalogues), and a link it must have. */
+const updated = (catalogue: { legal: { updated: string } }) => catalogue.legal.updated.replace(/\{\{date\}\}.*/, "");
 const pages = [
-  { path: "/", en: "FUNDRAISER GOALS", ja: "募金目標", link: "/chapter/1" },
-  { path: "/about", en: "ABOUT ME", ja: "私について", link: "/chapter/1" },
-  { path: "/chapters", en: "Your Journey Awaits", ja: "あなたの旅が待っています", link: "/chapter/3" },
-  { path: "/toc", en: "Your Journey Awaits", ja: "あなたの旅が待っています", link: "/chapter/1" },
-  { path: "/wiki", en: "World Building", ja: "世界観", link: "/wiki/items" },
-  { path: "/wiki/characters", en: "Characters", ja: "登場人物", link: "/wiki/characters/ilse-marrow" },
+  { path: "/", en: en.home.fundraiserGoals, ja: ja.home.fundraiserGoals, link: "/chapter/1" },
+  { path: "/about", en: en.about.heading, ja: ja.about.heading, link: "/chapter/1" },
+  { path: "/chapters", en: en.toc.heading, ja: ja.toc.heading, link: "/chapter/3" },
+  { path: "/toc", en: en.toc.heading, ja: ja.toc.heading, link: "/chapter/1" },
+  { path: "/wiki", en: en.wiki.heading, ja: ja.wiki.heading, link: "/wiki/items" },
+  {
+    path: "/wiki/characters",
+    en: en.wiki.sections.characters.title,
+    ja: ja.wiki.sections.characters.title,
+    link: "/wiki/characters/ilse-marrow",
+  },
   { path: "/wiki/world/new-lumen", en: "New Lumen", ja: "New Lumen", link: "/wiki/world" },
-  { path: "/gallery", en: "Art Gallery", ja: "アートギャラリー", link: "/terms" },
-  { path: "/shop", en: "Buy Now", ja: "今すぐ購入", link: "/shop/product/1" },
+  { path: "/gallery", en: en.gallery.heading, ja: ja.gallery.heading, link: "/terms" },
+  { path: "/shop", en: en.shop.buyNow, ja: ja.shop.buyNow, link: "/shop/product/1" },
   { path: "/shop/product/1", en: "Bookmark Set (5pc)", ja: "Bookmark Set (5pc)", link: "/shop" },
   {
     path: "/fundraiser",
-    en: "Support Tiers",
-    ja: "支援ティア",
+    en: en.fundraiser.tiersHeading,
+    ja: ja.fundraiser.tiersHeading,
     link: "/fundraiser?supporters=all#supporters",
   },
-  { path: "/terms", en: "Last updated", ja: "最終更新", link: "/privacy" },
-  { path: "/privacy", en: "Last updated", ja: "最終更新", link: "/terms" },
+  { path: "/terms", en: updated(en), ja: updated(ja), link: "/privacy" },
+  { path: "/privacy", en: updated(en), ja: updated(ja), link: "/terms" },
 ] as const;
 
 for (const lang of ["en", "ja"] as const) {
