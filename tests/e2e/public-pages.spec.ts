@@ -3,7 +3,8 @@ import ja from "../../app/i18n/locales/ja.json" with { type: "json" };
 import { expect, hydrated, test } from "./fixtures";
 
 /** Each public page, a text it must show in English and in Japanese (from the catalogues), and a link it must have. */
-const updated = (catalogue: { legal: { updated: string } }) => catalogue.legal.updated.replace(/\{\{date\}\}.*/, "");
+const updated = (catalogue: { legal: { updated: string } }) =>
+  catalogue.legal.updated.replace(/\{\{date\}\}.*/, "");
 const pages = [
   { path: "/", en: en.home.fundraiserGoals, ja: ja.home.fundraiserGoals, link: "/chapter/1" },
   { path: "/about", en: en.about.heading, ja: ja.about.heading, link: "/chapter/1" },

@@ -21,7 +21,9 @@ describe("ErrorScreen", () => {
   it("shows the spec's texts and buttons", () => {
     const html = render("en");
     expect(html).toContain("Oops! Something went wrong");
-    expect(html).toContain("We encountered an unexpected error. Don&#x27;t worry, your reading progress has been saved.");
+    expect(html).toContain(
+      "We encountered an unexpected error. Don&#x27;t worry, your reading progress has been saved.",
+    );
     expect(html).toMatch(/<button[^>]*>Try Again<\/button>/);
     expect(html).toMatch(/<a[^>]*href="\/"[^>]*>Go Home<\/a>/);
   });
