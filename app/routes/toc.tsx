@@ -4,6 +4,7 @@ import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { buttonClass } from "~/ui/button";
+import { CoinIcon, LockIcon } from "~/ui/icons";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { useFormat } from "~/ui/use-format";
@@ -29,14 +30,14 @@ function StatusBadge({ chapter }: { chapter: TocChapter }) {
   if (chapter.status === "paid") {
     return (
       <span className="flex items-center gap-1 text-sm text-primary">
-        <span aria-hidden="true">🪙</span>
+        <CoinIcon />
         {t("toc.coins", { count: chapter.coinsRequired })}
       </span>
     );
   }
   return (
     <span className="flex items-center gap-1 text-sm text-muted">
-      <span aria-hidden="true">🔒</span>
+      <LockIcon />
       {t("toc.releases", { date: format.date(chapter.releaseAt, { month: "short", day: "numeric" }) })}
     </span>
   );
