@@ -5,6 +5,8 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3210);
 // Each run starts the built server on a fresh data directory with the demo content.
 const dataDir = path.join(os.tmpdir(), `cc-e2e-${process.pid}-${Date.now()}`);
+// Workers inherit this: tests read e-mails from the outbox as an operator would.
+process.env.E2E_DATA_DIR ??= dataDir;
 
 /** Debian's Chromium; browser downloads are impossible on these machines. */
 const launchOptions = {
@@ -54,8 +56,12 @@ export default defineConfig({
       NODE_ENV: "production",
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      APP_ORIGIN: `http://127.0.0.1:${port}`,
       LOG_LEVEL: "warn",
+      // Every browser test signs up from 127.0.0.1; the limits themselves are tested elsewhere.
+      SIGNUP_LIMIT_PER_HOUR: "10000",
+      RESET_LIMIT_PER_HOUR: "10000",
     },
   },
 });

@@ -4,20 +4,12 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
-import { languages } from "~/i18n/config";
 import { createI18n } from "~/i18n/i18n";
-import en from "~/i18n/locales/en.json";
-import es from "~/i18n/locales/es.json";
-import fr from "~/i18n/locales/fr.json";
-import ja from "~/i18n/locales/ja.json";
+import { resources } from "~/i18n/server";
 import { NonceProvider } from "~/lib/nonce";
 import { getPreferences } from "~/lib/preferences.server";
 
 export const streamTimeout = 5_000;
-
-const resources = Object.fromEntries(
-  languages.map((language) => [language, { translation: { en, es, fr, ja }[language] }]),
-);
 
 export default function handleRequest(
   request: Request,

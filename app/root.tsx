@@ -13,6 +13,7 @@ import {
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+import { getSessionUser } from "./features/auth/session.server";
 import { TocSkeleton } from "./features/chapters/toc-skeleton";
 import { ErrorScreen, NotFoundScreen } from "./features/layout/error-screen";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
@@ -30,8 +31,12 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request }: Route.LoaderArgs) {
   const preferences = getPreferences(request);
-  const site = await getSiteSettings();
-  return { ...preferences, site: { title: site.title, tagline: site.tagline } };
+  const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
+  return {
+    ...preferences,
+    site: { title: site.title, tagline: site.tagline },
+    user: user ? { username: user.username, coinBalance: user.coinBalance } : null,
+  };
 }
 
 /**
@@ -73,7 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <div className="flex shrink-0 items-center gap-1">
               <LanguagePicker language={language} />
               <ThemeToggle />
-              <SideMenu />
+              <SideMenu signedIn={Boolean(data?.user)} />
             </div>
           </div>
         </header>

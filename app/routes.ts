@@ -16,5 +16,13 @@ export default [
   route("terms", "routes/legal.tsx", { id: "terms" }),
   route("privacy", "routes/legal.tsx", { id: "privacy" }),
   route("preferences", "routes/preferences.ts"),
+  route("login", "routes/auth/login.tsx"),
+  route("register", "routes/auth/register.tsx"),
+  route("welcome", "routes/auth/welcome.tsx"),
+  route("logout", "routes/auth/logout.ts"),
+  route("forgot-password", "routes/auth/forgot-password.tsx"),
+  route("reset-password", "routes/auth/reset-password.tsx"),
+  route("account", "routes/account/index.tsx"),
+  route("account/data", "routes/account/data.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -110,9 +110,10 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     "/{*splat}",
     createRequestHandler({
       build,
-      getLoadContext: (_req, res): RequestContext => ({
+      getLoadContext: (req, res): RequestContext => ({
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
+        ip: req.ip ?? "unknown",
       }),
     }),
   );

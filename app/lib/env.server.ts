@@ -17,6 +17,21 @@ const schema = z.object({
   APP_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   CONTENT_DIR: z.string().min(1).default("./content"),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+    .optional(),
+  MAIL_FROM: z.string().min(3).default("Crimson Covenant <no-reply@localhost>"),
+  DISCORD_CLIENT_ID: z.string().optional(),
+  DISCORD_CLIENT_SECRET: z.string().optional(),
+  DISCORD_AUTHORIZE_URL: z.url().default("https://discord.com/oauth2/authorize"),
+  DISCORD_TOKEN_URL: z.url().default("https://discord.com/api/oauth2/token"),
+  DISCORD_USERINFO_URL: z.url().default("https://discord.com/api/users/@me"),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  GOOGLE_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
 });
 
 export type Env = z.infer<typeof schema> & { dataDir: string; origin: string };

@@ -10,13 +10,15 @@ export const test = base.extend<{
   prefer: (prefs: { lang?: string; theme?: string }) => Promise<void>;
 }>({
   failOnConsoleErrors: [
-    async ({ page }, use, testInfo) => {
+    async ({ page }, use) => {
       const problems: string[] = [];
-      const expects404 = testInfo.annotations.some((annotation) => annotation.type === "expects-404");
       page.on("console", (message) => {
-        // The browser reports a 404 document as a failed resource; a test that expects one says so.
-        if (message.type() !== "error" || (expects404 && /status of 404/.test(message.text()))) return;
-        problems.push(`console: ${message.text()}`);
+        if (message.type() !== "error") return;
+        // A 4xx answer to a page or its route data (a 404 page, a refused form) is the app speaking, and the
+        // browser reports it as a failed resource; a 4xx for a script, style or image is a real error.
+        const url = message.location().url ?? "";
+        const appAnswer = /status of 4\d\d/.test(message.text()) && !/\/(assets|media)\//.test(url);
+        if (!appAnswer) problems.push(`console: ${message.text()} (${url})`);
       });
       page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       await use();

@@ -131,9 +131,7 @@ test.describe("table of contents", () => {
 });
 
 test.describe("not found", () => {
-  test("an unknown path shows the 404 page with a way home", { annotation: { type: "expects-404" } }, async ({
-    page,
-  }) => {
+  test("an unknown path shows the 404 page with a way home", async ({ page }) => {
     const response = await page.goto("/nowhere");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();

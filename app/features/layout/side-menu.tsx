@@ -1,6 +1,7 @@
 import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
 import { NavLink } from "~/ui/link";
 
 const items = [
@@ -24,7 +25,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
   }`;
 
 /** The right-hand slide-in menu: a modal dialog (focus trapped, Escape closes) over a dimmed backdrop. */
-export function SideMenu() {
+export function SideMenu({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
@@ -86,13 +87,23 @@ export function SideMenu() {
               ))}
             </ul>
             <ul className="mt-4 flex flex-col border-t border-line pt-4">
-              {guestItems.map((item) => (
-                <li key={item.to}>
-                  <NavLink to={item.to} className={linkClass} onClick={close}>
-                    {t(item.key)}
-                  </NavLink>
+              {signedIn ? (
+                <li>
+                  <Form method="post" action="/logout" onSubmit={close}>
+                    <button type="submit" className={`${linkClass({ isActive: false })} w-full text-left`}>
+                      {t("nav.logout")}
+                    </button>
+                  </Form>
                 </li>
-              ))}
+              ) : (
+                guestItems.map((item) => (
+                  <li key={item.to}>
+                    <NavLink to={item.to} className={linkClass} onClick={close}>
+                      {t(item.key)}
+                    </NavLink>
+                  </li>
+                ))
+              )}
             </ul>
           </nav>
         </Dialog.Content>

@@ -1,0 +1,217 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { db } from "#db/client.server";
+import { passwordResetTokens, sessions, users } from "#db/schema";
+import { WELCOME_COINS } from "~/features/coins/constants";
+import { book } from "~/features/coins/ledger.server";
+import { sendInBackground } from "~/features/mail/mailer.server";
+import { resetPasswordMail } from "~/features/mail/templates.server";
+import type { Language } from "~/i18n/config";
+import { violatedUniqueConstraint } from "~/lib/db-errors";
+import { logger } from "~/lib/logger.server";
+import { hashToken, randomToken } from "~/lib/tokens.server";
+import { hashPassword, needsRehash, verifyPassword } from "./password.server";
+
+const RESET_VALID_MS = 60 * 60 * 1000;
+
+/** A form problem tied to a field, with a catalogue key for its message. */
+export class FieldError extends Error {
+  override name = "FieldError";
+  constructor(
+    readonly field: string,
+    readonly messageKey: string,
+  ) {
+    super(`${field}: ${messageKey}`);
+  }
+}
+
+const byEmail = (email: string) => eq(sql`lower(${users.email})`, email.toLowerCase());
+const byUsername = (username: string) => eq(sql`lower(${users.username})`, username.toLowerCase());
+
+async function assertAvailable(fields: { username?: string; email?: string }, exceptUserId?: number) {
+  const check = async (condition: ReturnType<typeof eq>) => {
+    const [row] = await db().select({ id: users.id }).from(users).where(condition);
+    return row && row.id !== exceptUserId;
+  };
+  if (fields.email && (await check(byEmail(fields.email))))
+    throw new FieldError("email", "validation.emailTaken");
+  if (fields.username && (await check(byUsername(fields.username))))
+    throw new FieldError("username", "validation.usernameTaken");
+}
+
+function uniqueFieldError(error: unknown): FieldError | undefined {
+  const constraint = violatedUniqueConstraint(error);
+  if (constraint === "users_email_lower") return new FieldError("email", "validation.emailTaken");
+  if (constraint === "users_username_lower") return new FieldError("username", "validation.usernameTaken");
+  return undefined;
+}
+
+/**
+ * Creates an account with its welcome coins (one transaction: both or neither). A taken username or
+ * e-mail (in any case) is a FieldError, also when two sign-ups race for it.
+ */
+export async function createAccount(input: {
+  username: string;
+  email: string;
+  password: string | null;
+  language?: Language;
+}): Promise<number> {
+  await assertAvailable(input);
+  const passwordHash = input.password === null ? null : await hashPassword(input.password);
+  try {
+    return await db().transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({ username: input.username, email: input.email, passwordHash, language: input.language })
+        .returning({ id: users.id });
+      if (!user) throw new Error("insert returned no row");
+      await book(tx, {
+        userId: user.id,
+        delta: WELCOME_COINS,
+        reason: "welcome",
+        idempotencyKey: `welcome:${user.id}`,
+      });
+      logger.info({ userId: user.id }, "account created");
+      return user.id;
+    });
+  } catch (error) {
+    throw uniqueFieldError(error) ?? error;
+  }
+}
+
+/** The user whose e-mail and password these are, or undefined. Rehashes a hash made with weaker parameters. */
+export async function authenticate(email: string, password: string): Promise<{ id: number } | undefined> {
+  const [user] = await db()
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(byEmail(email));
+  const valid = await verifyPassword(user?.passwordHash, password);
+  if (!user || !valid) return undefined;
+  if (user.passwordHash && needsRehash(user.passwordHash)) {
+    await db()
+      .update(users)
+      .set({ passwordHash: await hashPassword(password) })
+      .where(eq(users.id, user.id));
+    logger.info({ userId: user.id }, "password rehashed with current parameters");
+  }
+  return { id: user.id };
+}
+
+/**
+ * Sends a reset link when the e-mail has an account; answers nothing either way (the caller shows the same
+ * message). A new link voids the older ones. The link is built from APP_ORIGIN, never the Host header.
+ */
+export async function requestPasswordReset(
+  email: string,
+  { origin, language, site }: { origin: string; language: Language; site: string },
+) {
+  const [user] = await db()
+    .select({ id: users.id, username: users.username, email: users.email })
+    .from(users)
+    .where(byEmail(email));
+  if (!user) {
+    logger.info("password reset requested for an unknown e-mail");
+    return;
+  }
+  const token = randomToken();
+  await db().transaction(async (tx) => {
+    await tx
+      .delete(passwordResetTokens)
+      .where(and(eq(passwordResetTokens.userId, user.id), isNull(passwordResetTokens.usedAt)));
+    await tx.insert(passwordResetTokens).values({
+      userId: user.id,
+      tokenHash: hashToken(token),
+      expiresAt: new Date(Date.now() + RESET_VALID_MS),
+    });
+  });
+  logger.info({ userId: user.id }, "password reset requested");
+  const link = `${origin}/reset-password?${new URLSearchParams({ token })}`;
+  sendInBackground(resetPasswordMail(language, user.email, { username: user.username, site, link }));
+}
+
+/** Whether a reset token is still good (unused, unexpired, not voided). Does not consume it. */
+export async function isResetTokenValid(token: string): Promise<boolean> {
+  const [row] = await db()
+    .select({ id: passwordResetTokens.id })
+    .from(passwordResetTokens)
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, hashToken(token)),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, sql`now()`),
+      ),
+    );
+  return row !== undefined;
+}
+
+/** Consumes the token (once), sets the new password and ends every session of the account. */
+export async function resetPassword(token: string, password: string): Promise<number | undefined> {
+  const passwordHash = await hashPassword(password);
+  return db().transaction(async (tx) => {
+    const [used] = await tx
+      .update(passwordResetTokens)
+      .set({ usedAt: sql`now()` })
+      .where(
+        and(
+          eq(passwordResetTokens.tokenHash, hashToken(token)),
+          isNull(passwordResetTokens.usedAt),
+          gt(passwordResetTokens.expiresAt, sql`now()`),
+        ),
+      )
+      .returning({ userId: passwordResetTokens.userId });
+    if (!used) return undefined;
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, used.userId));
+    await tx.delete(sessions).where(eq(sessions.userId, used.userId));
+    logger.info({ userId: used.userId }, "password reset: every session revoked");
+    return used.userId;
+  });
+}
+
+async function assertCurrentPassword(userId: number, currentPassword: string | undefined) {
+  const [user] = await db()
+    .select({ passwordHash: users.passwordHash })
+    .from(users)
+    .where(eq(users.id, userId));
+  // A social-only account has no password to ask for.
+  if (user?.passwordHash === null) return;
+  if (!(await verifyPassword(user?.passwordHash, currentPassword ?? ""))) {
+    throw new FieldError("currentPassword", "validation.currentPasswordWrong");
+  }
+}
+
+export async function changeEmail(userId: number, email: string, currentPassword: string): Promise<string> {
+  await assertCurrentPassword(userId, currentPassword);
+  await assertAvailable({ email }, userId);
+  const [before] = await db().select({ email: users.email }).from(users).where(eq(users.id, userId));
+  try {
+    await db().update(users).set({ email }).where(eq(users.id, userId));
+  } catch (error) {
+    throw uniqueFieldError(error) ?? error;
+  }
+  logger.info({ userId }, "e-mail changed");
+  return before?.email ?? email;
+}
+
+/** Sets a new password and ends the account's other sessions. */
+export async function changePassword(
+  userId: number,
+  currentPassword: string,
+  password: string,
+  keepSessionId: number,
+) {
+  await assertCurrentPassword(userId, currentPassword);
+  await db()
+    .update(users)
+    .set({ passwordHash: await hashPassword(password) })
+    .where(eq(users.id, userId));
+  await db()
+    .delete(sessions)
+    .where(and(eq(sessions.userId, userId), sql`${sessions.id} <> ${keepSessionId}`));
+  logger.info({ userId }, "password changed: other sessions revoked");
+}
+
+/** Deletes the account and everything personal (sessions, ledger, progress, identities: ON DELETE CASCADE). */
+export async function deleteAccount(userId: number, currentPassword: string | undefined) {
+  await assertCurrentPassword(userId, currentPassword);
+  await db().delete(users).where(eq(users.id, userId));
+  logger.info({ userId }, "account deleted");
+}

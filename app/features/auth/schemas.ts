@@ -1,0 +1,78 @@
+import { z } from "zod";
+
+export { type FieldErrors, parseForm } from "~/lib/forms";
+
+/**
+ * One schema per form, shared by the browser (instant messages) and the action (the authority).
+ * Messages are catalogue keys; the form translates them.
+ */
+const email = z
+  .string()
+  .trim()
+  .pipe(z.email({ error: "validation.email" }))
+  .pipe(z.string().max(254, { error: "validation.email" }));
+const password = z
+  .string({ error: "validation.passwordMin" })
+  .min(6, { error: "validation.passwordMin" })
+  .max(256, { error: "validation.passwordMax" });
+const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value === "on" || value === "true");
+
+export const loginSchema = z.object({
+  email,
+  password,
+  remember: checkbox,
+  redirectTo: z.string().optional(),
+});
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(3, { error: "validation.usernameMin" })
+  .max(30, { error: "validation.usernameMax" })
+  .regex(/^[\p{L}\p{N}_.-]+$/u, { error: "validation.usernameChars" });
+
+export const registerSchema = z
+  .object({
+    username: usernameSchema,
+    email,
+    password,
+    confirmPassword: z.string(),
+    acceptTerms: checkbox.refine((accepted) => accepted, { error: "validation.acceptTerms" }),
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    error: "validation.passwordsMatch",
+    path: ["confirmPassword"],
+  });
+
+export const forgotPasswordSchema = z.object({ email });
+
+export const resetPasswordSchema = z
+  .object({ token: z.string().min(1), password, confirmPassword: z.string() })
+  .refine((form) => form.password === form.confirmPassword, {
+    error: "validation.passwordsMatch",
+    path: ["confirmPassword"],
+  });
+
+export const changeEmailSchema = z.object({
+  email,
+  currentPassword: z.string().min(1, { error: "validation.currentPassword" }),
+});
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.string().min(1, { error: "validation.currentPassword" }),
+    password,
+    confirmPassword: z.string(),
+  })
+  .refine((form) => form.password === form.confirmPassword, {
+    error: "validation.passwordsMatch",
+    path: ["confirmPassword"],
+  });
+
+export const deleteAccountSchema = z.object({
+  currentPassword: z.string().optional(),
+  confirm: checkbox.refine((confirmed) => confirmed, { error: "validation.confirmDelete" }),
+});

@@ -1,0 +1,153 @@
+import { and, eq, ne } from "drizzle-orm";
+import { redirect } from "react-router";
+import { db } from "#db/client.server";
+import { sessions, users } from "#db/schema";
+import { getEnv } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import { readCookies } from "~/lib/preferences.server";
+import { hashToken, randomToken } from "~/lib/tokens.server";
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+
+/** Idle and absolute timeouts (SECURITY.md item 5); "Remember me" only lengthens them. */
+export const sessionLifetimes = {
+  normal: { idleMs: DAY, absoluteMs: 7 * DAY },
+  remember: { idleMs: 30 * DAY, absoluteMs: 90 * DAY },
+} as const;
+
+/** Writes to last_seen_at at most this often, so reading pages does not mean writing rows. */
+const TOUCH_EVERY_MS = 5 * 60 * 1000;
+
+export type SessionUser = {
+  id: number;
+  sessionId: number;
+  username: string;
+  email: string;
+  role: "reader" | "author";
+  coinBalance: number;
+  createdAt: Date;
+  hasPassword: boolean;
+};
+
+function secureCookies(): boolean {
+  return getEnv().origin.startsWith("https:");
+}
+
+/** `__Host-` cookies must be Secure, so the prefix is used when the site is served over https. */
+export function sessionCookieName(): string {
+  return secureCookies() ? "__Host-session" : "session";
+}
+
+function cookie(value: string, maxAgeSeconds?: number): string {
+  const parts = [`${sessionCookieName()}=${value}`, "Path=/", "HttpOnly", "SameSite=Lax"];
+  if (secureCookies()) parts.push("Secure");
+  if (maxAgeSeconds !== undefined) parts.push(`Max-Age=${maxAgeSeconds}`);
+  return parts.join("; ");
+}
+
+export function clearSessionCookie(): string {
+  return cookie("", 0);
+}
+
+/** Starts a session with a new random token and returns its Set-Cookie header. */
+export async function createSession(
+  userId: number,
+  { remember, ip, userAgent }: { remember: boolean; ip?: string; userAgent?: string | null },
+): Promise<string> {
+  const token = randomToken();
+  const lifetime = remember ? sessionLifetimes.remember : sessionLifetimes.normal;
+  await db()
+    .insert(sessions)
+    .values({
+      tokenHash: hashToken(token),
+      userId,
+      remember,
+      expiresAt: new Date(Date.now() + lifetime.absoluteMs),
+      ip,
+      userAgent: userAgent?.slice(0, 300),
+    });
+  // Without "Remember me" the cookie lasts until the browser closes (and the server's idle timeout).
+  return cookie(token, remember ? Math.floor(lifetime.absoluteMs / 1000) : undefined);
+}
+
+const lookups = new WeakMap<Request, Promise<SessionUser | undefined>>();
+
+/** The signed-in user of a request, or undefined. Looked up once per request. */
+export function getSessionUser(request: Request): Promise<SessionUser | undefined> {
+  let lookup = lookups.get(request);
+  if (!lookup) {
+    lookup = lookUpSession(request);
+    lookups.set(request, lookup);
+  }
+  return lookup;
+}
+
+async function lookUpSession(request: Request): Promise<SessionUser | undefined> {
+  const token = readCookies(request).get(sessionCookieName());
+  if (!token) return undefined;
+  const [row] = await db()
+    .select({
+      sessionId: sessions.id,
+      remember: sessions.remember,
+      lastSeenAt: sessions.lastSeenAt,
+      expiresAt: sessions.expiresAt,
+      id: users.id,
+      username: users.username,
+      email: users.email,
+      role: users.role,
+      coinBalance: users.coinBalance,
+      createdAt: users.createdAt,
+      passwordHash: users.passwordHash,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(sessions.userId, users.id))
+    .where(eq(sessions.tokenHash, hashToken(token)));
+  if (!row) return undefined;
+  const now = Date.now();
+  const lifetime = row.remember ? sessionLifetimes.remember : sessionLifetimes.normal;
+  if (row.expiresAt.getTime() <= now || row.lastSeenAt.getTime() + lifetime.idleMs <= now) {
+    await db().delete(sessions).where(eq(sessions.id, row.sessionId));
+    return undefined;
+  }
+  if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    await db()
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.id, row.sessionId));
+  }
+  const { passwordHash, remember: _remember, lastSeenAt: _lastSeen, expiresAt: _expires, ...user } = row;
+  return { ...user, hasPassword: passwordHash !== null };
+}
+
+/** Sends visitors to sign in, remembering where they were going. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (user) return user;
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/\.data$/, "");
+  const params = new URLSearchParams({ redirectTo: `${path}${url.search}` });
+  throw redirect(`/login?${params}`);
+}
+
+/** Ends the request's session on the server; returns the header that clears the cookie. */
+export async function destroySession(request: Request): Promise<string> {
+  const user = await getSessionUser(request);
+  if (user) {
+    await db().delete(sessions).where(eq(sessions.id, user.sessionId));
+    logger.info({ userId: user.id }, "signed out");
+  }
+  return clearSessionCookie();
+}
+
+/** Revokes every session of a user, or every one but `keep`. */
+export async function revokeSessions(userId: number, keep?: number): Promise<void> {
+  await db()
+    .delete(sessions)
+    .where(
+      keep === undefined
+        ? eq(sessions.userId, userId)
+        : and(eq(sessions.userId, userId), ne(sessions.id, keep)),
+    );
+  logger.info({ userId, keptSession: keep !== undefined }, "sessions revoked");
+}

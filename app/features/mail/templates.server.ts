@@ -1,0 +1,57 @@
+import type { Language } from "~/i18n/config";
+import { serverI18n } from "~/i18n/server";
+import type { MailMessage } from "./mailer.server";
+
+const escapeHtml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
+  );
+
+/** A plain, translated message with a text part and a simple HTML part. */
+function compose(
+  language: Language,
+  to: string,
+  key: "reset" | "passwordChanged" | "emailChanged",
+  values: Record<string, string>,
+  link?: { href: string; label: string },
+): MailMessage {
+  const t = serverI18n(language).t;
+  const subject = t(`mail.${key}.subject`, values);
+  const paragraphs = (t(`mail.${key}.body`, { ...values, returnObjects: false }) as string).split("\n\n");
+  const signature = t("mail.signature", values);
+  const text = [...paragraphs, ...(link ? [link.href] : []), signature].join("\n\n");
+  const html = [
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...(link ? [`<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`] : []),
+    `<p>${escapeHtml(signature)}</p>`,
+  ].join("\n");
+  return { to, subject, text, html, link: link?.href };
+}
+
+export function resetPasswordMail(
+  language: Language,
+  to: string,
+  values: { username: string; site: string; link: string },
+) {
+  return compose(language, to, "reset", values, {
+    href: values.link,
+    label: serverI18n(language).t("mail.reset.button"),
+  });
+}
+
+export function passwordChangedMail(
+  language: Language,
+  to: string,
+  values: { username: string; site: string },
+) {
+  return compose(language, to, "passwordChanged", values);
+}
+
+export function emailChangedMail(
+  language: Language,
+  to: string,
+  values: { username: string; site: string; email: string },
+) {
+  return compose(language, to, "emailChanged", values);
+}

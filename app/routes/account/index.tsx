@@ -1,0 +1,267 @@
+import { useTranslation } from "react-i18next";
+import { Form, redirect, useNavigation } from "react-router";
+import { getLinkedProviders } from "~/features/account/queries.server";
+import { changeEmail, changePassword, deleteAccount, FieldError } from "~/features/auth/commands.server";
+import { type FormFailure, formFailure } from "~/features/auth/responses.server";
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteAccountSchema,
+  parseForm,
+} from "~/features/auth/schemas";
+import { clearSessionCookie, requireUser, revokeSessions } from "~/features/auth/session.server";
+import { sendInBackground } from "~/features/mail/mailer.server";
+import { emailChangedMail, passwordChangedMail } from "~/features/mail/templates.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { getPreferences } from "~/lib/preferences.server";
+import { buttonClass } from "~/ui/button";
+import { Checkbox, Field, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
+import { Link } from "~/ui/link";
+import { useFormat } from "~/ui/use-format";
+import type { Route } from "./+types/index";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return {
+    user: {
+      username: user.username,
+      email: user.email,
+      coinBalance: user.coinBalance,
+      tier: "free" as const,
+      memberSince: user.createdAt.toISOString(),
+      hasPassword: user.hasPassword,
+    },
+    linked: await getLinkedProviders(user.id),
+  };
+}
+
+type ActionResult = FormFailure & { intent?: string; done?: string };
+
+export async function action({ request }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const language = getPreferences(request).language;
+  const site = (await getSiteSettings()).title;
+  try {
+    if (intent === "changeEmail") {
+      const parsed = parseForm(changeEmailSchema, form);
+      if (!parsed.ok) return formFailure({ intent, errors: parsed.errors } as ActionResult);
+      const previous = await changeEmail(user.id, parsed.data.email, parsed.data.currentPassword);
+      // The notice goes to the old address, so a hijacked account's owner hears of it.
+      sendInBackground(
+        emailChangedMail(language, previous, { username: user.username, site, email: parsed.data.email }),
+      );
+      return { intent, done: "account.email.done" } satisfies ActionResult;
+    }
+    if (intent === "changePassword") {
+      const parsed = parseForm(changePasswordSchema, form);
+      if (!parsed.ok) return formFailure({ intent, errors: parsed.errors } as ActionResult);
+      await changePassword(user.id, parsed.data.currentPassword, parsed.data.password, user.sessionId);
+      sendInBackground(passwordChangedMail(language, user.email, { username: user.username, site }));
+      return { intent, done: "account.password.done" } satisfies ActionResult;
+    }
+    if (intent === "signOutEverywhere") {
+      await revokeSessions(user.id);
+      return redirect("/", { headers: { "Set-Cookie": clearSessionCookie() } });
+    }
+    if (intent === "deleteAccount") {
+      const parsed = parseForm(deleteAccountSchema, form);
+      if (!parsed.ok) return formFailure({ intent, errors: parsed.errors } as ActionResult);
+      await deleteAccount(user.id, parsed.data.currentPassword);
+      return redirect("/", { headers: { "Set-Cookie": clearSessionCookie() } });
+    }
+  } catch (error) {
+    if (error instanceof FieldError)
+      return formFailure({ intent, errors: { [error.field]: error.messageKey } } as ActionResult);
+    throw error;
+  }
+  return formFailure({ formError: "account.unknownAction" });
+}
+
+function useSection(intent: string, actionData: ActionResult | undefined) {
+  const mine = actionData?.intent === intent ? actionData : undefined;
+  return { errors: mine?.errors, done: mine?.done };
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-line bg-[color:var(--surface)] p-6">
+      <h2 id={id} className="mb-4 font-display text-xl text-primary">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function EmailForm({
+  actionData,
+  email,
+  hasPassword,
+}: {
+  actionData?: ActionResult;
+  email: string;
+  hasPassword: boolean;
+}) {
+  const { t } = useTranslation();
+  const section = useSection("changeEmail", actionData);
+  const { errors, onSubmit } = useFormValidation(changeEmailSchema, section.errors);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
+      {section.done ? <FormNotice>{t(section.done)}</FormNotice> : null}
+      <input type="hidden" name="intent" value="changeEmail" />
+      <Field
+        name="email"
+        type="email"
+        label={t("account.email.new")}
+        defaultValue={email}
+        autoComplete="email"
+        error={errors.email}
+      />
+      {hasPassword ? (
+        <Field
+          name="currentPassword"
+          type="password"
+          label={t("auth.fields.currentPassword")}
+          autoComplete="current-password"
+          error={errors.currentPassword}
+        />
+      ) : (
+        <input type="hidden" name="currentPassword" value="-" />
+      )}
+      <button type="submit" className={buttonClass("outline", "self-start")}>
+        {t("account.email.submit")}
+      </button>
+    </Form>
+  );
+}
+
+function PasswordForm({ actionData }: { actionData?: ActionResult }) {
+  const { t } = useTranslation();
+  const section = useSection("changePassword", actionData);
+  const { errors, onSubmit } = useFormValidation(changePasswordSchema, section.errors);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
+      {section.done ? <FormNotice>{t(section.done)}</FormNotice> : null}
+      <input type="hidden" name="intent" value="changePassword" />
+      <Field
+        name="currentPassword"
+        type="password"
+        label={t("auth.fields.currentPassword")}
+        autoComplete="current-password"
+        error={errors.currentPassword}
+      />
+      <Field
+        name="password"
+        type="password"
+        label={t("auth.fields.newPassword")}
+        autoComplete="new-password"
+        error={errors.password}
+      />
+      <Field
+        name="confirmPassword"
+        type="password"
+        label={t("auth.fields.confirmPassword")}
+        autoComplete="new-password"
+        error={errors.confirmPassword}
+      />
+      <button type="submit" className={buttonClass("outline", "self-start")}>
+        {t("account.password.submit")}
+      </button>
+    </Form>
+  );
+}
+
+function DeleteForm({ actionData, hasPassword }: { actionData?: ActionResult; hasPassword: boolean }) {
+  const { t } = useTranslation();
+  const section = useSection("deleteAccount", actionData);
+  const { errors, onSubmit } = useFormValidation(deleteAccountSchema, section.errors);
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
+      <input type="hidden" name="intent" value="deleteAccount" />
+      <p>{t("account.delete.warning")}</p>
+      {hasPassword ? (
+        <Field
+          name="currentPassword"
+          type="password"
+          label={t("auth.fields.currentPassword")}
+          autoComplete="current-password"
+          error={errors.currentPassword}
+        />
+      ) : null}
+      <Checkbox name="confirm" label={t("account.delete.confirm")} error={errors.confirm} />
+      <button
+        type="submit"
+        className={buttonClass("primary", "self-start bg-[#9b1030] text-white hover:bg-[#7a0c26]")}
+      >
+        {t("account.delete.submit")}
+      </button>
+    </Form>
+  );
+}
+
+export default function Account({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const navigation = useNavigation();
+  const { user, linked } = loaderData;
+  const result = actionData as ActionResult | undefined;
+  return (
+    <div
+      className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10 sm:px-6"
+      aria-busy={navigation.state !== "idle"}
+    >
+      <title>{t("account.title")}</title>
+      <h1 className="text-center font-display text-3xl text-primary">{t("account.title")}</h1>
+      {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
+      <Section id="overview" title={t("account.overview")}>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
+          <dt className="text-muted">{t("auth.fields.username")}</dt>
+          <dd>{user.username}</dd>
+          <dt className="text-muted">{t("auth.fields.email")}</dt>
+          <dd className="break-all">{user.email}</dd>
+          <dt className="text-muted">{t("account.coins")}</dt>
+          <dd data-testid="coin-balance">{format.number(user.coinBalance)}</dd>
+          <dt className="text-muted">{t("account.tier")}</dt>
+          <dd>{t(`tiers.${user.tier}`)}</dd>
+          <dt className="text-muted">{t("account.memberSince")}</dt>
+          <dd>{format.date(user.memberSince, { month: "long", year: "numeric" })}</dd>
+        </dl>
+        {linked.length ? (
+          <p className="mt-4 text-sm text-muted">{t("account.linked", { providers: linked.join(", ") })}</p>
+        ) : null}
+        <div className="mt-6 flex flex-wrap gap-3">
+          <Form method="post" action="/logout">
+            <button type="submit" className={buttonClass("outline")}>
+              {t("nav.logout")}
+            </button>
+          </Form>
+          <Form method="post">
+            <input type="hidden" name="intent" value="signOutEverywhere" />
+            <button type="submit" className={buttonClass("ghost")}>
+              {t("account.signOutEverywhere")}
+            </button>
+          </Form>
+        </div>
+      </Section>
+      <Section id="email" title={t("account.email.title")}>
+        <EmailForm actionData={result} email={user.email} hasPassword={user.hasPassword} />
+      </Section>
+      {user.hasPassword ? (
+        <Section id="password" title={t("account.password.title")}>
+          <PasswordForm actionData={result} />
+        </Section>
+      ) : null}
+      <Section id="data" title={t("account.data.title")}>
+        <p className="mb-4">{t("account.data.text")}</p>
+        <Link to="/account/data" reloadDocument className={buttonClass("outline")}>
+          {t("account.data.download")}
+        </Link>
+      </Section>
+      <Section id="delete" title={t("account.delete.title")}>
+        <DeleteForm actionData={result} hasPassword={user.hasPassword} />
+      </Section>
+    </div>
+  );
+}

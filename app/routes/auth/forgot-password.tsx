@@ -1,0 +1,74 @@
+import { useTranslation } from "react-i18next";
+import { Form, useNavigation } from "react-router";
+import { requestPasswordReset } from "~/features/auth/commands.server";
+import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
+import { forgotPasswordSchema, parseForm } from "~/features/auth/schemas";
+import { consume, rules, Throttled } from "~/features/auth/throttle.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { getEnv } from "~/lib/env.server";
+import { getPreferences } from "~/lib/preferences.server";
+import { buttonClass } from "~/ui/button";
+import { Field, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
+import { Link } from "~/ui/link";
+import type { Route } from "./+types/forgot-password";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = parseForm(forgotPasswordSchema, await request.formData());
+  if (!parsed.ok) return formFailure({ errors: parsed.errors });
+  try {
+    await consume(`reset:ip:${context.ip}`, rules.resetIp);
+  } catch (error) {
+    if (error instanceof Throttled) return throttledFailure(error);
+    throw error;
+  }
+  const site = await getSiteSettings();
+  await requestPasswordReset(parsed.data.email, {
+    origin: getEnv().origin,
+    language: getPreferences(request).language,
+    site: site.title,
+  });
+  // The same answer whether or not the e-mail has an account.
+  return { sent: true as const };
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle";
+  const failure = actionData && "sent" in actionData ? undefined : (actionData as FormFailure | undefined);
+  const { errors, onSubmit } = useFormValidation(forgotPasswordSchema, failure?.errors);
+  return (
+    <div className="mx-auto max-w-lg px-4 py-14 sm:px-6">
+      <title>{t("auth.forgot.title")}</title>
+      <h1 className="font-display text-3xl text-primary">{t("auth.forgot.title")}</h1>
+      <p className="mt-2 text-muted">{t("auth.forgot.intro")}</p>
+      {actionData && "sent" in actionData ? (
+        <div className="mt-6">
+          <FormNotice>{t("auth.forgot.sent")}</FormNotice>
+        </div>
+      ) : (
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
+          {failure?.formError ? (
+            <FormAlert>{t(failure.formError, { count: failure.retryAfterMinutes ?? 0 })}</FormAlert>
+          ) : null}
+          <Field
+            name="email"
+            type="email"
+            label={t("auth.fields.email")}
+            autoComplete="email"
+            required
+            error={errors.email}
+          />
+          <button type="submit" className={buttonClass("primary")} disabled={submitting}>
+            {t("auth.forgot.submit")}
+          </button>
+        </Form>
+      )}
+      <p className="mt-6">
+        <Link to="/login" className="text-primary underline underline-offset-2">
+          {t("auth.forgot.back")}
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+import { useTranslation } from "react-i18next";
+import { Form, redirect, useNavigation } from "react-router";
+import { authenticate } from "~/features/auth/commands.server";
+import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
+import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
+import { loginSchema, parseForm } from "~/features/auth/schemas";
+import { createSession, getSessionUser } from "~/features/auth/session.server";
+import { SocialButtons } from "~/features/auth/social-buttons";
+import { assertNotBlocked, hit, reset, rules, Throttled } from "~/features/auth/throttle.server";
+import { logger } from "~/lib/logger.server";
+import { safeRedirectPath } from "~/lib/redirect";
+import { buttonClass } from "~/ui/button";
+import { Checkbox, Field, FormAlert, useFormValidation } from "~/ui/form";
+import { Link } from "~/ui/link";
+import type { Route } from "./+types/login";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), "/account");
+  if (await getSessionUser(request)) throw redirect(redirectTo);
+  return { redirectTo, providers: listConfiguredProviders() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const parsed = parseForm(loginSchema, form);
+  const email = String(form.get("email") ?? "");
+  if (!parsed.ok) return formFailure({ errors: parsed.errors, values: { email } });
+  const accountKey = `login:account:${parsed.data.email.toLowerCase()}`;
+  const ipKey = `login:ip:${context.ip}`;
+  try {
+    await assertNotBlocked([accountKey, ipKey]);
+  } catch (error) {
+    if (error instanceof Throttled) return throttledFailure(error);
+    throw error;
+  }
+  const user = await authenticate(parsed.data.email, parsed.data.password);
+  if (!user) {
+    await Promise.all([hit(accountKey, rules.loginAccount), hit(ipKey, rules.loginIp)]);
+    logger.warn({ ip: context.ip, requestId: context.requestId }, "sign-in failed");
+    return formFailure({ formError: "auth.invalidCredentials", values: { email } }, 401);
+  }
+  await reset(accountKey);
+  const cookie = await createSession(user.id, {
+    remember: parsed.data.remember,
+    ip: context.ip,
+    userAgent: request.headers.get("user-agent"),
+  });
+  logger.info({ userId: user.id, ip: context.ip, requestId: context.requestId }, "signed in");
+  return redirect(safeRedirectPath(parsed.data.redirectTo, "/account"), {
+    headers: { "Set-Cookie": cookie },
+  });
+}
+
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/login") === true;
+  const failure = actionData as FormFailure | undefined;
+  const { errors, onSubmit } = useFormValidation(loginSchema, failure?.errors);
+  return (
+    <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1fr_20rem]">
+      <title>{t("auth.login.title")}</title>
+      <section
+        aria-labelledby="login-title"
+        className="rounded-xl border border-line bg-[color:var(--surface)] p-6 sm:p-8"
+      >
+        <h1 id="login-title" className="font-display text-3xl text-primary">
+          {t("auth.login.title")}
+        </h1>
+        <p className="mt-2 text-muted">{t("auth.login.subtitle")}</p>
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
+          {failure?.formError ? (
+            <FormAlert>{t(failure.formError, { count: failure.retryAfterMinutes ?? 0 })}</FormAlert>
+          ) : null}
+          <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+          <Field
+            name="email"
+            type="email"
+            label={t("auth.fields.email")}
+            autoComplete="email"
+            required
+            defaultValue={failure?.values?.email}
+            error={errors.email}
+          />
+          <Field
+            name="password"
+            type="password"
+            label={t("auth.fields.password")}
+            autoComplete="current-password"
+            required
+            error={errors.password}
+          />
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <Checkbox name="remember" label={t("auth.login.remember")} />
+            <Link to="/forgot-password" className="text-primary underline underline-offset-2">
+              {t("auth.login.forgot")}
+            </Link>
+          </div>
+          <button type="submit" className={buttonClass("primary")} disabled={submitting}>
+            {submitting ? t("auth.login.submitting") : t("auth.login.submit")}
+          </button>
+        </Form>
+        <SocialButtons providers={loaderData.providers} redirectTo={loaderData.redirectTo} />
+        <p className="mt-6 text-center">
+          {t("auth.login.noAccount")}{" "}
+          <Link to="/register" className="text-primary underline underline-offset-2">
+            {t("auth.login.registerLink")}
+          </Link>
+        </p>
+      </section>
+      <aside aria-labelledby="benefits" className="rounded-xl border border-primary p-6">
+        <h2 id="benefits" className="font-display text-xl text-primary">
+          {t("auth.benefits.title")}
+        </h2>
+        <ul className="mt-4 flex list-disc flex-col gap-2 pl-5">
+          <li>{t("auth.benefits.free")}</li>
+          <li>{t("auth.benefits.coins", { count: 3 })}</li>
+          <li>{t("auth.benefits.progress")}</li>
+          <li>{t("auth.benefits.community")}</li>
+        </ul>
+      </aside>
+    </div>
+  );
+}

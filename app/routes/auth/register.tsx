@@ -1,0 +1,138 @@
+import { Trans, useTranslation } from "react-i18next";
+import { Form, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { createAccount, FieldError } from "~/features/auth/commands.server";
+import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
+import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
+import { parseForm, registerSchema } from "~/features/auth/schemas";
+import { createSession, getSessionUser } from "~/features/auth/session.server";
+import { SocialButtons } from "~/features/auth/social-buttons";
+import { consume, rules, Throttled } from "~/features/auth/throttle.server";
+import { WELCOME_COINS } from "~/features/coins/constants";
+import { logger } from "~/lib/logger.server";
+import { getPreferences } from "~/lib/preferences.server";
+import { buttonClass } from "~/ui/button";
+import { Checkbox, Field, FormAlert, useFormValidation } from "~/ui/form";
+import { Link } from "~/ui/link";
+import type { Route } from "./+types/register";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  if (await getSessionUser(request)) throw redirect("/account");
+  return { providers: listConfiguredProviders() };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const values = { username: String(form.get("username") ?? ""), email: String(form.get("email") ?? "") };
+  const parsed = parseForm(registerSchema, form);
+  if (!parsed.ok) return formFailure({ errors: parsed.errors, values });
+  try {
+    await consume(`signup:ip:${context.ip}`, rules.signupIp);
+    const userId = await createAccount({
+      username: parsed.data.username,
+      email: parsed.data.email,
+      password: parsed.data.password,
+      language: getPreferences(request).language,
+    });
+    const cookie = await createSession(userId, {
+      remember: false,
+      ip: context.ip,
+      userAgent: request.headers.get("user-agent"),
+    });
+    return redirect("/welcome", { headers: { "Set-Cookie": cookie } });
+  } catch (error) {
+    if (error instanceof Throttled) return throttledFailure(error);
+    if (error instanceof FieldError)
+      return formFailure({ errors: { [error.field]: error.messageKey }, values });
+    logger.error({ err: error, requestId: context.requestId }, "registration failed");
+    return formFailure({ formError: "auth.registrationFailed", values }, 503);
+  }
+}
+
+export default function Register({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const root = useRouteLoaderData("root") as { site?: { title: string } } | undefined;
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/register") === true;
+  const failure = actionData as FormFailure | undefined;
+  const { errors, onSubmit } = useFormValidation(registerSchema, failure?.errors);
+  return (
+    <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1fr_20rem]">
+      <title>{t("auth.register.title", { site: root?.site?.title ?? "" })}</title>
+      <section
+        aria-labelledby="register-title"
+        className="rounded-xl border border-line bg-[color:var(--surface)] p-6 sm:p-8"
+      >
+        <h1 id="register-title" className="font-display text-3xl text-primary">
+          {t("auth.register.title", { site: root?.site?.title ?? "" })}
+        </h1>
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
+          {failure?.formError ? (
+            <FormAlert>{t(failure.formError, { count: failure.retryAfterMinutes ?? 0 })}</FormAlert>
+          ) : null}
+          <Field
+            name="username"
+            label={t("auth.fields.username")}
+            autoComplete="username"
+            required
+            defaultValue={failure?.values?.username}
+            error={errors.username}
+          />
+          <Field
+            name="email"
+            type="email"
+            label={t("auth.fields.email")}
+            autoComplete="email"
+            required
+            defaultValue={failure?.values?.email}
+            error={errors.email}
+          />
+          <Field
+            name="password"
+            type="password"
+            label={t("auth.fields.password")}
+            autoComplete="new-password"
+            required
+            error={errors.password}
+          />
+          <Field
+            name="confirmPassword"
+            type="password"
+            label={t("auth.fields.confirmPassword")}
+            autoComplete="new-password"
+            required
+            error={errors.confirmPassword}
+          />
+          <Checkbox
+            name="acceptTerms"
+            error={errors.acceptTerms}
+            label={
+              <Trans
+                i18nKey="auth.register.acceptTerms"
+                components={{
+                  terms: <Link to="/terms" className="text-primary underline underline-offset-2" />,
+                  privacy: <Link to="/privacy" className="text-primary underline underline-offset-2" />,
+                }}
+              />
+            }
+          />
+          <button type="submit" className={buttonClass("primary")} disabled={submitting}>
+            {submitting ? t("auth.register.submitting") : t("auth.register.submit")}
+          </button>
+        </Form>
+        <SocialButtons providers={loaderData.providers} redirectTo="/welcome" />
+        <p className="mt-6 text-center">
+          {t("auth.register.haveAccount")}{" "}
+          <Link to="/login" className="text-primary underline underline-offset-2">
+            {t("auth.register.loginLink")}
+          </Link>
+        </p>
+      </section>
+      <aside aria-labelledby="bonus" className="rounded-xl border border-primary p-6">
+        <h2 id="bonus" className="font-display text-xl text-primary">
+          {t("auth.register.bonusTitle")}
+        </h2>
+        <p className="mt-4">{t("auth.register.bonusText", { count: WELCOME_COINS })}</p>
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+import { useTranslation } from "react-i18next";
+import { Form, redirect, useNavigation } from "react-router";
+import { isResetTokenValid, resetPassword } from "~/features/auth/commands.server";
+import { type FormFailure, formFailure } from "~/features/auth/responses.server";
+import { parseForm, resetPasswordSchema } from "~/features/auth/schemas";
+import { createSession } from "~/features/auth/session.server";
+import { buttonClass } from "~/ui/button";
+import { Field, FormAlert, useFormValidation } from "~/ui/form";
+import { Link } from "~/ui/link";
+import type { Route } from "./+types/reset-password";
+
+/** GET only shows the form; only the POST consumes the token (SECURITY.md item 4). */
+export async function loader({ request }: Route.LoaderArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token, valid: token.length > 0 && (await isResetTokenValid(token)) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = parseForm(resetPasswordSchema, await request.formData());
+  if (!parsed.ok) return formFailure({ errors: parsed.errors });
+  const userId = await resetPassword(parsed.data.token, parsed.data.password);
+  if (userId === undefined) return formFailure({ formError: "auth.reset.invalid" });
+  const cookie = await createSession(userId, {
+    remember: false,
+    ip: context.ip,
+    userAgent: request.headers.get("user-agent"),
+  });
+  return redirect("/account", { headers: { "Set-Cookie": cookie } });
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const failure = actionData as FormFailure | undefined;
+  const { errors, onSubmit } = useFormValidation(resetPasswordSchema, failure?.errors);
+  return (
+    <div className="mx-auto max-w-lg px-4 py-14 sm:px-6">
+      <title>{t("auth.reset.title")}</title>
+      <h1 className="font-display text-3xl text-primary">{t("auth.reset.title")}</h1>
+      {loaderData.valid ? (
+        <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
+          {failure?.formError ? <FormAlert>{t(failure.formError)}</FormAlert> : null}
+          <input type="hidden" name="token" value={loaderData.token} />
+          <Field
+            name="password"
+            type="password"
+            label={t("auth.fields.newPassword")}
+            autoComplete="new-password"
+            required
+            error={errors.password}
+          />
+          <Field
+            name="confirmPassword"
+            type="password"
+            label={t("auth.fields.confirmPassword")}
+            autoComplete="new-password"
+            required
+            error={errors.confirmPassword}
+          />
+          <button type="submit" className={buttonClass("primary")} disabled={navigation.state !== "idle"}>
+            {t("auth.reset.submit")}
+          </button>
+        </Form>
+      ) : (
+        <div className="mt-6 flex flex-col gap-4">
+          <FormAlert>{t("auth.reset.invalid")}</FormAlert>
+          <Link to="/forgot-password" className="text-primary underline underline-offset-2">
+            {t("auth.reset.again")}
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useTranslation } from "react-i18next";
+import { requireUser } from "~/features/auth/session.server";
+import { WELCOME_COINS } from "~/features/coins/constants";
+import { buttonClass } from "~/ui/button";
+import { Link } from "~/ui/link";
+import type { Route } from "./+types/welcome";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  return { username: user.username, bonus: WELCOME_COINS };
+}
+
+export default function Welcome({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const tips = ["read", "achievements", "streaks"] as const;
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col items-center gap-8 px-4 py-14 text-center sm:px-6">
+      <title>{t("auth.welcome.title", { username: loaderData.username })}</title>
+      <h1 className="font-display text-3xl text-primary sm:text-4xl">
+        {t("auth.welcome.title", { username: loaderData.username })}
+      </h1>
+      <p className="rounded-full border-2 border-primary px-6 py-2 font-display text-2xl text-primary">
+        {t("auth.welcome.bonus", { count: loaderData.bonus })}
+      </p>
+      <p className="text-lg">{t("auth.welcome.bonusText")}</p>
+      <ul className="grid w-full gap-4 text-left sm:grid-cols-3">
+        {tips.map((tip) => (
+          <li key={tip} className="rounded-xl border border-line bg-[color:var(--surface)] p-5">
+            <h2 className="font-display text-lg text-primary">{t(`auth.welcome.tips.${tip}.title`)}</h2>
+            <p className="mt-2 text-muted">{t(`auth.welcome.tips.${tip}.text`)}</p>
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-wrap justify-center gap-3">
+        <Link to="/chapter/1" className={buttonClass("primary")}>
+          {t("home.startChapterOne")}
+        </Link>
+        <Link to="/account" className={buttonClass("outline")}>
+          {t("auth.welcome.dashboard")}
+        </Link>
+        <Link to="/wiki" className={buttonClass("outline")}>
+          {t("auth.welcome.explore")}
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import { type FormEvent, type InputHTMLAttributes, type ReactNode, useState } from "react";
+import { useTranslation } from "react-i18next";
+import type { z } from "zod";
+import { type FieldErrors, parseForm } from "~/lib/forms";
+
+/**
+ * Client-side validation with the action's own schema: a bad form is stopped before it is sent and its
+ * messages shown at once; the server checks again and its answer wins.
+ */
+export function useFormValidation(schema: z.ZodType, serverErrors: FieldErrors | undefined) {
+  const [clientErrors, setClientErrors] = useState<FieldErrors>();
+  const [lastServerErrors, setLastServerErrors] = useState(serverErrors);
+  if (serverErrors !== lastServerErrors) {
+    setLastServerErrors(serverErrors);
+    setClientErrors(undefined);
+  }
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const result = parseForm(schema, new FormData(event.currentTarget));
+    if (result.ok) {
+      setClientErrors(undefined);
+      return;
+    }
+    event.preventDefault();
+    setClientErrors(result.errors);
+    const first = Object.keys(result.errors)[0];
+    if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+  };
+  return { errors: clientErrors ?? serverErrors ?? {}, onSubmit };
+}
+
+const inputClass =
+  "min-h-11 w-full rounded-md border border-line bg-[color:var(--surface)] px-3 py-2 text-base text-ink aria-[invalid=true]:border-[#c0392b]";
+
+/** A labelled input with its (translated) error beside it, linked for screen readers. */
+export function Field({
+  name,
+  label,
+  error,
+  hint,
+  ...input
+}: {
+  name: string;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+} & InputHTMLAttributes<HTMLInputElement>) {
+  const { t } = useTranslation();
+  const id = `field-${name}`;
+  const describedBy =
+    [error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor={id} className="font-display text-sm tracking-wide">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy}
+        className={inputClass}
+        {...input}
+      />
+      {hint ? (
+        <p id={`${id}-hint`} className="text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-[#b42318] dark:text-[#ff8a80]">
+          {t(error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export function Checkbox({
+  name,
+  label,
+  error,
+  ...input
+}: { name: string; label: ReactNode; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  const { t } = useTranslation();
+  const id = `field-${name}`;
+  return (
+    <div className="flex flex-col gap-1">
+      <div className="flex items-start gap-2">
+        <input
+          id={id}
+          name={name}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${id}-error` : undefined}
+          className="mt-1 h-5 w-5 accent-[color:var(--primary)]"
+          {...input}
+        />
+        <label htmlFor={id}>{label}</label>
+      </div>
+      {error ? (
+        <p id={`${id}-error`} className="text-sm text-[#b42318] dark:text-[#ff8a80]">
+          {t(error)}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The form-level message: a red box above the form (role=alert, so it is announced). */
+export function FormAlert({ children }: { children: ReactNode }) {
+  return (
+    <div
+      role="alert"
+      className="rounded-md border border-[#b42318] bg-[#fdecea] px-4 py-3 text-[#7a1a12] dark:bg-[#3b0d0a] dark:text-[#ffb4a9]"
+    >
+      {children}
+    </div>
+  );
+}
+
+export function FormNotice({ children }: { children: ReactNode }) {
+  return (
+    <div role="status" className="rounded-md border border-primary px-4 py-3">
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,254 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#db/client.server";
+import { passwordResetTokens, rateLimits, sessions, users } from "#db/schema";
+import {
+  authenticate,
+  changePassword,
+  createAccount,
+  FieldError,
+  isResetTokenValid,
+  requestPasswordReset,
+  resetPassword,
+} from "~/features/auth/commands.server";
+import { hashPassword, passwordParams } from "~/features/auth/password.server";
+import {
+  createSession,
+  destroySession,
+  getSessionUser,
+  revokeSessions,
+} from "~/features/auth/session.server";
+import { assertNotBlocked, hit, rules, Throttled } from "~/features/auth/throttle.server";
+import { ledgerBalance } from "~/features/coins/ledger.server";
+import { hashToken } from "~/lib/tokens.server";
+import { loader as dataLoader } from "~/routes/account/data";
+import { drivers, openTestDatabase } from "../setup/database";
+
+// E-mail goes to the outbox of this data directory (no SMTP_URL): the tests read it like an operator would.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-auth-"));
+process.env.DATA_DIR = dataDir;
+const seen = new Set<string>();
+
+/** Waits for the next .eml in the outbox addressed to `to`. */
+async function nextOutboxMessage(to: string): Promise<string> {
+  const outbox = path.join(dataDir, "outbox");
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox).sort() : [];
+    for (const file of files) {
+      if (seen.has(file)) continue;
+      const text = fs.readFileSync(path.join(outbox, file), "utf8");
+      if (text.includes(`To: ${to}`)) {
+        seen.add(file);
+        // Undo quoted-printable: soft line breaks, then =XX escapes.
+        return text
+          .replace(/=\r?\n/g, "")
+          .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
+      }
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no e-mail to ${to}`);
+}
+
+const requestWith = (cookie: string, path = "/account") =>
+  new Request(`http://localhost${path}`, { headers: { cookie: cookie.split(";")[0] ?? "" } });
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${counter++}`;
+
+describe.each(drivers)("accounts on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver, { content: false });
+  });
+  afterAll(() => handle.close());
+
+  it("creates an account with 3 welcome coins booked in the ledger", async () => {
+    const id = await createAccount({
+      username: `ilse${unique()}`,
+      email: `ilse${unique()}@example.com`,
+      password: "secret1",
+    });
+    const [user] = await handle.db.select().from(users).where(eq(users.id, id));
+    expect(user?.coinBalance).toBe(3);
+    expect(await ledgerBalance(handle.db, id)).toBe(3);
+    expect(user?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
+
+  it("refuses a taken e-mail or username, whatever their case", async () => {
+    const name = `Tamsin${unique()}`;
+    const email = `Tamsin${unique()}@Example.com`;
+    await createAccount({ username: name, email, password: "secret1" });
+    await expect(
+      createAccount({ username: `x${unique()}`, email: email.toUpperCase(), password: "secret1" }),
+    ).rejects.toMatchObject({
+      field: "email",
+      messageKey: "validation.emailTaken",
+    });
+    await expect(
+      createAccount({ username: name.toLowerCase(), email: `y${unique()}@example.com`, password: "secret1" }),
+    ).rejects.toBeInstanceOf(FieldError);
+  });
+
+  it("authenticates by e-mail in any case and rehashes weaker hashes", async () => {
+    const email = `aurelian${unique()}@example.com`;
+    const id = await createAccount({ username: `aurelian${unique()}`, email, password: "correct horse" });
+    expect(await authenticate(email.toUpperCase(), "correct horse")).toEqual({ id });
+    expect(await authenticate(email, "wrong horse")).toBeUndefined();
+    expect(await authenticate(`nobody${unique()}@example.com`, "correct horse")).toBeUndefined();
+
+    const weak = await hashPassword("correct horse", { memoryCost: 4096, timeCost: 1 });
+    await handle.db.update(users).set({ passwordHash: weak }).where(eq(users.id, id));
+    expect(await authenticate(email, "correct horse")).toEqual({ id });
+    const [after] = await handle.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id));
+    expect(after?.hash).toContain(`m=${passwordParams.memoryCost},t=${passwordParams.timeCost},p=1`);
+  });
+
+  it("sessions: a token works until logout; logging out revokes it on the server", async () => {
+    const id = await createAccount({
+      username: `s${unique()}`,
+      email: `s${unique()}@example.com`,
+      password: "secret1",
+    });
+    const cookie = await createSession(id, { remember: false });
+    expect(cookie).toMatch(/^session=[\w-]{40,}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const token = /^session=([^;]+)/.exec(cookie)?.[1] ?? "";
+    const [stored] = await handle.db.select().from(sessions).where(eq(sessions.userId, id));
+    expect(stored?.tokenHash).toBe(hashToken(token));
+    expect(stored?.tokenHash).not.toContain(token);
+    expect((await getSessionUser(requestWith(cookie)))?.id).toBe(id);
+    await destroySession(requestWith(cookie));
+    expect(await getSessionUser(requestWith(cookie))).toBeUndefined();
+  });
+
+  it("sessions: Remember me lengthens the cookie; idle and absolute timeouts end a session", async () => {
+    const id = await createAccount({
+      username: `r${unique()}`,
+      email: `r${unique()}@example.com`,
+      password: "secret1",
+    });
+    const remembered = await createSession(id, { remember: true });
+    expect(remembered).toMatch(/Max-Age=7776000/);
+    const idle = await createSession(id, { remember: false });
+    const idleHash = hashToken(/^session=([^;]+)/.exec(idle)?.[1] ?? "");
+    await handle.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - 25 * 3600_000) })
+      .where(eq(sessions.tokenHash, idleHash));
+    expect(await getSessionUser(requestWith(idle))).toBeUndefined();
+    const old = await createSession(id, { remember: true });
+    const oldHash = hashToken(/^session=([^;]+)/.exec(old)?.[1] ?? "");
+    await handle.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.tokenHash, oldHash));
+    expect(await getSessionUser(requestWith(old))).toBeUndefined();
+    expect((await getSessionUser(requestWith(remembered)))?.id).toBe(id);
+  });
+
+  it("sign out everywhere and a password change revoke the other sessions", async () => {
+    const id = await createAccount({
+      username: `e${unique()}`,
+      email: `e${unique()}@example.com`,
+      password: "secret1",
+    });
+    const a = await createSession(id, { remember: false });
+    const b = await createSession(id, { remember: false });
+    const current = await getSessionUser(requestWith(a));
+    await changePassword(id, "secret1", "secret2", current?.sessionId ?? -1);
+    expect((await getSessionUser(requestWith(a)))?.id).toBe(id);
+    expect(await getSessionUser(requestWith(b))).toBeUndefined();
+    await revokeSessions(id);
+    expect(await getSessionUser(requestWith(a))).toBeUndefined();
+    expect(await authenticate(`nope${unique()}@example.com`, "secret2")).toBeUndefined();
+  });
+
+  it("another reader's session reads only its own data", async () => {
+    const alice = await createAccount({
+      username: `alice${unique()}`,
+      email: `alice${unique()}@example.com`,
+      password: "secret1",
+    });
+    const bob = await createAccount({
+      username: `bob${unique()}`,
+      email: `bob${unique()}@example.com`,
+      password: "secret1",
+    });
+    const bobCookie = await createSession(bob, { remember: false });
+    const response = (await dataLoader({
+      request: requestWith(bobCookie, "/account/data"),
+      params: {},
+      context: {},
+    } as never)) as Response;
+    const body = await response.json();
+    expect(body.account.id).toBe(bob);
+    expect(JSON.stringify(body)).not.toContain(`"id":${alice}`);
+    expect(JSON.stringify(body)).not.toMatch(/argon2|tokenHash|passwordHash/);
+  });
+
+  it("throttles the 11th quick failure for one key, with a growing back-off", async () => {
+    const key = `login:account:${unique()}@example.com`;
+    for (let i = 0; i < 10; i++) {
+      await assertNotBlocked([key]);
+      await hit(key, rules.loginAccount);
+    }
+    await expect(assertNotBlocked([key])).rejects.toBeInstanceOf(Throttled);
+    const [first] = await handle.db.select().from(rateLimits).where(eq(rateLimits.key, key));
+    const firstBlock = (first?.blockedUntil?.getTime() ?? 0) - Date.now();
+    expect(firstBlock).toBeGreaterThan(20_000);
+    expect(firstBlock).toBeLessThanOrEqual(30_000);
+    await hit(key, rules.loginAccount);
+    const [second] = await handle.db.select().from(rateLimits).where(eq(rateLimits.key, key));
+    expect((second?.blockedUntil?.getTime() ?? 0) - Date.now()).toBeGreaterThan(50_000);
+  });
+
+  it("password reset: e-mailed link, single use, voided by a newer link, ends every session", async () => {
+    const email = `reset${unique()}@example.com`;
+    const id = await createAccount({ username: `reset${unique()}`, email, password: "secret1" });
+    const session = await createSession(id, { remember: false });
+    const request = () =>
+      requestPasswordReset(email, { origin: "https://read.example", language: "en", site: "Test" });
+
+    await request();
+    const mail = await nextOutboxMessage(email);
+    expect(mail).toContain("Subject: Reset your Test password");
+    const link = /https:\/\/read\.example\/reset-password\?token=[\w-]+/.exec(mail)?.[0] ?? "";
+    const token = new URL(link).searchParams.get("token") ?? "";
+    expect(token.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
+    const [row] = await handle.db
+      .select()
+      .from(passwordResetTokens)
+      .where(eq(passwordResetTokens.userId, id));
+    expect(row?.tokenHash).toBe(hashToken(token));
+    expect(row?.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 3600_000);
+
+    expect(await isResetTokenValid(token)).toBe(true);
+    expect(await isResetTokenValid(token)).toBe(true); // checking does not consume
+    expect(await resetPassword(token, "brand new")).toBe(id);
+    expect(await resetPassword(token, "again new")).toBeUndefined();
+    expect(await getSessionUser(requestWith(session))).toBeUndefined();
+    expect(await authenticate(email, "brand new")).toEqual({ id });
+
+    await request();
+    const older =
+      new URL(/https:\/\/\S+token=[\w-]+/.exec(await nextOutboxMessage(email))?.[0] ?? "").searchParams.get(
+        "token",
+      ) ?? "";
+    await request();
+    await nextOutboxMessage(email);
+    expect(await isResetTokenValid(older)).toBe(false);
+  });
+
+  it("answers an unknown e-mail the same way and sends nothing", async () => {
+    await expect(
+      requestPasswordReset(`ghost${unique()}@example.com`, {
+        origin: "https://read.example",
+        language: "en",
+        site: "Test",
+      }),
+    ).resolves.toBeUndefined();
+  });
+});
