@@ -107,6 +107,34 @@ describe.each(drivers)("accounts on %s", (driver) => {
     expect(after?.hash).toContain(`m=${passwordParams.memoryCost},t=${passwordParams.timeCost},p=1`);
   });
 
+  it("never truncates a long password", async () => {
+    const email = `long${unique()}@example.com`;
+    const password = "x".repeat(100);
+    await createAccount({ username: `long${unique()}`, email, password });
+    expect(await authenticate(email, password)).toBeDefined();
+    expect(await authenticate(email, "x".repeat(72))).toBeUndefined();
+    expect(await authenticate(email, "x".repeat(64))).toBeUndefined();
+  });
+
+  it("spends about as long on an unknown e-mail as on a wrong password", async () => {
+    const email = `timing${unique()}@example.com`;
+    await createAccount({ username: `timing${unique()}`, email, password: "secret1" });
+    const median = async (run: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const start = performance.now();
+        await run();
+        times.push(performance.now() - start);
+      }
+      return times.sort((a, b) => a - b)[2] ?? 0;
+    };
+    await authenticate(`warm${unique()}@example.com`, "warm up the dummy hash");
+    const unknown = await median(() => authenticate(`nobody${unique()}@example.com`, "secret2"));
+    const wrong = await median(() => authenticate(email, "secret2"));
+    expect(unknown / wrong).toBeGreaterThan(0.5);
+    expect(unknown / wrong).toBeLessThan(2);
+  });
+
   it("sessions: a token works until logout; logging out revokes it on the server", async () => {
     const id = await createAccount({
       username: `s${unique()}`,

@@ -12,6 +12,9 @@ import { Field, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/forgot-password";
 
+/** A refusal's Retry-After reaches the browser on the document response too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
+
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(forgotPasswordSchema, await request.formData());
   if (!parsed.ok) return formFailure({ errors: parsed.errors });

@@ -20,6 +20,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return { providers: listConfiguredProviders() };
 }
 
+/** A refusal's Retry-After reaches the browser on the document response too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
+
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const values = { username: String(form.get("username") ?? ""), email: String(form.get("email") ?? "") };

@@ -1,0 +1,44 @@
+/** Minimal browser-less client for server tests: form posts with a same-origin browser's headers, cookies by hand. */
+export class Client {
+  cookies = new Map<string, string>();
+  constructor(readonly base: string) {}
+
+  get cookieHeader(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
+  private remember(response: Response) {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair = ""] = header.split(";");
+      const index = pair.indexOf("=");
+      const name = pair.slice(0, index);
+      const value = pair.slice(index + 1);
+      if (/Max-Age=0/i.test(header) || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async get(path: string, headers: Record<string, string> = {}): Promise<Response> {
+    const response = await fetch(`${this.base}${path}`, {
+      headers: { cookie: this.cookieHeader, ...headers },
+      redirect: "manual",
+    });
+    this.remember(response);
+    return response;
+  }
+
+  async post(
+    path: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    const response = await fetch(`${this.base}${path}`, {
+      method: "POST",
+      body: new URLSearchParams(fields),
+      headers: { cookie: this.cookieHeader, origin: this.base, "sec-fetch-site": "same-origin", ...headers },
+      redirect: "manual",
+    });
+    this.remember(response);
+    return response;
+  }
+}
