@@ -18,6 +18,8 @@ import { TocSkeleton } from "./features/chapters/toc-skeleton";
 import { ErrorScreen, NotFoundScreen } from "./features/layout/error-screen";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
+import { getReadingSettings } from "./features/reader/queries.server";
+import { settingsStyle } from "./features/reader/settings";
 import { getSiteSettings } from "./features/site/queries.server";
 import { defaultLanguage } from "./i18n/config";
 import { useNonce } from "./lib/nonce";
@@ -36,6 +38,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     ...preferences,
     site: { title: site.title, tagline: site.tagline },
     user: user ? { username: user.username, coinBalance: user.coinBalance } : null,
+    // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).
+    readingSettings: user ? await getReadingSettings(user.id) : null,
   };
 }
 
@@ -44,6 +48,10 @@ export async function loader({ request }: Route.LoaderArgs) {
  * reader's time zone so the server can show dates in it.
  */
 const headScript = `(function(){var d=document.documentElement,c=document.cookie;
+if(!d.hasAttribute("data-account-settings"))try{var r=JSON.parse(localStorage.getItem("reading")||"{}").settings;
+if(r&&[14,16,18,20].indexOf(r.fontSize)>=0&&[1.5,1.75,2].indexOf(r.lineHeight)>=0&&/^(serif|sans-serif|gothic|dyslexic)$/.test(r.fontFamily)){
+d.style.setProperty("--reader-size",r.fontSize+"px");d.style.setProperty("--reader-leading",r.lineHeight);
+d.style.setProperty("--reader-family","var(--font-reader-"+r.fontFamily+")")}}catch(e){}
 if(!/(^|; )theme=/.test(c)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
 try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&c.indexOf("tz="+encodeURIComponent(z))<0)
 document.cookie="tz="+encodeURIComponent(z)+"; Path=/; Max-Age=31536000; SameSite=Lax"}catch(e){}})()`;
@@ -55,7 +63,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const { t } = useTranslation();
   const language = data?.language ?? defaultLanguage;
   return (
-    <html lang={language} className={data?.theme === "dark" ? "dark" : undefined} suppressHydrationWarning>
+    <html
+      lang={language}
+      className={data?.theme === "dark" ? "dark" : undefined}
+      style={data?.readingSettings ? (settingsStyle(data.readingSettings) as React.CSSProperties) : undefined}
+      data-account-settings={data?.readingSettings ? "" : undefined}
+      suppressHydrationWarning
+    >
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -133,3 +133,29 @@ export function renderMarkdownCached(markdown: string): string {
   cache.set(cacheKey, html);
   return html;
 }
+
+/** Numbers the top-level blocks (data-p="0", "1", …): the reader restores places and bookmarks by them. */
+const numberBlocks = unified()
+  .use(rehypeParse, { fragment: true })
+  .use(() => (tree: Root) => {
+    let index = 0;
+    for (const node of tree.children) {
+      if (node.type === "element") node.properties.dataP = String(index++);
+    }
+  })
+  .use(rehypeStringify)
+  .freeze();
+
+const chapterCache = new Map<string, string>();
+
+/** A chapter's sanitised HTML with numbered blocks, rendered once per chapter version. */
+export function renderChapter(id: number, version: Date, markdown: string): string {
+  const key = `${id}:${version.getTime()}`;
+  let html = chapterCache.get(key);
+  if (html === undefined) {
+    html = String(numberBlocks.processSync(renderMarkdown(markdown)));
+    if (chapterCache.size >= CACHE_LIMIT) chapterCache.delete(chapterCache.keys().next().value as string);
+    chapterCache.set(key, html);
+  }
+  return html;
+}

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { getLinkedProviders } from "~/features/account/queries.server";
 import { changeEmail, changePassword, deleteAccount, FieldError } from "~/features/auth/commands.server";
+import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure } from "~/features/auth/responses.server";
 import {
   changeEmailSchema,
@@ -32,6 +33,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       hasPassword: user.hasPassword,
     },
     linked: await getLinkedProviders(user.id),
+    providers: listConfiguredProviders(),
   };
 }
 
@@ -201,11 +203,45 @@ function DeleteForm({ actionData, hasPassword }: { actionData?: ActionResult; ha
   );
 }
 
+/** The providers linked to the account, and a button to link each configured one that is not. */
+function LinkedAccounts({ linked, providers }: { linked: string[]; providers: ("discord" | "google")[] }) {
+  const { t } = useTranslation();
+  const linkable = providers.filter((provider) => !linked.includes(provider));
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="text-muted">{t("oauth.account.intro")}</p>
+      {linked.length ? (
+        <ul className="flex flex-col gap-1">
+          {[...new Set(linked)].map((provider) => (
+            <li key={provider}>
+              {t("oauth.account.linked", { provider: t(`oauth.providers.${provider}`) })}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p>{t("oauth.account.none")}</p>
+      )}
+      {linkable.length ? (
+        <div className="flex flex-wrap gap-3">
+          {linkable.map((provider) => (
+            <Form key={provider} method="post" action={`/auth/${provider}`} reloadDocument>
+              <input type="hidden" name="redirectTo" value="/account" />
+              <button type="submit" className={buttonClass("outline")}>
+                {t("oauth.account.link", { provider: t(`oauth.providers.${provider}`) })}
+              </button>
+            </Form>
+          ))}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
   const navigation = useNavigation();
-  const { user, linked } = loaderData;
+  const { user, linked, providers } = loaderData;
   const result = actionData as ActionResult | undefined;
   return (
     <div
@@ -228,9 +264,6 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <dt className="text-muted">{t("account.memberSince")}</dt>
           <dd>{format.date(user.memberSince, { month: "long", year: "numeric" })}</dd>
         </dl>
-        {linked.length ? (
-          <p className="mt-4 text-sm text-muted">{t("account.linked", { providers: linked.join(", ") })}</p>
-        ) : null}
         <div className="mt-6 flex flex-wrap gap-3">
           <Form method="post" action="/logout">
             <button type="submit" className={buttonClass("outline")}>
@@ -244,6 +277,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </button>
           </Form>
         </div>
+      </Section>
+      <Section id="linked" title={t("oauth.account.title")}>
+        <LinkedAccounts linked={linked} providers={providers} />
       </Section>
       <Section id="email" title={t("account.email.title")}>
         <EmailForm actionData={result} email={user.email} hasPassword={user.hasPassword} />

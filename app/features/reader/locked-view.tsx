@@ -1,0 +1,72 @@
+import { useTranslation } from "react-i18next";
+import { Form, useNavigation } from "react-router";
+import { buttonClass } from "~/ui/button";
+import { LockIcon } from "~/ui/icons";
+import { Link } from "~/ui/link";
+import { useFormat } from "~/ui/use-format";
+import type { Lock } from "./access.server";
+
+const GET_MORE_BELOW = 5;
+
+/** What a reader sees instead of a chapter they may not read yet (never the text itself). */
+export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const navigation = useNavigation();
+  const unlocking = navigation.state !== "idle" && navigation.formData?.get("intent") === "unlock";
+  return (
+    <section
+      className="mx-auto flex max-w-xl flex-col items-center gap-5 rounded-xl border border-line bg-[color:var(--surface)] px-6 py-10 text-center"
+      aria-labelledby="locked-title"
+    >
+      <LockIcon className="h-10 w-10 text-primary" />
+      {lock.kind === "release" ? (
+        <>
+          <h2 id="locked-title" className="font-display text-2xl text-primary">
+            {t("reader.locked.title")}
+          </h2>
+          <p>{t("reader.locked.release", { date: format.date(lock.releaseAt, { dateStyle: "long" }) })}</p>
+        </>
+      ) : (
+        <>
+          <h2 id="locked-title" className="font-display text-2xl text-primary">
+            {t("reader.locked.title")}
+          </h2>
+          <p>{t("reader.locked.coins", { count: lock.coinsRequired })}</p>
+          {!lock.signedIn ? (
+            <Link
+              to={`/login?redirectTo=${encodeURIComponent(`/chapter/${chapter}`)}`}
+              className={buttonClass("primary")}
+            >
+              {t("reader.locked.login")}
+            </Link>
+          ) : lock.balance >= lock.coinsRequired ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="unlock" />
+              <button type="submit" className={buttonClass("primary")} disabled={unlocking}>
+                {t("reader.locked.unlock", { count: lock.coinsRequired })}
+              </button>
+            </Form>
+          ) : (
+            <Link to="/coins" className={buttonClass("primary")}>
+              {t("reader.locked.getMoreCoins")}
+            </Link>
+          )}
+          {lock.signedIn ? (
+            <p className="text-sm text-muted">
+              {t("reader.locked.balance", { count: lock.balance })}
+              {lock.balance < GET_MORE_BELOW ? (
+                <>
+                  {" · "}
+                  <Link to="/coins" className="text-primary underline underline-offset-2">
+                    {t("reader.locked.getMore")}
+                  </Link>
+                </>
+              ) : null}
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,74 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { db } from "#db/client.server";
+import { chapters, readingProgress, readingSettings } from "#db/schema";
+import { type ChapterProgress, mergeProgress } from "./progress";
+import { defaultSettings, type ReadingSettings } from "./settings";
+
+export async function getReadingSettings(userId: number): Promise<ReadingSettings> {
+  const [row] = await db().select().from(readingSettings).where(eq(readingSettings.userId, userId));
+  return row
+    ? { fontSize: row.fontSize, fontFamily: row.fontFamily, lineHeight: row.lineHeight }
+    : defaultSettings;
+}
+
+export async function saveReadingSettings(userId: number, settings: ReadingSettings) {
+  await db()
+    .insert(readingSettings)
+    .values({ userId, ...settings })
+    .onConflictDoUpdate({ target: readingSettings.userId, set: { ...settings, updatedAt: new Date() } });
+}
+
+const toProgress = (row: typeof readingProgress.$inferSelect): ChapterProgress => ({
+  scrollPosition: row.scrollPosition,
+  paragraph: row.paragraph,
+  completionPercentage: row.completionPercentage,
+  readingTime: row.readingTimeSeconds,
+  completed: row.completed,
+  bookmarks: row.bookmarks,
+  lastReadAt: row.lastReadAt.toISOString(),
+});
+
+/** A signed-in reader's progress by chapter number. */
+export async function getProgress(
+  userId: number,
+  numbers?: number[],
+): Promise<Record<number, ChapterProgress>> {
+  const rows = await db()
+    .select({ number: chapters.number, progress: readingProgress })
+    .from(readingProgress)
+    .innerJoin(chapters, eq(readingProgress.chapterId, chapters.id))
+    .where(and(eq(readingProgress.userId, userId), numbers ? inArray(chapters.number, numbers) : undefined));
+  return Object.fromEntries(rows.map((row) => [row.number, toProgress(row.progress)]));
+}
+
+/** Saves progress merged with what the server has (another device may be further on). */
+export async function saveProgress(
+  userId: number,
+  number: number,
+  incoming: ChapterProgress,
+): Promise<boolean> {
+  const [chapter] = await db().select({ id: chapters.id }).from(chapters).where(eq(chapters.number, number));
+  if (!chapter) return false;
+  await db().transaction(async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(readingProgress)
+      .where(and(eq(readingProgress.userId, userId), eq(readingProgress.chapterId, chapter.id)))
+      .for("update");
+    const merged = existing ? mergeProgress(toProgress(existing), incoming) : incoming;
+    const values = {
+      scrollPosition: merged.scrollPosition,
+      paragraph: merged.paragraph,
+      completionPercentage: merged.completionPercentage,
+      readingTimeSeconds: merged.readingTime,
+      completed: merged.completed,
+      bookmarks: merged.bookmarks,
+      lastReadAt: new Date(merged.lastReadAt),
+    };
+    await tx
+      .insert(readingProgress)
+      .values({ userId, chapterId: chapter.id, ...values })
+      .onConflictDoUpdate({ target: [readingProgress.userId, readingProgress.chapterId], set: values });
+  });
+  return true;
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/** Reading settings (SEED.md "Chapter reader"): shared by the sheet, browser storage and the server. */
+export const fontSizes = [
+  { value: 14, key: "small" },
+  { value: 16, key: "medium" },
+  { value: 18, key: "large" },
+  { value: 20, key: "extraLarge" },
+] as const;
+
+export const lineHeights = [
+  { value: 1.5, key: "compact" },
+  { value: 1.75, key: "normal" },
+  { value: 2, key: "relaxed" },
+] as const;
+
+export const fontFamilyKeys = ["serif", "sans-serif", "gothic", "dyslexic"] as const;
+export type FontFamily = (typeof fontFamilyKeys)[number];
+
+export const settingsSchema = z.object({
+  fontSize: z.coerce.number().refine((v) => fontSizes.some((s) => s.value === v)),
+  fontFamily: z.enum(fontFamilyKeys),
+  lineHeight: z.coerce.number().refine((v) => lineHeights.some((h) => h.value === v)),
+});
+export type ReadingSettings = z.infer<typeof settingsSchema>;
+
+export const defaultSettings: ReadingSettings = { fontSize: 16, fontFamily: "serif", lineHeight: 1.75 };
+
+/** The CSS custom properties the reader's text uses; set on <html> so the first paint is right. */
+export function settingsStyle(settings: ReadingSettings): Record<string, string> {
+  return {
+    "--reader-size": `${settings.fontSize}px`,
+    "--reader-leading": String(settings.lineHeight),
+    "--reader-family": `var(--font-reader-${settings.fontFamily})`,
+  };
+}
+
+/** The one browser-storage key for visitors' reading data (settings and per-chapter progress). */
+export const STORAGE_KEY = "reading";

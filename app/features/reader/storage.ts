@@ -1,0 +1,50 @@
+import { type ChapterProgress, emptyProgress, progressSchema } from "./progress";
+import { defaultSettings, type ReadingSettings, STORAGE_KEY, settingsSchema } from "./settings";
+
+/** A visitor's reading data in browser storage, under one key. Broken or foreign data reads as empty. */
+type Stored = { settings?: ReadingSettings; chapters?: Record<string, ChapterProgress> };
+
+function read(): Stored {
+  try {
+    const value = JSON.parse(localStorage.getItem(STORAGE_KEY) ?? "{}") as Stored;
+    return typeof value === "object" && value !== null ? value : {};
+  } catch {
+    return {};
+  }
+}
+
+function write(update: (stored: Stored) => Stored) {
+  try {
+    localStorage.setItem(STORAGE_KEY, JSON.stringify(update(read())));
+  } catch {
+    // Storage full or disabled: reading goes on, the place is just not kept.
+  }
+}
+
+export function loadStoredSettings(): ReadingSettings {
+  const parsed = settingsSchema.safeParse(read().settings);
+  return parsed.success ? parsed.data : defaultSettings;
+}
+
+export function storeSettings(settings: ReadingSettings) {
+  write((stored) => ({ ...stored, settings }));
+}
+
+export function loadStoredProgress(chapter: number): ChapterProgress {
+  const parsed = progressSchema.safeParse(read().chapters?.[chapter]);
+  return parsed.success ? parsed.data : emptyProgress();
+}
+
+export function storeProgress(chapter: number, progress: ChapterProgress) {
+  write((stored) => ({ ...stored, chapters: { ...stored.chapters, [chapter]: progress } }));
+}
+
+export function loadAllStoredProgress(): Record<string, ChapterProgress> {
+  const chapters = read().chapters ?? {};
+  return Object.fromEntries(
+    Object.entries(chapters).flatMap(([key, value]) => {
+      const parsed = progressSchema.safeParse(value);
+      return parsed.success ? [[key, parsed.data]] : [];
+    }),
+  );
+}

@@ -1,0 +1,133 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { advance, type ChapterProgress, emptyProgress, toggleBookmark } from "./progress";
+import { loadStoredProgress, storeProgress } from "./storage";
+
+const ACTIVE_FOR_MS = 60_000;
+const SAVE_EVERY_MS = 1_000;
+
+/** The block (data-p) at the top of the viewport, below the sticky header. */
+function paragraphInView(article: HTMLElement, offset: number): number {
+  const blocks = article.querySelectorAll<HTMLElement>("[data-p]");
+  for (const block of blocks) {
+    if (block.getBoundingClientRect().bottom > offset) return Number(block.dataset.p);
+  }
+  return blocks.length ? Number(blocks[blocks.length - 1]?.dataset.p) : 0;
+}
+
+/** How far through the article the reader is, 0 to 1. */
+function scrollFraction(article: HTMLElement): number {
+  const rect = article.getBoundingClientRect();
+  const total = rect.height - window.innerHeight;
+  if (total <= 0) return 1;
+  return Math.min(1, Math.max(0, -rect.top / total));
+}
+
+/**
+ * Tracks the reader's place in a chapter: scroll position, the paragraph in view, completion, active reading
+ * time (only while the page is visible and the reader active) and bookmarks. Kept in browser storage; `onSave`
+ * also hands each change to the server for signed-in readers.
+ */
+export function useReadingProgress(
+  chapter: number,
+  articleRef: React.RefObject<HTMLElement | null>,
+  { initial, onSave }: { initial?: ChapterProgress; onSave?: (progress: ChapterProgress) => void },
+) {
+  const [progress, setProgress] = useState<ChapterProgress>(() => initial ?? emptyProgress());
+  const latest = useRef(progress);
+  const lastActivity = useRef(Date.now());
+  const save = useRef(onSave);
+  save.current = onSave;
+
+  const commit = useCallback(
+    (next: ChapterProgress) => {
+      latest.current = next;
+      setProgress(next);
+      storeProgress(chapter, next);
+    },
+    [chapter],
+  );
+
+  // Restore the place by paragraph (so it survives a change of font size), then follow the scroll.
+  useEffect(() => {
+    const article = articleRef.current;
+    if (!article) return;
+    const stored = loadStoredProgress(chapter);
+    const start = initial && initial.lastReadAt > stored.lastReadAt ? initial : stored;
+    latest.current = start;
+    setProgress(start);
+    if (start.paragraph > 0 && !window.location.hash) {
+      article.querySelector(`[data-p="${start.paragraph}"]`)?.scrollIntoView({ block: "start" });
+    }
+    let frame = 0;
+    const onScroll = () => {
+      lastActivity.current = Date.now();
+      if (frame) return;
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        const header = document.querySelector("[data-reader-header]")?.getBoundingClientRect().bottom ?? 0;
+        commit(
+          advance(latest.current, scrollFraction(article), paragraphInView(article, header), new Date()),
+        );
+      });
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      window.removeEventListener("scroll", onScroll);
+      cancelAnimationFrame(frame);
+    };
+  }, [chapter, articleRef, commit, initial]);
+
+  // Reading time counts only while the page is visible and the reader has been active in the last minute.
+  useEffect(() => {
+    const active = () => {
+      lastActivity.current = Date.now();
+    };
+    for (const type of ["pointerdown", "keydown", "touchstart"])
+      window.addEventListener(type, active, { passive: true });
+    const timer = setInterval(() => {
+      if (document.visibilityState !== "visible" || Date.now() - lastActivity.current > ACTIVE_FOR_MS) return;
+      const next = { ...latest.current, readingTime: latest.current.readingTime + 1 };
+      latest.current = next;
+      storeProgress(chapter, next);
+    }, 1000);
+    return () => {
+      clearInterval(timer);
+      for (const type of ["pointerdown", "keydown", "touchstart"]) window.removeEventListener(type, active);
+    };
+  }, [chapter]);
+
+  // Hand changes to the server at most once a second, and once more when the page is left.
+  useEffect(() => {
+    let sent = "";
+    const flush = () => {
+      const snapshot = JSON.stringify(latest.current);
+      if (snapshot === sent) return;
+      sent = snapshot;
+      save.current?.(latest.current);
+    };
+    const timer = setInterval(flush, SAVE_EVERY_MS);
+    const onHide = () => {
+      if (document.visibilityState === "hidden") flush();
+    };
+    document.addEventListener("visibilitychange", onHide);
+    window.addEventListener("pagehide", flush);
+    return () => {
+      clearInterval(timer);
+      flush();
+      document.removeEventListener("visibilitychange", onHide);
+      window.removeEventListener("pagehide", flush);
+    };
+  }, []);
+
+  const toggle = useCallback(
+    (paragraph: number) => commit(toggleBookmark(latest.current, paragraph)),
+    [commit],
+  );
+  const currentParagraph = () => {
+    const article = articleRef.current;
+    if (!article) return 0;
+    const header = document.querySelector("[data-reader-header]")?.getBoundingClientRect().bottom ?? 0;
+    return paragraphInView(article, header);
+  };
+  return { progress, toggleBookmark: toggle, currentParagraph };
+}

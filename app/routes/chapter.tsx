@@ -1,0 +1,341 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { data, useNavigate, useNavigation } from "react-router";
+import { getSessionUser } from "~/features/auth/session.server";
+import { unlockChapter } from "~/features/coins/unlock.server";
+import { loadChapterForReader } from "~/features/reader/access.server";
+import { LockedView } from "~/features/reader/locked-view";
+import type { ChapterProgress } from "~/features/reader/progress";
+import { getProgress, getReadingSettings } from "~/features/reader/queries.server";
+import { defaultSettings, type ReadingSettings, settingsStyle } from "~/features/reader/settings";
+import { SettingsSheet } from "~/features/reader/settings-sheet";
+import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
+import { useReadingProgress } from "~/features/reader/use-reading-progress";
+import { useSwipe } from "~/features/reader/use-swipe";
+import { logger } from "~/lib/logger.server";
+import { buttonClass } from "~/ui/button";
+import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
+import { Link } from "~/ui/link";
+import { Spinner } from "~/ui/spinner";
+import { useFormat } from "~/ui/use-format";
+import type { Route } from "./+types/chapter";
+
+function parseNumber(id: string | undefined): number | undefined {
+  return id && /^\d{1,6}$/.test(id) ? Number(id) : undefined;
+}
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const number = parseNumber(params.id);
+  const user = await getSessionUser(request);
+  const chapter = number === undefined ? undefined : await loadChapterForReader(number, user);
+  if (!chapter) throw data({ chapterNotFound: true }, { status: 404 });
+  const [settings, progress] = user
+    ? await Promise.all([getReadingSettings(user.id), getProgress(user.id, [chapter.number])])
+    : [undefined, undefined];
+  return { chapter, signedIn: Boolean(user), settings, progress: progress?.[chapter.number] };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const number = parseNumber(params.id);
+  const user = await getSessionUser(request);
+  const form = await request.formData();
+  if (form.get("intent") !== "unlock" || number === undefined)
+    return data({ error: "reader.unlock.failed" }, { status: 400 });
+  if (!user) return data({ error: "reader.unlock.signIn" }, { status: 401 });
+  const result = await unlockChapter(user.id, number);
+  if (!result.ok) {
+    logger.info(
+      { userId: user.id, chapter: number, reason: result.reason, requestId: context.requestId },
+      "unlock refused",
+    );
+    return data(
+      {
+        error: result.reason === "insufficient-coins" ? "reader.unlock.insufficient" : "reader.unlock.failed",
+      },
+      { status: 409 },
+    );
+  }
+  return { unlocked: true };
+}
+
+export const meta: Route.MetaFunction = ({ data: loaderData }) =>
+  loaderData && "chapter" in loaderData
+    ? [{ title: `${loaderData.chapter.number}. ${loaderData.chapter.title}` }]
+    : [];
+
+/** Sends signed-in readers' progress to the server; returns false (to retry later) when it could not. */
+async function sendProgress(chapter: number, progress: ChapterProgress): Promise<boolean> {
+  const body = JSON.stringify({ entries: [{ chapter, progress }] });
+  if (document.visibilityState === "hidden" && navigator.sendBeacon) {
+    return navigator.sendBeacon("/reader/progress", new Blob([body], { type: "application/json" }));
+  }
+  try {
+    const response = await fetch("/reader/progress", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json" },
+      keepalive: true,
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+export default function Chapter({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const { chapter, signedIn } = loaderData;
+  const articleRef = useRef<HTMLElement>(null);
+  const [settings, setSettings] = useState<ReadingSettings>(loaderData.settings ?? defaultSettings);
+  const [sheetOpen, setSheetOpen] = useState(false);
+
+  useEffect(() => {
+    if (!signedIn) setSettings(loadStoredSettings());
+  }, [signedIn]);
+
+  const applySettings = (next: ReadingSettings) => {
+    setSettings(next);
+    for (const [name, value] of Object.entries(settingsStyle(next)))
+      document.documentElement.style.setProperty(name, value);
+    storeSettings(next);
+    if (signedIn) {
+      const body = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
+      void fetch("/reader/settings", { method: "POST", body }).catch(() => {});
+    }
+  };
+
+  const onSave = useCallback(
+    (progress: ChapterProgress) => void sendProgress(chapter.number, progress),
+    [chapter.number],
+  );
+  const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
+    initial: loaderData.progress,
+    onSave: signedIn && !chapter.lock ? onSave : undefined,
+  });
+
+  const goNext = chapter.next ? () => navigate(`/chapter/${chapter.next}`) : undefined;
+  const goPrevious = chapter.previous ? () => navigate(`/chapter/${chapter.previous}`) : undefined;
+  const hint = useSwipe({ onNext: goNext, onPrevious: goPrevious });
+
+  // Arrow keys and j/k move between chapters on a keyboard (not while typing or with a dialog open).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || sheetOpen) return;
+      if (
+        event.target instanceof HTMLElement &&
+        event.target.closest("input, textarea, select, [contenteditable]")
+      )
+        return;
+      if ((event.key === "ArrowRight" || event.key === "k") && goNext) goNext();
+      if ((event.key === "ArrowLeft" || event.key === "j") && goPrevious) goPrevious();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  // Bookmarked paragraphs carry a mark in the margin.
+  useEffect(() => {
+    const marks = new Set(progress.bookmarks.map(String));
+    for (const block of articleRef.current?.querySelectorAll<HTMLElement>("[data-p]") ?? []) {
+      block.toggleAttribute("data-bookmarked", marks.has(block.dataset.p ?? ""));
+    }
+  }, [progress.bookmarks]);
+
+  const loadingChapter =
+    navigation.state === "loading" && navigation.location.pathname.startsWith("/chapter/");
+  const jump = (paragraph: number) =>
+    articleRef.current?.querySelector(`[data-p="${paragraph}"]`)?.scrollIntoView({ block: "start" });
+  const bookmarked = new Set(progress.bookmarks);
+  const error = actionData && "error" in actionData ? actionData.error : undefined;
+
+  return (
+    <div className="pb-20">
+      <header
+        data-reader-header
+        className="sticky top-16 z-20 border-b border-line bg-[color:var(--surface)] backdrop-blur"
+      >
+        <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
+          <div className="min-w-0">
+            <p className="text-sm text-muted">
+              {t("toc.chapterNumber", { number: chapter.number })} ·{" "}
+              {t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}
+            </p>
+            <h1 className="truncate font-display text-lg text-primary sm:text-xl">{chapter.title}</h1>
+          </div>
+          <nav aria-label={t("reader.navigation")} className="flex items-center gap-1">
+            {chapter.previous ? (
+              <Link
+                to={`/chapter/${chapter.previous}`}
+                className={buttonClass("ghost", "px-2 sm:px-3")}
+                aria-label={t("reader.previous")}
+              >
+                ←
+              </Link>
+            ) : null}
+            <Link to="/toc" className={buttonClass("ghost", "px-2 sm:px-3")}>
+              <ListIcon />
+              <span className="sr-only sm:not-sr-only">{t("reader.toc")}</span>
+            </Link>
+            {chapter.next ? (
+              <Link
+                to={`/chapter/${chapter.next}`}
+                prefetch="render"
+                className={buttonClass("ghost", "px-2 sm:px-3")}
+                aria-label={t("reader.next")}
+              >
+                →
+              </Link>
+            ) : null}
+            {chapter.lock ? null : (
+              <>
+                <button
+                  type="button"
+                  className={buttonClass("ghost", "px-2 sm:px-3")}
+                  aria-pressed={bookmarked.has(progress.paragraph)}
+                  onClick={() => toggleBookmark(currentParagraph())}
+                >
+                  <BookmarkIcon filled={bookmarked.has(progress.paragraph)} />
+                  <span className="sr-only sm:not-sr-only">{t("reader.bookmarks.toggle")}</span>
+                </button>
+                <button
+                  type="button"
+                  className={buttonClass("ghost", "px-2 sm:px-3")}
+                  onClick={() => setSheetOpen(true)}
+                >
+                  <SlidersIcon />
+                  <span className="sr-only sm:not-sr-only">{t("reader.settings.open")}</span>
+                </button>
+              </>
+            )}
+          </nav>
+        </div>
+        {chapter.lock ? null : (
+          <div
+            className="h-1 bg-primary transition-[width] motion-reduce:transition-none"
+            style={{ width: `${progress.completionPercentage}%` }}
+            role="progressbar"
+            aria-label={t("reader.progress")}
+            aria-valuemin={0}
+            aria-valuemax={100}
+            aria-valuenow={progress.completionPercentage}
+          />
+        )}
+      </header>
+
+      <div className="mx-auto max-w-3xl px-4 pt-8 sm:px-6">
+        <p className="mb-6 text-center font-display text-sm tracking-[0.3em] text-accent uppercase">
+          {t("toc.volumeTitle", { number: chapter.volume.number, title: chapter.volume.title })}
+        </p>
+        {error ? (
+          <p role="alert" className="mb-6 rounded-md border border-[#b42318] px-4 py-3">
+            {t(error)}
+          </p>
+        ) : null}
+        {chapter.lock ? (
+          <LockedView lock={chapter.lock} chapter={chapter.number} />
+        ) : (
+          <>
+            {chapter.artwork
+              .filter((art) => art.position === "before")
+              .map((art) => (
+                <figure key={art.url} className="mb-8">
+                  <img
+                    src={art.url}
+                    alt={art.caption}
+                    width={1200}
+                    height={600}
+                    className="w-full rounded-xl"
+                    fetchPriority="high"
+                  />
+                  <figcaption className="mt-2 text-center text-sm text-muted italic">
+                    {art.caption}
+                  </figcaption>
+                </figure>
+              ))}
+            <article
+              ref={articleRef}
+              className="reader-text"
+              dangerouslySetInnerHTML={{ __html: chapter.html ?? "" }}
+            />
+            {chapter.artwork
+              .filter((art) => art.position === "after")
+              .map((art) => (
+                <figure key={art.url} className="mt-8">
+                  <img
+                    src={art.url}
+                    alt={art.caption}
+                    width={1200}
+                    height={600}
+                    loading="lazy"
+                    className="w-full rounded-xl"
+                  />
+                  <figcaption className="mt-2 text-center text-sm text-muted italic">
+                    {art.caption}
+                  </figcaption>
+                </figure>
+              ))}
+            {progress.completed ? (
+              <p
+                role="status"
+                className="mt-10 rounded-xl border-2 border-primary px-6 py-4 text-center font-display text-xl text-primary"
+              >
+                {t("reader.complete")}
+              </p>
+            ) : null}
+          </>
+        )}
+        <nav aria-label={t("reader.navigation")} className="mt-10 flex flex-wrap justify-between gap-3">
+          {chapter.previous ? (
+            <Link to={`/chapter/${chapter.previous}`} className={buttonClass("outline")}>
+              {t("reader.previous")}
+            </Link>
+          ) : (
+            <span />
+          )}
+          {chapter.next ? (
+            <Link to={`/chapter/${chapter.next}`} className={buttonClass("primary")}>
+              {t("reader.next")}
+            </Link>
+          ) : null}
+        </nav>
+      </div>
+
+      {hint ? (
+        <p
+          className="fixed inset-x-0 bottom-8 z-30 mx-auto w-fit rounded-full bg-primary px-5 py-2 text-on-primary shadow-lg"
+          role="status"
+        >
+          {hint === "next" ? t("reader.swipeNext") : t("reader.swipePrevious")}
+        </p>
+      ) : null}
+      {loadingChapter ? <Spinner fullScreen text={t("reader.loading")} /> : null}
+      {chapter.lock ? null : (
+        <SettingsSheet
+          open={sheetOpen}
+          onOpenChange={setSheetOpen}
+          settings={settings}
+          onChange={applySettings}
+          bookmarks={progress.bookmarks}
+          onJump={jump}
+        />
+      )}
+    </div>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  const notFound = (error as { status?: number })?.status === 404;
+  if (!notFound) throw error;
+  return (
+    <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-6 px-6 text-center">
+      <h1 className="font-display text-3xl text-primary">{t("reader.notFound")}</h1>
+      <Link to="/toc" className={buttonClass("primary")}>
+        {t("notFound.toc")}
+      </Link>
+    </div>
+  );
+}

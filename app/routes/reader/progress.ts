@@ -1,0 +1,29 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { getSessionUser } from "~/features/auth/session.server";
+import { progressSchema } from "~/features/reader/progress";
+import { saveProgress } from "~/features/reader/queries.server";
+import type { Route } from "./+types/progress";
+
+const bodySchema = z.object({
+  entries: z
+    .array(z.object({ chapter: z.number().int().positive(), progress: progressSchema }))
+    .min(1)
+    .max(500),
+});
+
+/** Signed-in readers' progress, sent in batches (and by sendBeacon when a page is left). */
+export async function action({ request }: Route.ActionArgs) {
+  const user = await getSessionUser(request);
+  if (!user) return data({ error: "signed-out" }, { status: 401 });
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.text());
+  } catch {
+    return data({ error: "bad-json" }, { status: 400 });
+  }
+  const parsed = bodySchema.safeParse(body);
+  if (!parsed.success) return data({ error: "bad-progress" }, { status: 400 });
+  for (const entry of parsed.data.entries) await saveProgress(user.id, entry.chapter, entry.progress);
+  return { saved: parsed.data.entries.length };
+}

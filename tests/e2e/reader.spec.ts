@@ -1,0 +1,154 @@
+import { register } from "./accounts";
+import { expect, hydrated, test } from "./fixtures";
+
+test.describe("the chapter reader", () => {
+  test("a free chapter renders fully on the server, without JavaScript", async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto("/chapter/1");
+    await expect(page.getByRole("heading", { level: 1, name: "The Tithe Ledger" })).toBeVisible();
+    await expect(page.getByText(/Chapter 1 · \d+ min read · [\d,]+ words/)).toBeVisible();
+    expect(await page.locator("article [data-p]").count()).toBeGreaterThan(20);
+    await expect(page.getByRole("link", { name: "Next chapter" }).first()).toHaveAttribute(
+      "href",
+      "/chapter/2",
+    );
+    await expect(page.locator('a[href="/toc"]').first()).toBeVisible();
+    await context.close();
+  });
+
+  test("a paid chapter is locked for a visitor, text absent; an unknown chapter is a 404", async ({
+    page,
+    request,
+  }) => {
+    await page.goto("/chapter/4");
+    await expect(page.getByText("Chapter Locked: This chapter requires 1 coin to unlock.")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Login to Read" })).toHaveAttribute(
+      "href",
+      "/login?redirectTo=%2Fchapter%2F4",
+    );
+    await expect(page.locator("article")).toHaveCount(0);
+    const data = await (await request.get("/chapter/4.data")).text();
+    expect(data).not.toContain("data-p");
+    const response = await page.goto("/chapter/999");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Chapter not found" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Table of Contents" })).toHaveAttribute("href", "/toc");
+  });
+
+  test("settings apply at once and survive a reload, with the same paragraph in view", async ({ page }) => {
+    await page.goto("/chapter/2");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Settings" }).click();
+    await page.getByText("Extra Large").click();
+    await page.getByRole("button", { name: "Close" }).click();
+    await expect(page.locator("article")).toHaveCSS("font-size", "20px");
+    await page.locator('[data-p="15"]').scrollIntoViewIfNeeded();
+    await page.evaluate(() => {
+      const block = document.querySelector('[data-p="15"]') as HTMLElement;
+      window.scrollTo(0, block.getBoundingClientRect().top + window.scrollY - 160);
+    });
+    await expect
+      .poll(() =>
+        page.evaluate(() => JSON.parse(localStorage.getItem("reading") ?? "{}").chapters?.["2"]?.paragraph),
+      )
+      .toBe(15);
+    await page.reload();
+    await hydrated(page);
+    await expect(page.locator("article")).toHaveCSS("font-size", "20px");
+    const top = await page.evaluate(
+      () => (document.querySelector('[data-p="15"]') as HTMLElement).getBoundingClientRect().top,
+    );
+    expect(top).toBeGreaterThan(0);
+    expect(top).toBeLessThan(400);
+
+    await page.getByRole("button", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Reset to Defaults" }).click();
+    await expect(page.locator("article")).toHaveCSS("font-size", "16px");
+  });
+
+  test("reading to the end shows the banner and completes the chapter", async ({ page }) => {
+    await page.goto("/chapter/3");
+    await hydrated(page);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect(page.getByText("Chapter Complete!")).toBeVisible();
+    await expect
+      .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("reading") ?? "{}").chapters?.["3"]))
+      .toMatchObject({ completed: true, completionPercentage: 100 });
+  });
+
+  test("bookmarks a paragraph and lists it in the sheet", async ({ page }) => {
+    await page.goto("/chapter/1");
+    await hydrated(page);
+    await page.getByRole("button", { name: "Bookmark" }).click();
+    await expect(page.locator("article [data-bookmarked]")).toHaveCount(1);
+    await page.getByRole("button", { name: "Settings" }).click();
+    await expect(page.getByRole("button", { name: "Paragraph 1" })).toBeVisible();
+  });
+
+  test("arrow keys move between chapters", async ({ page }) => {
+    await page.goto("/chapter/2");
+    await hydrated(page);
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(/\/chapter\/3$/);
+    await page.keyboard.press("j");
+    await expect(page).toHaveURL(/\/chapter\/2$/);
+  });
+});
+
+test("a left swipe on a touch screen goes to the next chapter", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({
+    hasTouch: true,
+    isMobile: true,
+    viewport: { width: 360, height: 780 },
+    baseURL,
+  });
+  const page = await context.newPage();
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  await page.evaluate(() => {
+    const at = (x: number) => new Touch({ identifier: 1, target: document.body, clientX: x, clientY: 400 });
+    window.dispatchEvent(new TouchEvent("touchstart", { touches: [at(300)], changedTouches: [at(300)] }));
+    window.dispatchEvent(new TouchEvent("touchmove", { touches: [at(200)], changedTouches: [at(200)] }));
+    window.dispatchEvent(new TouchEvent("touchend", { touches: [], changedTouches: [at(200)] }));
+  });
+  await expect(page.getByText("Next chapter →")).toBeVisible();
+  await expect(page).toHaveURL(/\/chapter\/2$/);
+  await context.close();
+});
+
+test("a new reader unlocks chapter 4 with a welcome coin", async ({ page }) => {
+  await register(page);
+  await page.goto("/chapter/4");
+  await page.getByRole("button", { name: "Unlock for 1 coin" }).click();
+  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await page.reload();
+  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await page.goto("/account");
+  await expect(page.getByTestId("coin-balance")).toHaveText("2");
+});
+
+test("a signed-in reader's progress follows them to another browser", async ({ browser, baseURL }) => {
+  const first = await browser.newContext({ baseURL });
+  const page = await first.newPage();
+  const reader = await register(page);
+  await page.goto("/chapter/3");
+  await hydrated(page);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.getByText("Chapter Complete!")).toBeVisible();
+  // Leaving the page sends what is pending.
+  await page.goto("/toc");
+  await first.close();
+
+  const second = await browser.newContext({ baseURL });
+  const other = await second.newPage();
+  await other.goto("/login");
+  await other.getByLabel("Email").fill(reader.email);
+  await other.getByLabel("Password").fill(reader.password);
+  await other.getByRole("button", { name: "Login" }).click();
+  await expect(other).toHaveURL(/\/account$/);
+  await other.goto("/chapter/3");
+  await hydrated(other);
+  await expect(other.getByText("Chapter Complete!")).toBeVisible();
+  await second.close();
+});
