@@ -20,6 +20,7 @@ import { LanguagePicker, ThemeToggle } from "./features/layout/preference-contro
 import { SideMenu } from "./features/layout/side-menu";
 import { getReadingSettings } from "./features/reader/queries.server";
 import { settingsStyle } from "./features/reader/settings";
+import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
 import { getSiteSettings } from "./features/site/queries.server";
 import { defaultLanguage } from "./i18n/config";
 import { useNonce } from "./lib/nonce";
@@ -121,6 +122,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 const skeletons: Record<string, () => React.ReactNode> = { "/toc": TocSkeleton, "/chapters": TocSkeleton };
 
 export default function App() {
+  const root = useRouteLoaderData<typeof loader>("root");
+  useSyncOnSignIn(Boolean(root?.user));
   const navigation = useNavigation();
   const { pathname } = useLocation();
   const pending = navigation.state === "loading" ? navigation.location.pathname : undefined;

@@ -108,7 +108,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
   };
 
   const onSave = useCallback(
-    (progress: ChapterProgress) => void sendProgress(chapter.number, progress),
+    (progress: ChapterProgress) => sendProgress(chapter.number, progress),
     [chapter.number],
   );
   const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {

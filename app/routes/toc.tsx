@@ -1,7 +1,11 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
+import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/continue";
+import { getProgress } from "~/features/reader/queries.server";
+import { loadAllStoredProgress } from "~/features/reader/storage";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { buttonClass } from "~/ui/button";
 import { CoinIcon, LockIcon } from "~/ui/icons";
@@ -10,9 +14,38 @@ import { Page } from "~/ui/page";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/toc";
 
-export async function loader() {
-  const [volumes, site] = await Promise.all([getTableOfContents(), getSiteSettings()]);
-  return { volumes, synopsis: site.synopsis, title: site.title };
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  const [volumes, site, progress] = await Promise.all([
+    getTableOfContents(),
+    getSiteSettings(),
+    user ? getProgress(user.id) : undefined,
+  ]);
+  return {
+    volumes,
+    synopsis: site.synopsis,
+    title: site.title,
+    marks: progress ? toMarks(progress) : undefined,
+  };
+}
+
+/** Signed-in readers' marks come with the page; a visitor's from this browser's storage, after hydration. */
+function useMarks(fromServer: Record<number, ProgressMark> | undefined) {
+  const [marks, setMarks] = useState(fromServer ?? {});
+  useEffect(() => {
+    setMarks(fromServer ?? toMarks(loadAllStoredProgress()));
+  }, [fromServer]);
+  return marks;
+}
+
+function ProgressBadge({ mark }: { mark?: ProgressMark }) {
+  const { t } = useTranslation();
+  if (!mark || (!mark.completed && mark.percent === 0)) return null;
+  return (
+    <span className="text-xs text-accent">
+      {mark.completed ? t("toc.read") : t("toc.inProgress", { percent: mark.percent })}
+    </span>
+  );
 }
 
 export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }];
@@ -43,7 +76,7 @@ function StatusBadge({ chapter }: { chapter: TocChapter }) {
   );
 }
 
-function ChapterRow({ chapter }: { chapter: TocChapter }) {
+function ChapterRow({ chapter, mark }: { chapter: TocChapter; mark?: ProgressMark }) {
   const { t } = useTranslation();
   const label = (
     <>
@@ -53,6 +86,7 @@ function ChapterRow({ chapter }: { chapter: TocChapter }) {
       </span>
       <span className="flex shrink-0 flex-col items-end gap-1">
         <StatusBadge chapter={chapter} />
+        <ProgressBadge mark={mark} />
         <span className="text-xs text-muted">{t("toc.minutes", { count: chapter.minutes })}</span>
       </span>
     </>
@@ -80,9 +114,21 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [reversed, setReversed] = useState(false);
   const ordered = <T,>(list: T[]) => (reversed ? [...list].reverse() : list);
+  const marks = useMarks(loaderData.marks);
+  const readable = loaderData.volumes.flatMap((v) =>
+    v.chapters.filter((c) => c.status !== "locked").map((c) => c.number),
+  );
+  const next = continueTarget(marks, readable);
   return (
     <Page title={t("toc.heading")} intro={loaderData.synopsis} width="max-w-3xl">
-      <div className="mb-6 flex justify-end">
+      <div className="mb-6 flex flex-wrap justify-between gap-3">
+        {next ? (
+          <Link to={`/chapter/${next}`} className={buttonClass("primary")}>
+            {t("toc.continue", { number: next })}
+          </Link>
+        ) : (
+          <span />
+        )}
         <button
           type="button"
           className={buttonClass("outline")}
@@ -102,7 +148,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
             <ol className="flex flex-col gap-2">
               {ordered(volume.chapters).map((chapter) => (
                 <li key={chapter.number}>
-                  <ChapterRow chapter={chapter} />
+                  <ChapterRow chapter={chapter} mark={marks[chapter.number]} />
                 </li>
               ))}
             </ol>

@@ -75,6 +75,13 @@ test.describe("the chapter reader", () => {
     await expect
       .poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("reading") ?? "{}").chapters?.["3"]))
       .toMatchObject({ completed: true, completionPercentage: 100 });
+    await page.goto("/toc");
+    await hydrated(page);
+    await expect(page.locator("main ol > li").nth(2)).toContainText("✓ Read");
+    await expect(page.getByRole("link", { name: "Continue reading: Chapter 4" })).toHaveAttribute(
+      "href",
+      "/chapter/4",
+    );
   });
 
   test("bookmarks a paragraph and lists it in the sheet", async ({ page }) => {
@@ -131,7 +138,13 @@ test("a new reader unlocks chapter 4 with a welcome coin", async ({ page }) => {
 test("a signed-in reader's progress follows them to another browser", async ({ browser, baseURL }) => {
   const first = await browser.newContext({ baseURL });
   const page = await first.newPage();
+  // Read as a visitor first: that progress joins the account at sign-up.
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.getByText("Chapter Complete!")).toBeVisible();
   const reader = await register(page);
+  await hydrated(page);
   await page.goto("/chapter/3");
   await hydrated(page);
   await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
@@ -147,6 +160,9 @@ test("a signed-in reader's progress follows them to another browser", async ({ b
   await other.getByLabel("Password").fill(reader.password);
   await other.getByRole("button", { name: "Login" }).click();
   await expect(other).toHaveURL(/\/account$/);
+  await other.goto("/toc");
+  await expect(other.locator("main ol > li").nth(0)).toContainText("✓ Read");
+  await expect(other.locator("main ol > li").nth(2)).toContainText("✓ Read");
   await other.goto("/chapter/3");
   await hydrated(other);
   await expect(other.getByText("Chapter Complete!")).toBeVisible();

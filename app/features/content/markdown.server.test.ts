@@ -1,7 +1,9 @@
+import fs from "node:fs";
+import path from "node:path";
 import fc from "fast-check";
 import { type DefaultTreeAdapterTypes, parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
-import { renderMarkdown, sanitizeHtml } from "./markdown.server";
+import { renderChapter, renderMarkdown, sanitizeHtml } from "./markdown.server";
 
 /** Every element of an HTML fragment, parsed as a browser would. */
 function elements(html: string): DefaultTreeAdapterTypes.Element[] {
@@ -96,6 +98,39 @@ describe("renderMarkdown", () => {
         expect(sanitizeHtml(html)).toBe(html);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe("the chapter fixture (raw HTML, GFM table, footnote, every link scheme)", () => {
+  const fixture = (name: string) => fs.readFileSync(path.join(import.meta.dirname, "fixtures", name), "utf8");
+
+  it("renders exactly the reviewed HTML", () => {
+    expect(`${renderMarkdown(fixture("chapter.md"))}\n`).toBe(fixture("chapter.html"));
+  });
+
+  it("keeps relative, http(s), irc(s), mailto and xmpp links and empties the rest", () => {
+    const html = fixture("chapter.html");
+    for (const kept of [
+      'href="/toc"',
+      'href="https://example.com/a"',
+      'href="mailto:ilse@example.com"',
+      'href="irc://irc.example.com/c"',
+      'href="ircs://irc.example.com/c"',
+      'href="xmpp:ilse@example.com"',
+      'src="/media/art/chapter-1.svg"',
+    ]) {
+      expect(html).toContain(kept);
+    }
+    expect(html.match(/href=""/g)).toHaveLength(4);
+    expect(html).toContain('<img src="" alt="inline">');
+    expect(dangers(html)).toEqual([]);
+  });
+
+  it("numbers the chapter's top-level blocks for places and bookmarks", () => {
+    const html = renderChapter(1, new Date(0), "One.\n\nTwo.\n\n* * *\n\nThree.");
+    expect(html).toBe(
+      '<p data-p="0">One.</p>\n<p data-p="1">Two.</p>\n<hr data-p="2">\n<p data-p="3">Three.</p>',
     );
   });
 });

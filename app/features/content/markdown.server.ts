@@ -58,6 +58,8 @@ function finishLinks() {
 
 const sanitizeSchema = {
   ...defaultSchema,
+  // Checkboxes only as GFM task-list items; no other form controls.
+  ancestors: { ...defaultSchema.ancestors, input: ["li"] },
   clobberPrefix: idPrefix,
   protocols: { ...defaultSchema.protocols, href: linkSchemes, src: imageSchemes },
 };

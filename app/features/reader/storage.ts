@@ -2,7 +2,7 @@ import { type ChapterProgress, emptyProgress, progressSchema } from "./progress"
 import { defaultSettings, type ReadingSettings, STORAGE_KEY, settingsSchema } from "./settings";
 
 /** A visitor's reading data in browser storage, under one key. Broken or foreign data reads as empty. */
-type Stored = { settings?: ReadingSettings; chapters?: Record<string, ChapterProgress> };
+type Stored = { settings?: ReadingSettings; chapters?: Record<string, ChapterProgress>; syncedAt?: string };
 
 function read(): Stored {
   try {
@@ -47,4 +47,13 @@ export function loadAllStoredProgress(): Record<string, ChapterProgress> {
       return parsed.success ? [[key, parsed.data]] : [];
     }),
   );
+}
+
+/** When this browser's progress was last handed to the account (sign-in merge). */
+export function loadSyncMark(): string {
+  return read().syncedAt ?? new Date(0).toISOString();
+}
+
+export function storeSyncMark(at: string) {
+  write((stored) => ({ ...stored, syncedAt: at }));
 }

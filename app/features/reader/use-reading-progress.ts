@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { advance, type ChapterProgress, emptyProgress, toggleBookmark } from "./progress";
+import { advance, type ChapterProgress, emptyProgress, mergeProgress, toggleBookmark } from "./progress";
 import { loadStoredProgress, storeProgress } from "./storage";
 
 const ACTIVE_FOR_MS = 60_000;
@@ -30,7 +30,10 @@ function scrollFraction(article: HTMLElement): number {
 export function useReadingProgress(
   chapter: number,
   articleRef: React.RefObject<HTMLElement | null>,
-  { initial, onSave }: { initial?: ChapterProgress; onSave?: (progress: ChapterProgress) => void },
+  {
+    initial,
+    onSave,
+  }: { initial?: ChapterProgress; onSave?: (progress: ChapterProgress) => Promise<boolean> },
 ) {
   const [progress, setProgress] = useState<ChapterProgress>(() => initial ?? emptyProgress());
   const latest = useRef(progress);
@@ -52,7 +55,8 @@ export function useReadingProgress(
     const article = articleRef.current;
     if (!article) return;
     const stored = loadStoredProgress(chapter);
-    const start = initial && initial.lastReadAt > stored.lastReadAt ? initial : stored;
+    // The account's record (another device) and this browser's: furthest progress, all bookmarks.
+    const start = initial ? mergeProgress(initial, stored) : stored;
     latest.current = start;
     setProgress(start);
     if (start.paragraph > 0 && !window.location.hash) {
@@ -96,14 +100,17 @@ export function useReadingProgress(
     };
   }, [chapter]);
 
-  // Hand changes to the server at most once a second, and once more when the page is left.
+  // Hand changes to the server at most once a second, and once more when the page is left; a failed send
+  // (offline, server restarting) is retried at the next tick, since the record is whole each time.
   useEffect(() => {
     let sent = "";
     const flush = () => {
       const snapshot = JSON.stringify(latest.current);
-      if (snapshot === sent) return;
+      if (snapshot === sent || !save.current) return;
       sent = snapshot;
-      save.current?.(latest.current);
+      void save.current(latest.current).then((ok) => {
+        if (!ok && sent === snapshot) sent = "";
+      });
     };
     const timer = setInterval(flush, SAVE_EVERY_MS);
     const onHide = () => {
