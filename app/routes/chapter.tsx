@@ -118,9 +118,10 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
 
   const goNext = chapter.next ? () => navigate(`/chapter/${chapter.next}`) : undefined;
   const goPrevious = chapter.previous ? () => navigate(`/chapter/${chapter.previous}`) : undefined;
+  const keyNavigated = useRef<number | undefined>(undefined);
   const hint = useSwipe({ onNext: goNext, onPrevious: goPrevious });
 
-  // Arrow keys and j/k move between chapters on a keyboard (not while typing or with a dialog open).
+  // Arrow keys and j (next) / k (previous) move between chapters on a keyboard (not while typing or with a dialog open).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || sheetOpen) return;
@@ -129,8 +130,22 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         event.target.closest("input, textarea, select, [contenteditable]")
       )
         return;
-      if ((event.key === "ArrowRight" || event.key === "k") && goNext) goNext();
-      if ((event.key === "ArrowLeft" || event.key === "j") && goPrevious) goPrevious();
+      // Between a navigation's URL change and its render this page is no longer the one shown.
+      // One key, one chapter: keys pressed before the next chapter has rendered are ignored.
+      if (
+        keyNavigated.current === chapter.number ||
+        window.location.pathname !== `/chapter/${chapter.number}`
+      )
+        return;
+      const go =
+        event.key === "ArrowRight" || event.key === "j"
+          ? goNext
+          : event.key === "ArrowLeft" || event.key === "k"
+            ? goPrevious
+            : undefined;
+      if (!go) return;
+      keyNavigated.current = chapter.number;
+      go();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

@@ -98,8 +98,19 @@ test.describe("the chapter reader", () => {
     await hydrated(page);
     await page.keyboard.press("ArrowRight");
     await expect(page).toHaveURL(/\/chapter\/3$/);
-    await page.keyboard.press("j");
+    await expect(page.getByRole("heading", { level: 1, name: "Ash and Moonglass" })).toBeVisible();
+    await page.keyboard.press("k");
     await expect(page).toHaveURL(/\/chapter\/2$/);
+    await expect(
+      page.getByRole("heading", { level: 1, name: "The Warden of the Eastern Gate" }),
+    ).toBeVisible();
+    // Keys in quick succession never act on a chapter no longer shown: from 2, ← then j ends on 1 (j came
+    // before chapter 1 rendered and waited) or 2 (j came after), never on 3.
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("j");
+    await page.waitForLoadState("networkidle");
+    await expect(page).toHaveURL(/\/chapter\/[12]$/);
+    await expect(page.locator("article [data-p]").first()).toBeVisible();
   });
 });
 

@@ -1,8 +1,8 @@
-import { Dialog } from "radix-ui";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
 import { NavLink } from "~/ui/link";
+import { Modal } from "~/ui/modal";
 
 const items = [
   { to: "/", key: "nav.home" },
@@ -30,10 +30,14 @@ export function SideMenu({ signedIn }: { signedIn: boolean }) {
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger
+    <>
+      <button
+        type="button"
         className="inline-flex h-11 w-11 items-center justify-center rounded-md text-ink hover:bg-[color:var(--line)]"
         aria-label={t("nav.openMenu")}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => setOpen(true)}
       >
         <svg
           aria-hidden="true"
@@ -45,69 +49,72 @@ export function SideMenu({ signedIn }: { signedIn: boolean }) {
         >
           <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
         </svg>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="menu-backdrop fixed inset-0 z-40 bg-black/60" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="side-menu fixed inset-y-0 right-0 z-50 flex w-[min(20rem,85vw)] flex-col gap-2 overflow-y-auto border-l border-line bg-[#f8f4ec] p-4 shadow-2xl dark:bg-[#120e0b]"
-        >
-          <div className="flex items-center justify-between">
-            <Dialog.Title className="font-display text-lg text-primary">{t("nav.menu")}</Dialog.Title>
-            <Dialog.Close
-              className="inline-flex h-11 w-11 items-center justify-center rounded-md hover:bg-[color:var(--line)]"
-              aria-label={t("nav.closeMenu")}
+      </button>
+      <Modal
+        open={open}
+        onClose={close}
+        labelledBy="side-menu-title"
+        className="side-menu fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-none w-[min(20rem,85vw)] max-w-none flex-col gap-2 overflow-y-auto border-l border-line bg-[#f8f4ec] p-4 text-ink shadow-2xl open:flex dark:bg-[#120e0b]"
+      >
+        <div className="flex items-center justify-between">
+          <h2 id="side-menu-title" className="font-display text-lg text-primary">
+            {t("nav.menu")}
+          </h2>
+          <button
+            type="button"
+            className="inline-flex h-11 w-11 items-center justify-center rounded-md hover:bg-[color:var(--line)]"
+            aria-label={t("nav.closeMenu")}
+            onClick={close}
+          >
+            <svg
+              aria-hidden="true"
+              viewBox="0 0 24 24"
+              className="h-5 w-5"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
             >
-              <svg
-                aria-hidden="true"
-                viewBox="0 0 24 24"
-                className="h-5 w-5"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-              >
-                <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-              </svg>
-            </Dialog.Close>
-          </div>
-          <nav aria-label={t("nav.main")}>
-            <ul className="flex flex-col">
-              {items.map((item) => (
+              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
+            </svg>
+          </button>
+        </div>
+        <nav aria-label={t("nav.main")}>
+          <ul className="flex flex-col">
+            {items.map((item) => (
+              <li key={item.to}>
+                <NavLink
+                  to={item.to}
+                  end={item.to === "/"}
+                  className={linkClass}
+                  onClick={close}
+                  viewTransition
+                >
+                  {t(item.key)}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          <ul className="mt-4 flex flex-col border-t border-line pt-4">
+            {signedIn ? (
+              <li>
+                <Form method="post" action="/logout" onSubmit={close}>
+                  <button type="submit" className={`${linkClass({ isActive: false })} w-full text-left`}>
+                    {t("nav.logout")}
+                  </button>
+                </Form>
+              </li>
+            ) : (
+              guestItems.map((item) => (
                 <li key={item.to}>
-                  <NavLink
-                    to={item.to}
-                    end={item.to === "/"}
-                    className={linkClass}
-                    onClick={close}
-                    viewTransition
-                  >
+                  <NavLink to={item.to} className={linkClass} onClick={close}>
                     {t(item.key)}
                   </NavLink>
                 </li>
-              ))}
-            </ul>
-            <ul className="mt-4 flex flex-col border-t border-line pt-4">
-              {signedIn ? (
-                <li>
-                  <Form method="post" action="/logout" onSubmit={close}>
-                    <button type="submit" className={`${linkClass({ isActive: false })} w-full text-left`}>
-                      {t("nav.logout")}
-                    </button>
-                  </Form>
-                </li>
-              ) : (
-                guestItems.map((item) => (
-                  <li key={item.to}>
-                    <NavLink to={item.to} className={linkClass} onClick={close}>
-                      {t(item.key)}
-                    </NavLink>
-                  </li>
-                ))
-              )}
-            </ul>
-          </nav>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+              ))
+            )}
+          </ul>
+        </nav>
+      </Modal>
+    </>
   );
 }

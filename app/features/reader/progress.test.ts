@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { advance, emptyProgress, mergeProgress, toggleBookmark } from "./progress";
+import { advance, emptyProgress, mergeProgress, parseProgress, toggleBookmark } from "./progress";
 
 const now = new Date("2026-11-22T10:00:00Z");
 
@@ -44,5 +44,22 @@ describe("reading progress", () => {
     });
     expect(merged.lastReadAt).toBe("2026-11-22T11:00:00.000Z");
     expect(mergeProgress(merged, merged)).toEqual(merged);
+  });
+});
+
+describe("parseProgress", () => {
+  it("accepts a whole record and refuses anything off", () => {
+    const good = { ...emptyProgress(), bookmarks: [5, 2] };
+    expect(parseProgress(good)?.bookmarks).toEqual([2, 5]);
+    for (const bad of [
+      null,
+      "x",
+      { ...good, scrollPosition: 2 },
+      { ...good, paragraph: -1 },
+      { ...good, bookmarks: ["a"] },
+      { ...good, lastReadAt: "soon" },
+    ]) {
+      expect(parseProgress(bad)).toBeUndefined();
+    }
   });
 });

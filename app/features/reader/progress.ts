@@ -1,16 +1,48 @@
-import { z } from "zod";
-
 /** Per-chapter reading progress (SEED.md "ChapterProgress"); the same shape in storage and on the server. */
-export const progressSchema = z.object({
-  scrollPosition: z.number().min(0).max(1),
-  paragraph: z.number().int().min(0).max(100_000),
-  completionPercentage: z.number().int().min(0).max(100),
-  readingTime: z.number().int().min(0).max(10_000_000),
-  completed: z.boolean(),
-  bookmarks: z.array(z.number().int().min(0).max(100_000)).max(1000),
-  lastReadAt: z.string(),
-});
-export type ChapterProgress = z.infer<typeof progressSchema>;
+export type ChapterProgress = {
+  scrollPosition: number;
+  paragraph: number;
+  completionPercentage: number;
+  readingTime: number;
+  completed: boolean;
+  bookmarks: number[];
+  lastReadAt: string;
+};
+
+const intBetween = (value: unknown, min: number, max: number): value is number =>
+  Number.isInteger(value) && (value as number) >= min && (value as number) <= max;
+
+/**
+ * Checks a record from browser storage or a request. Hand-written rather than a zod schema because this
+ * module ships to the reader's browser, where a validation library would cost more than the reader itself.
+ */
+export function parseProgress(value: unknown): ChapterProgress | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const valid =
+    typeof v.scrollPosition === "number" &&
+    v.scrollPosition >= 0 &&
+    v.scrollPosition <= 1 &&
+    intBetween(v.paragraph, 0, 100_000) &&
+    intBetween(v.completionPercentage, 0, 100) &&
+    intBetween(v.readingTime, 0, 10_000_000) &&
+    typeof v.completed === "boolean" &&
+    Array.isArray(v.bookmarks) &&
+    v.bookmarks.length <= 1000 &&
+    v.bookmarks.every((b) => intBetween(b, 0, 100_000)) &&
+    typeof v.lastReadAt === "string" &&
+    !Number.isNaN(Date.parse(v.lastReadAt));
+  if (!valid) return undefined;
+  return {
+    scrollPosition: v.scrollPosition as number,
+    paragraph: v.paragraph as number,
+    completionPercentage: v.completionPercentage as number,
+    readingTime: v.readingTime as number,
+    completed: v.completed as boolean,
+    bookmarks: [...(v.bookmarks as number[])].sort((x, y) => x - y),
+    lastReadAt: new Date(v.lastReadAt as string).toISOString(),
+  };
+}
 
 export const COMPLETION_THRESHOLD = 98;
 

@@ -1,6 +1,6 @@
-import { Dialog } from "radix-ui";
 import { useTranslation } from "react-i18next";
 import { buttonClass } from "~/ui/button";
+import { Modal } from "~/ui/modal";
 import { defaultSettings, fontFamilyKeys, fontSizes, lineHeights, type ReadingSettings } from "./settings";
 
 function Options<T extends string | number>({
@@ -58,83 +58,82 @@ export function SettingsSheet({
 }) {
   const { t } = useTranslation();
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="menu-backdrop fixed inset-0 z-40 bg-black/50" />
-        <Dialog.Content
-          aria-describedby={undefined}
-          className="bottom-sheet fixed inset-x-0 bottom-0 z-50 mx-auto flex max-h-[85dvh] max-w-2xl flex-col gap-5 overflow-y-auto rounded-t-2xl border border-line bg-[#f8f4ec] p-6 shadow-2xl dark:bg-[#120e0b]"
-        >
-          <div className="flex items-center justify-between">
-            <Dialog.Title className="font-display text-xl text-primary">
-              {t("reader.settings.title")}
-            </Dialog.Title>
-            <Dialog.Close className={buttonClass("ghost")}>{t("reader.settings.close")}</Dialog.Close>
-          </div>
-          <Options
-            legend={t("reader.settings.fontSize")}
-            name="fontSize"
-            value={settings.fontSize}
-            options={fontSizes.map((s) => ({
-              value: s.value as number,
-              label: t(`reader.settings.sizes.${s.key}`),
-            }))}
-            onChange={(fontSize) => onChange({ ...settings, fontSize })}
-          />
-          <Options
-            legend={t("reader.settings.fontFamily")}
-            name="fontFamily"
-            value={settings.fontFamily}
-            options={fontFamilyKeys.map((key) => ({
-              value: key,
-              label: t(`reader.settings.families.${key}`),
-            }))}
-            onChange={(fontFamily) => onChange({ ...settings, fontFamily })}
-          />
-          <Options
-            legend={t("reader.settings.lineHeight")}
-            name="lineHeight"
-            value={settings.lineHeight}
-            options={lineHeights.map((h) => ({
-              value: h.value as number,
-              label: t(`reader.settings.spacing.${h.key}`),
-            }))}
-            onChange={(lineHeight) => onChange({ ...settings, lineHeight })}
-          />
-          <button
-            type="button"
-            className={buttonClass("outline", "self-start")}
-            onClick={() => onChange(defaultSettings)}
-          >
-            {t("reader.settings.reset")}
-          </button>
-          <section aria-labelledby="bookmarks-title">
-            <h3 id="bookmarks-title" className="mb-2 font-display text-sm tracking-wide">
-              {t("reader.bookmarks.title")}
-            </h3>
-            {bookmarks.length === 0 ? (
-              <p className="text-muted">{t("reader.bookmarks.empty")}</p>
-            ) : (
-              <ul className="flex flex-wrap gap-2">
-                {bookmarks.map((paragraph) => (
-                  <li key={paragraph}>
-                    <button
-                      type="button"
-                      className={buttonClass("outline")}
-                      onClick={() => {
-                        onOpenChange(false);
-                        onJump(paragraph);
-                      }}
-                    >
-                      {t("reader.bookmarks.paragraph", { number: paragraph + 1 })}
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal
+      open={open}
+      onClose={() => onOpenChange(false)}
+      labelledBy="reader-settings-title"
+      className="bottom-sheet fixed inset-x-0 top-auto bottom-0 mx-auto mb-0 max-h-[85dvh] w-full max-w-2xl flex-col gap-5 overflow-y-auto rounded-t-2xl border border-line bg-[#f8f4ec] p-6 text-ink shadow-2xl open:flex dark:bg-[#120e0b]"
+    >
+      <div className="flex items-center justify-between">
+        <h2 id="reader-settings-title" className="font-display text-xl text-primary">
+          {t("reader.settings.title")}
+        </h2>
+        <button type="button" className={buttonClass("ghost")} onClick={() => onOpenChange(false)}>
+          {t("reader.settings.close")}
+        </button>
+      </div>
+      <Options
+        legend={t("reader.settings.fontSize")}
+        name="fontSize"
+        value={settings.fontSize}
+        options={fontSizes.map((s) => ({
+          value: s.value as number,
+          label: t(`reader.settings.sizes.${s.key}`),
+        }))}
+        onChange={(fontSize) => onChange({ ...settings, fontSize })}
+      />
+      <Options
+        legend={t("reader.settings.fontFamily")}
+        name="fontFamily"
+        value={settings.fontFamily}
+        options={fontFamilyKeys.map((key) => ({
+          value: key,
+          label: t(`reader.settings.families.${key}`),
+        }))}
+        onChange={(fontFamily) => onChange({ ...settings, fontFamily })}
+      />
+      <Options
+        legend={t("reader.settings.lineHeight")}
+        name="lineHeight"
+        value={settings.lineHeight}
+        options={lineHeights.map((h) => ({
+          value: h.value as number,
+          label: t(`reader.settings.spacing.${h.key}`),
+        }))}
+        onChange={(lineHeight) => onChange({ ...settings, lineHeight })}
+      />
+      <button
+        type="button"
+        className={buttonClass("outline", "self-start")}
+        onClick={() => onChange(defaultSettings)}
+      >
+        {t("reader.settings.reset")}
+      </button>
+      <section aria-labelledby="bookmarks-title">
+        <h3 id="bookmarks-title" className="mb-2 font-display text-sm tracking-wide">
+          {t("reader.bookmarks.title")}
+        </h3>
+        {bookmarks.length === 0 ? (
+          <p className="text-muted">{t("reader.bookmarks.empty")}</p>
+        ) : (
+          <ul className="flex flex-wrap gap-2">
+            {bookmarks.map((paragraph) => (
+              <li key={paragraph}>
+                <button
+                  type="button"
+                  className={buttonClass("outline")}
+                  onClick={() => {
+                    onOpenChange(false);
+                    onJump(paragraph);
+                  }}
+                >
+                  {t("reader.bookmarks.paragraph", { number: paragraph + 1 })}
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </Modal>
   );
 }

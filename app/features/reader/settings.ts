@@ -1,5 +1,3 @@
-import { z } from "zod";
-
 /** Reading settings (SEED.md "Chapter reader"): shared by the sheet, browser storage and the server. */
 export const fontSizes = [
   { value: 14, key: "small" },
@@ -17,12 +15,24 @@ export const lineHeights = [
 export const fontFamilyKeys = ["serif", "sans-serif", "gothic", "dyslexic"] as const;
 export type FontFamily = (typeof fontFamilyKeys)[number];
 
-export const settingsSchema = z.object({
-  fontSize: z.coerce.number().refine((v) => fontSizes.some((s) => s.value === v)),
-  fontFamily: z.enum(fontFamilyKeys),
-  lineHeight: z.coerce.number().refine((v) => lineHeights.some((h) => h.value === v)),
-});
-export type ReadingSettings = z.infer<typeof settingsSchema>;
+export type ReadingSettings = { fontSize: number; fontFamily: FontFamily; lineHeight: number };
+
+/** Checks settings from storage or a form (values may be strings); hand-written to keep zod off the page. */
+export function parseSettings(value: unknown): ReadingSettings | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const fontSize = Number(v.fontSize);
+  const lineHeight = Number(v.lineHeight);
+  const fontFamily = fontFamilyKeys.find((key) => key === v.fontFamily);
+  if (
+    !fontSizes.some((s) => s.value === fontSize) ||
+    !lineHeights.some((h) => h.value === lineHeight) ||
+    !fontFamily
+  ) {
+    return undefined;
+  }
+  return { fontSize, fontFamily, lineHeight };
+}
 
 export const defaultSettings: ReadingSettings = { fontSize: 16, fontFamily: "serif", lineHeight: 1.75 };
 

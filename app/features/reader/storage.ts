@@ -1,5 +1,5 @@
-import { type ChapterProgress, emptyProgress, progressSchema } from "./progress";
-import { defaultSettings, type ReadingSettings, STORAGE_KEY, settingsSchema } from "./settings";
+import { type ChapterProgress, emptyProgress, parseProgress } from "./progress";
+import { defaultSettings, parseSettings, type ReadingSettings, STORAGE_KEY } from "./settings";
 
 /** A visitor's reading data in browser storage, under one key. Broken or foreign data reads as empty. */
 type Stored = { settings?: ReadingSettings; chapters?: Record<string, ChapterProgress>; syncedAt?: string };
@@ -22,8 +22,7 @@ function write(update: (stored: Stored) => Stored) {
 }
 
 export function loadStoredSettings(): ReadingSettings {
-  const parsed = settingsSchema.safeParse(read().settings);
-  return parsed.success ? parsed.data : defaultSettings;
+  return parseSettings(read().settings) ?? defaultSettings;
 }
 
 export function storeSettings(settings: ReadingSettings) {
@@ -31,8 +30,7 @@ export function storeSettings(settings: ReadingSettings) {
 }
 
 export function loadStoredProgress(chapter: number): ChapterProgress {
-  const parsed = progressSchema.safeParse(read().chapters?.[chapter]);
-  return parsed.success ? parsed.data : emptyProgress();
+  return parseProgress(read().chapters?.[chapter]) ?? emptyProgress();
 }
 
 export function storeProgress(chapter: number, progress: ChapterProgress) {
@@ -43,8 +41,8 @@ export function loadAllStoredProgress(): Record<string, ChapterProgress> {
   const chapters = read().chapters ?? {};
   return Object.fromEntries(
     Object.entries(chapters).flatMap(([key, value]) => {
-      const parsed = progressSchema.safeParse(value);
-      return parsed.success ? [[key, parsed.data]] : [];
+      const parsed = parseProgress(value);
+      return parsed ? [[key, parsed]] : [];
     }),
   );
 }

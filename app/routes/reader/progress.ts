@@ -1,13 +1,18 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { getSessionUser } from "~/features/auth/session.server";
-import { progressSchema } from "~/features/reader/progress";
+import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { saveProgress } from "~/features/reader/queries.server";
 import type { Route } from "./+types/progress";
 
 const bodySchema = z.object({
   entries: z
-    .array(z.object({ chapter: z.number().int().positive(), progress: progressSchema }))
+    .array(
+      z.object({
+        chapter: z.number().int().positive(),
+        progress: z.custom<ChapterProgress>((value) => parseProgress(value) !== undefined),
+      }),
+    )
     .min(1)
     .max(500),
 });
@@ -24,6 +29,9 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) return data({ error: "bad-progress" }, { status: 400 });
-  for (const entry of parsed.data.entries) await saveProgress(user.id, entry.chapter, entry.progress);
+  for (const entry of parsed.data.entries) {
+    const progress = parseProgress(entry.progress);
+    if (progress) await saveProgress(user.id, entry.chapter, progress);
+  }
   return { saved: parsed.data.entries.length };
 }

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { saveReadingSettings } from "~/features/reader/queries.server";
-import { settingsSchema } from "~/features/reader/settings";
+import { parseSettings } from "~/features/reader/settings";
 import { safeRedirectPath } from "~/lib/redirect";
 import type { Route } from "./+types/settings";
 
@@ -10,9 +10,9 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await getSessionUser(request);
   if (!user) return data({ error: "signed-out" }, { status: 401 });
   const form = await request.formData();
-  const parsed = settingsSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return data({ error: "bad-settings" }, { status: 400 });
-  await saveReadingSettings(user.id, parsed.data);
+  const settings = parseSettings(Object.fromEntries(form));
+  if (!settings) return data({ error: "bad-settings" }, { status: 400 });
+  await saveReadingSettings(user.id, settings);
   const back = form.get("redirectTo");
   return back ? redirect(safeRedirectPath(back)) : { saved: true };
 }
