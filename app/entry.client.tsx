@@ -1,10 +1,9 @@
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
-import { I18nextProvider } from "react-i18next";
 import { HydratedRouter } from "react-router/dom";
 import { loadCatalogue } from "~/i18n/catalogues.client";
 import { defaultLanguage, isLanguage } from "~/i18n/config";
-import { createI18n } from "~/i18n/i18n";
+import { I18nProvider } from "~/i18n/react";
 
 /**
  * A view transition the browser aborts (the viewport changed, the tab was hidden) rejects its `ready`
@@ -25,14 +24,14 @@ async function hydrate() {
   quietAbortedViewTransitions();
   const lang = document.documentElement.lang;
   const language = isLanguage(lang) ? lang : defaultLanguage;
-  const i18n = createI18n(language, { [language]: { translation: await loadCatalogue(language) } });
+  const catalogue = await loadCatalogue(language);
   startTransition(() => {
     hydrateRoot(
       document,
       <StrictMode>
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider language={language} catalogue={catalogue}>
           <HydratedRouter />
-        </I18nextProvider>
+        </I18nProvider>
       </StrictMode>,
     );
   });

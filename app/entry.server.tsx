@@ -2,10 +2,9 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
-import { createI18n } from "~/i18n/i18n";
-import { resources } from "~/i18n/server";
+import { I18nProvider } from "~/i18n/react";
+import { catalogues } from "~/i18n/server";
 import { NonceProvider } from "~/lib/nonce";
 import { getPreferences } from "~/lib/preferences.server";
 
@@ -19,7 +18,6 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const { language } = getPreferences(request);
-  const i18n = createI18n(language, resources);
   const nonce = loadContext.cspNonce;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
@@ -29,9 +27,9 @@ export default function handleRequest(
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={i18n}>
+        <I18nProvider language={language} catalogue={catalogues[language]}>
           <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        </I18nProvider>
       </NonceProvider>,
       {
         nonce,

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import {
   isRouteErrorResponse,
   Links,
@@ -10,6 +9,7 @@ import {
   useNavigation,
   useRouteLoaderData,
 } from "react-router";
+import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";

@@ -16,6 +16,7 @@ import { logger } from "~/lib/logger.server";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { securityHeaders } from "./headers";
 import { originCheck } from "./origin-check";
+import { precompressedAssets } from "./static-assets";
 
 export type StartOptions = { vite?: ViteDevServer };
 
@@ -100,6 +101,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   } else {
     // Hashed assets never change; everything else in build/client may.
+    app.use("/assets", precompressedAssets("build/client/assets"));
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
     app.use(express.static("build/client", { maxAge: "1h" }));
     const serverBuild = await import("virtual:react-router/server-build");

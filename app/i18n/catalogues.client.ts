@@ -1,6 +1,8 @@
 import type { Language } from "./config";
 
-export type Catalogue = Record<string, unknown>;
+import type { Catalogue } from "./translate";
+
+export type { Catalogue };
 
 /** The catalogue of one language, loaded on demand so a page downloads only its own language. */
 export async function loadCatalogue(language: Language): Promise<Catalogue> {

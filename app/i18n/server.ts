@@ -1,24 +1,21 @@
-import type { i18n } from "i18next";
-import { type Language, languages } from "./config";
-import { createI18n } from "./i18n";
+import type { Language } from "./config";
 import en from "./locales/en.json";
 import es from "./locales/es.json";
 import fr from "./locales/fr.json";
 import ja from "./locales/ja.json";
+import { type Catalogue, createTranslator, type Translate } from "./translate";
 
-/** Every catalogue: the server renders and writes e-mails in any language. */
-export const resources = Object.fromEntries(
-  languages.map((language) => [language, { translation: { en, es, fr, ja }[language] }]),
-);
+/** Every catalogue: the server renders pages and writes e-mails in any language. */
+export const catalogues: Record<Language, Catalogue> = { en, es, fr, ja };
 
-const instances = new Map<Language, i18n>();
+const translators = new Map<Language, Translate>();
 
-/** A shared i18next instance per language, for text made outside React (e-mails, messages). */
-export function serverI18n(language: Language): i18n {
-  let instance = instances.get(language);
-  if (!instance) {
-    instance = createI18n(language, resources);
-    instances.set(language, instance);
+/** The translate function of a language, for text made outside React (e-mails). */
+export function serverTranslator(language: Language): Translate {
+  let t = translators.get(language);
+  if (!t) {
+    t = createTranslator(language, catalogues[language]);
+    translators.set(language, t);
   }
-  return instance;
+  return t;
 }

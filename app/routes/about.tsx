@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { data, useNavigate, useNavigation } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
@@ -12,6 +11,7 @@ import { SettingsSheet } from "~/features/reader/settings-sheet";
 import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
 import { useReadingProgress } from "~/features/reader/use-reading-progress";
 import { useSwipe } from "~/features/reader/use-swipe";
+import { useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
 import { buttonClass } from "~/ui/button";
 import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";

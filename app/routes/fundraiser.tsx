@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser, listSupportTiers } from "~/features/fundraiser/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { listGalleryItems } from "~/features/gallery/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/gallery";

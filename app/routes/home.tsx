@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
 import { getLatestChapter } from "~/features/chapters/queries.server";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser } from "~/features/fundraiser/queries.server";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/home";

@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getLegalPage } from "~/features/site/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import { useFormat } from "~/ui/use-format";

@@ -1,5 +1,4 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
@@ -7,6 +6,7 @@ import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/co
 import { getProgress } from "~/features/reader/queries.server";
 import { loadAllStoredProgress } from "~/features/reader/storage";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { CoinIcon, LockIcon } from "~/ui/icons";
 import { Link } from "~/ui/link";

@@ -1,6 +1,6 @@
 import { type FormEvent, type InputHTMLAttributes, type ReactNode, useState } from "react";
-import { useTranslation } from "react-i18next";
 import type { z } from "zod";
+import { useTranslation } from "~/i18n/react";
 import { type FieldErrors, parseForm } from "~/lib/forms";
 
 /**

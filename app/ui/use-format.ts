@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { useRouteLoaderData } from "react-router";
+import { useTranslation } from "~/i18n/react";
 import { formatMoney, formatNumber } from "~/lib/format";
 
 type RootData = { timeZone?: string } | undefined;

@@ -179,3 +179,21 @@ test("a signed-in reader's progress follows them to another browser", async ({ b
   await expect(other.getByText("Chapter Complete!")).toBeVisible();
   await second.close();
 });
+
+test("a signed-in reader's settings are kept on the account and rendered by the server", async ({ page }) => {
+  await register(page);
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  await page.getByRole("button", { name: "Settings" }).click();
+  await page.getByText("Large", { exact: true }).click();
+  await page.getByText("Relaxed").click();
+  await expect(page.locator("article")).toHaveCSS("font-size", "18px");
+  await expect
+    .poll(
+      async () =>
+        (await (await page.request.get("/chapter/2")).text()).match(/<html[^>]*style="([^"]*)"/)?.[1] ?? "",
+    )
+    .toContain("--reader-size:18px");
+  const html = await (await page.request.get("/chapter/2")).text();
+  expect(html).toMatch(/<html[^>]*style="[^"]*--reader-leading:2/);
+});

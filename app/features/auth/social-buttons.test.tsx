@@ -1,9 +1,8 @@
 import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { createRoutesStub } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createI18n } from "~/i18n/i18n";
 import en from "~/i18n/locales/en.json";
+import { I18nProvider } from "~/i18n/react";
 import { SocialButtons } from "./social-buttons";
 
 /** The configuration is read once per module instance: each case loads the modules afresh. */
@@ -22,11 +21,10 @@ function render(providers: ("discord" | "google")[]) {
   const Stub = createRoutesStub([
     { path: "/login", Component: () => <SocialButtons providers={providers} redirectTo="/account" /> },
   ]);
-  const i18n = createI18n("en", { en: { translation: en } });
   return renderToString(
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider language={"en"} catalogue={en}>
       <Stub initialEntries={["/login"]} />
-    </I18nextProvider>,
+    </I18nProvider>,
   );
 }
 

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 
 const names = { discord: "Discord", google: "Google" } as const;

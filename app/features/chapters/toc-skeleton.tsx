@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { Skeleton } from "~/ui/skeleton";
 
 /** Stands in for the table of contents while its data is on the way (never on a timer). */

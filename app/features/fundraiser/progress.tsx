@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { useFormat } from "~/ui/use-format";
 
 export type FundraiserFigures = {

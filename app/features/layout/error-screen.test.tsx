@@ -1,19 +1,17 @@
 import { renderToString } from "react-dom/server";
-import { I18nextProvider } from "react-i18next";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createI18n } from "~/i18n/i18n";
 import en from "~/i18n/locales/en.json";
 import es from "~/i18n/locales/es.json";
+import { I18nProvider } from "~/i18n/react";
 import { ErrorScreen } from "./error-screen";
 
 function render(language: "en" | "es") {
   const Stub = createRoutesStub([{ path: "/", Component: () => <ErrorScreen /> }]);
-  const i18n = createI18n(language, { en: { translation: en }, es: { translation: es } });
   return renderToString(
-    <I18nextProvider i18n={i18n}>
+    <I18nProvider language={language} catalogue={language === "es" ? es : en}>
       <Stub />
-    </I18nextProvider>,
+    </I18nProvider>,
   );
 }
 

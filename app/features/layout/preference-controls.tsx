@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Form, useFetcher, useLocation } from "react-router";
 import { type Language, languageNames, languages } from "~/i18n/config";
+import { useTranslation } from "~/i18n/react";
 
 function useCurrentPath() {
   const location = useLocation();

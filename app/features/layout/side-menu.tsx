@@ -1,6 +1,6 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
 import { Form } from "react-router";
+import { useTranslation } from "~/i18n/react";
 import { NavLink } from "~/ui/link";
 import { Modal } from "~/ui/modal";
 

@@ -1,5 +1,5 @@
 import type { Language } from "~/i18n/config";
-import { serverI18n } from "~/i18n/server";
+import { serverTranslator } from "~/i18n/server";
 import type { MailMessage } from "./mailer.server";
 
 const escapeHtml = (text: string) =>
@@ -16,9 +16,9 @@ function compose(
   values: Record<string, string>,
   link?: { href: string; label: string },
 ): MailMessage {
-  const t = serverI18n(language).t;
+  const t = serverTranslator(language);
   const subject = t(`mail.${key}.subject`, values);
-  const paragraphs = (t(`mail.${key}.body`, { ...values, returnObjects: false }) as string).split("\n\n");
+  const paragraphs = t(`mail.${key}.body`, values).split("\n\n");
   const signature = t("mail.signature", values);
   const text = [...paragraphs, ...(link ? [link.href] : []), signature].join("\n\n");
   const html = [
@@ -36,7 +36,7 @@ export function resetPasswordMail(
 ) {
   return compose(language, to, "reset", values, {
     href: values.link,
-    label: serverI18n(language).t("mail.reset.button"),
+    label: serverTranslator(language)("mail.reset.button"),
   });
 }
 

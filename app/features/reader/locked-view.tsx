@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { LockIcon } from "~/ui/icons";
 import { Link } from "~/ui/link";

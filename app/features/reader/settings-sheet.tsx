@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Modal } from "~/ui/modal";
 import { defaultSettings, fontFamilyKeys, fontSizes, lineHeights, type ReadingSettings } from "./settings";

@@ -1,5 +1,5 @@
-import { useTranslation } from "react-i18next";
 import { tierForMembershipDays } from "~/features/membership/tiers";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";

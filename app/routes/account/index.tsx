@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { getLinkedProviders } from "~/features/account/queries.server";
 import { changeEmail, changePassword, deleteAccount, FieldError } from "~/features/auth/commands.server";
@@ -14,6 +13,7 @@ import { clearSessionCookie, requireUser, revokeSessions } from "~/features/auth
 import { sendInBackground } from "~/features/mail/mailer.server";
 import { emailChangedMail, passwordChangedMail } from "~/features/mail/templates.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
 import { Checkbox, Field, FormAlert, FormNotice, useFormValidation } from "~/ui/form";

@@ -1,10 +1,10 @@
-import { useTranslation } from "react-i18next";
 import { Form, useNavigation } from "react-router";
 import { requestPasswordReset } from "~/features/auth/commands.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { forgotPasswordSchema, parseForm } from "~/features/auth/schemas";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";

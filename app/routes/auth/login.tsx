@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { authenticate } from "~/features/auth/commands.server";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
@@ -7,6 +6,7 @@ import { loginSchema, parseForm } from "~/features/auth/schemas";
 import { createSession, getSessionUser } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { assertNotBlocked, hit, reset, rules, Throttled } from "~/features/auth/throttle.server";
+import { useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";

@@ -1,4 +1,3 @@
-import { useTranslation } from "react-i18next";
 import { data, redirect } from "react-router";
 import {
   completeAuthorization,
@@ -7,6 +6,7 @@ import {
   stateCookie,
 } from "~/features/auth/oauth.server";
 import { createSession, destroySession, getSessionUser } from "~/features/auth/session.server";
+import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";

@@ -1,4 +1,3 @@
-import { Trans, useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation, useRouteLoaderData } from "react-router";
 import { createAccount, FieldError } from "~/features/auth/commands.server";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
@@ -8,6 +7,7 @@ import { createSession, getSessionUser } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
+import { Trans, useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";

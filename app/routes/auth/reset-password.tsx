@@ -1,9 +1,9 @@
-import { useTranslation } from "react-i18next";
 import { Form, redirect, useNavigation } from "react-router";
 import { isResetTokenValid, resetPassword } from "~/features/auth/commands.server";
 import { type FormFailure, formFailure } from "~/features/auth/responses.server";
 import { parseForm, resetPasswordSchema } from "~/features/auth/schemas";
 import { createSession } from "~/features/auth/session.server";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Field, FormAlert, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";

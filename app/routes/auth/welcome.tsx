@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { requireUser } from "~/features/auth/session.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
+import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/welcome";

@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { matchesFilter, type ShopFilter, shopFilters } from "~/features/shop/catalog";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/index";

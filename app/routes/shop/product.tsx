@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { MembershipBonus, Price, ProductCard } from "~/features/shop/product-card";
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/product";

@@ -1,6 +1,6 @@
-import { useTranslation } from "react-i18next";
 import { wikiSections } from "#db/schema";
 import { listWikiPages } from "~/features/wiki/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/index";

@@ -1,8 +1,8 @@
-import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { getWikiPage } from "~/features/wiki/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";

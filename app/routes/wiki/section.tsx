@@ -1,7 +1,7 @@
-import { useTranslation } from "react-i18next";
 import { data } from "react-router";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { listWikiPages } from "~/features/wiki/queries.server";
+import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/section";

@@ -1,0 +1,19 @@
+// After `react-router build`: writes brotli (quality 11) and gzip (level 9) copies of the hashed assets,
+// so the server sends them without compressing on each request (server/static-assets.ts).
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const dir = "build/client/assets";
+let files = 0;
+for (const name of fs.readdirSync(dir)) {
+  if (!/\.(js|css|svg|json|map)$/.test(name)) continue;
+  const source = fs.readFileSync(path.join(dir, name));
+  fs.writeFileSync(
+    path.join(dir, `${name}.br`),
+    zlib.brotliCompressSync(source, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }),
+  );
+  fs.writeFileSync(path.join(dir, `${name}.gz`), zlib.gzipSync(source, { level: 9 }));
+  files++;
+}
+console.log(`precompressed ${files} assets (br, gz)`);
