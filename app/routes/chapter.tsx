@@ -63,6 +63,31 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) =>
     ? [{ title: `${loaderData.chapter.number}. ${loaderData.chapter.title}` }]
     : [];
 
+/** The chapter's artwork for one side of the text, with captions. The first image before the text loads first. */
+function Artwork({
+  items,
+  position,
+}: {
+  items: { url: string; position: string; caption: string }[];
+  position: "before" | "after";
+}) {
+  return items
+    .filter((art) => art.position === position)
+    .map((art) => (
+      <figure key={art.url} className={position === "before" ? "mb-8" : "mt-8"}>
+        <img
+          src={art.url}
+          alt={art.caption}
+          width={1200}
+          height={600}
+          className="w-full rounded-xl"
+          {...(position === "before" ? { fetchPriority: "high" as const } : { loading: "lazy" as const })}
+        />
+        <figcaption className="mt-2 text-center text-sm text-muted italic">{art.caption}</figcaption>
+      </figure>
+    ));
+}
+
 /** Sends signed-in readers' progress to the server; returns false (to retry later) when it could not. */
 async function sendProgress(chapter: number, progress: ChapterProgress): Promise<boolean> {
   const body = JSON.stringify({ entries: [{ chapter, progress }] });
@@ -253,45 +278,13 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
           <LockedView lock={chapter.lock} chapter={chapter.number} />
         ) : (
           <>
-            {chapter.artwork
-              .filter((art) => art.position === "before")
-              .map((art) => (
-                <figure key={art.url} className="mb-8">
-                  <img
-                    src={art.url}
-                    alt={art.caption}
-                    width={1200}
-                    height={600}
-                    className="w-full rounded-xl"
-                    fetchPriority="high"
-                  />
-                  <figcaption className="mt-2 text-center text-sm text-muted italic">
-                    {art.caption}
-                  </figcaption>
-                </figure>
-              ))}
+            <Artwork items={chapter.artwork} position="before" />
             <article
               ref={articleRef}
               className="reader-text"
               dangerouslySetInnerHTML={{ __html: chapter.html ?? "" }}
             />
-            {chapter.artwork
-              .filter((art) => art.position === "after")
-              .map((art) => (
-                <figure key={art.url} className="mt-8">
-                  <img
-                    src={art.url}
-                    alt={art.caption}
-                    width={1200}
-                    height={600}
-                    loading="lazy"
-                    className="w-full rounded-xl"
-                  />
-                  <figcaption className="mt-2 text-center text-sm text-muted italic">
-                    {art.caption}
-                  </figcaption>
-                </figure>
-              ))}
+            <Artwork items={chapter.artwork} position="after" />
             {progress.completed ? (
               <p
                 role="status"

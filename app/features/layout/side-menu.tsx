@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n/react";
+import { CloseIcon, MenuIcon } from "~/ui/icons";
 import { NavLink } from "~/ui/link";
 import { Modal } from "~/ui/modal";
 
@@ -39,16 +40,7 @@ export function SideMenu({ signedIn }: { signedIn: boolean }) {
         aria-expanded={open}
         onClick={() => setOpen(true)}
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="h-6 w-6"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-        >
-          <path d="M4 7h16M4 12h16M4 17h16" strokeLinecap="round" />
-        </svg>
+        <MenuIcon />
       </button>
       <Modal
         open={open}
@@ -66,16 +58,7 @@ export function SideMenu({ signedIn }: { signedIn: boolean }) {
             aria-label={t("nav.closeMenu")}
             onClick={close}
           >
-            <svg
-              aria-hidden="true"
-              viewBox="0 0 24 24"
-              className="h-5 w-5"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-            >
-              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-            </svg>
+            <CloseIcon />
           </button>
         </div>
         <nav aria-label={t("nav.main")}>
