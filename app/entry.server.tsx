@@ -5,6 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
 import { I18nProvider } from "~/i18n/react";
 import { catalogues } from "~/i18n/server";
+import { DocumentOnlyProvider } from "~/lib/document-only";
 import { NonceProvider } from "~/lib/nonce";
 import { getPreferences } from "~/lib/preferences.server";
 
@@ -27,9 +28,11 @@ export default function handleRequest(
       (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nProvider language={language} catalogue={catalogues[language]}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </I18nProvider>
+        <DocumentOnlyProvider value={loadContext.documentOnly ?? {}}>
+          <I18nProvider language={language} catalogue={catalogues[language]}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </I18nProvider>
+        </DocumentOnlyProvider>
       </NonceProvider>,
       {
         nonce,

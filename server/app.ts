@@ -116,6 +116,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
         ip: req.ip ?? "unknown",
+        documentRequest: !req.path.endsWith(".data"),
+        documentOnly: {},
       }),
     }),
   );

@@ -3,6 +3,7 @@ import { data, useNavigate, useNavigation } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
+import { ChapterBody } from "~/features/reader/chapter-body";
 import { LockedView } from "~/features/reader/locked-view";
 import type { ChapterProgress } from "~/features/reader/progress";
 import { getProgress, getReadingSettings } from "~/features/reader/queries.server";
@@ -24,7 +25,7 @@ function parseNumber(id: string | undefined): number | undefined {
   return id && /^\d{1,6}$/.test(id) ? Number(id) : undefined;
 }
 
-export async function loader({ request, params }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   const number = parseNumber(params.id);
   const user = await getSessionUser(request);
   const chapter = number === undefined ? undefined : await loadChapterForReader(number, user);
@@ -32,6 +33,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const [settings, progress] = user
     ? await Promise.all([getReadingSettings(user.id), getProgress(user.id, [chapter.number])])
     : [undefined, undefined];
+  // A page load carries the text once, in the HTML; route data for client navigations carries it itself.
+  if (context.documentRequest && chapter.html !== undefined) {
+    context.documentOnly.chapterHtml = chapter.html;
+    chapter.html = undefined;
+  }
   return { chapter, signedIn: Boolean(user), settings, progress: progress?.[chapter.number] };
 }
 
@@ -279,11 +285,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         ) : (
           <>
             <Artwork items={chapter.artwork} position="before" />
-            <article
-              ref={articleRef}
-              className="reader-text"
-              dangerouslySetInnerHTML={{ __html: chapter.html ?? "" }}
-            />
+            <ChapterBody html={chapter.html} articleRef={articleRef} />
             <Artwork items={chapter.artwork} position="after" />
             {progress.completed ? (
               <p

@@ -65,6 +65,14 @@ describe("the production server on a fresh data directory", () => {
     },
   );
 
+  it("sends a chapter's text once in the page, and in the route data for client navigations", async () => {
+    const sentence = "by five the skylights of the";
+    const page = await (await fetch(`${server.url}/chapter/1`)).text();
+    expect(page.split(sentence)).toHaveLength(2);
+    const data = await (await fetch(`${server.url}/chapter/1.data`)).text();
+    expect(data).toContain(sentence);
+  });
+
   it("sets the security headers with a fresh CSP nonce per response", async () => {
     const first = await fetch(`${server.url}/`);
     const second = await fetch(`${server.url}/`);
