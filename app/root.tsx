@@ -12,6 +12,8 @@ import {
 import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
+import cinzel from "@fontsource/cinzel/files/cinzel-latin-600-normal.woff2?url";
+import cormorant from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-400-normal.woff2?url";
 import stylesheet from "./app.css?url";
 import { getSessionUser } from "./features/auth/session.server";
 import { TocSkeleton } from "./features/chapters/toc-skeleton";
@@ -28,6 +30,10 @@ import { getPreferences } from "./lib/preferences.server";
 import { themeForPath } from "./lib/route-theme";
 
 export const links: Route.LinksFunction = () => [
+  // The two faces every page shows above the fold arrive with the stylesheet, so text does not shift
+  // when they swap in.
+  { rel: "preload", href: cinzel, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
+  { rel: "preload", href: cormorant, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   { rel: "stylesheet", href: stylesheet },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
