@@ -1,3 +1,5 @@
+import cinzel from "@fontsource/cinzel/files/cinzel-latin-600-normal.woff2?url";
+import cormorant from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-400-normal.woff2?url";
 import {
   isRouteErrorResponse,
   Links,
@@ -12,8 +14,6 @@ import {
 import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
-import cinzel from "@fontsource/cinzel/files/cinzel-latin-600-normal.woff2?url";
-import cormorant from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-400-normal.woff2?url";
 import stylesheet from "./app.css?url";
 import { getSessionUser } from "./features/auth/session.server";
 import { TocSkeleton } from "./features/chapters/toc-skeleton";
