@@ -1,0 +1,110 @@
+import type { ContentBundle } from "./files.server";
+
+/**
+ * A large generated serial for benchmarks (`npm run content -- generate-large`): 1,000 chapters of
+ * 3,000-5,000 words in 10 volumes, numbered after the demo's (volumes 11-20, chapters 1001-2000), all
+ * released, the first of each volume free and the rest at 1 coin. Deterministic: the same seed gives the
+ * same text, so runs compare.
+ */
+export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } = {}): ContentBundle {
+  let state = seed >>> 0 || 1;
+  // xorshift32: a small deterministic generator; quality is irrelevant here.
+  const random = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x100000000;
+  };
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+  const subjects = [
+    "Ilse",
+    "Aurelian",
+    "Tamsin",
+    "The Warden",
+    "The Director",
+    "The archivist",
+    "A courier",
+    "The Eternal",
+    "The city",
+    "Lady Seraphine",
+  ];
+  const verbs = [
+    "watched",
+    "counted",
+    "remembered",
+    "crossed",
+    "followed",
+    "refused",
+    "carried",
+    "answered",
+    "studied",
+    "waited for",
+  ];
+  const objects = [
+    "the ledger",
+    "the ash",
+    "the red moon",
+    "the iron gate",
+    "the dead roses",
+    "a moonglass vial",
+    "the curfew bells",
+    "the tunnels",
+    "the bond",
+    "the lamplit archive",
+  ];
+  const endings = [
+    "before the bells rang.",
+    "as the ash kept falling.",
+    "without a word.",
+    "and did not look back.",
+    "while the city slept.",
+    "under the bruised sky.",
+    "as if it mattered.",
+    "for the last time.",
+  ];
+  const sentence = () => `${pick(subjects)} ${pick(verbs)} ${pick(objects)} ${pick(endings)}`;
+  const paragraph = () => Array.from({ length: 4 + Math.floor(random() * 4) }, sentence).join(" ");
+
+  const perVolume = Math.ceil(chapters / volumes);
+  const bundle: ContentBundle = {
+    legal: [],
+    volumes: [],
+    chapters: [],
+    wiki: [],
+    gallery: [],
+    products: [],
+    tiers: [],
+  };
+  for (let v = 0; v < volumes; v++) {
+    bundle.volumes.push({
+      file: `generated/volumes/${11 + v}.md`,
+      data: { number: 11 + v, title: `Generated Volume ${v + 1}` },
+      body: "A generated volume for benchmarks.",
+    });
+  }
+  for (let c = 0; c < chapters; c++) {
+    const target = 3000 + Math.floor(random() * 2000);
+    const paragraphs: string[] = [];
+    let words = 0;
+    while (words < target) {
+      const text = paragraph();
+      words += text.split(" ").length;
+      paragraphs.push(text);
+    }
+    bundle.chapters.push({
+      file: `generated/chapters/${1001 + c}.md`,
+      data: {
+        number: 1001 + c,
+        title: `Generated Chapter ${c + 1}`,
+        volume: 11 + Math.floor(c / perVolume),
+        releaseAt: "2026-01-01T00:00:00Z",
+        coinsRequired: c % perVolume === 0 ? 0 : 1,
+        tags: ["generated"],
+        status: "published",
+        artwork: [],
+      },
+      body: paragraphs.join("\n\n"),
+    });
+  }
+  return bundle;
+}
