@@ -1,0 +1,54 @@
+// npm run bench:check: compares bench/results/latest.json with bench/budgets.json; exits 1 on a miss.
+import fs from "node:fs";
+
+const results = JSON.parse(fs.readFileSync("bench/results/latest.json", "utf8"));
+const budgets = JSON.parse(fs.readFileSync("bench/budgets.json", "utf8"));
+const misses = [];
+const check = (name, ok, detail) => {
+  console.log(`${ok ? "ok  " : "MISS"} ${name}: ${detail}`);
+  if (!ok) misses.push(name);
+};
+for (const [name, b] of Object.entries(budgets)) {
+  if (b.of) {
+    const ratio = results.runs[b.run].rps / results.runs[b.of].rps;
+    check(name, ratio >= b.min, `${b.run} ${ratio.toFixed(3)}x of ${b.of} (min ${b.min})`);
+  }
+  if (b.maxP99Ms)
+    check(
+      name,
+      results.runs[b.run].p99 <= b.maxP99Ms,
+      `p99 ${results.runs[b.run].p99} ms (max ${b.maxP99Ms})`,
+    );
+  if (b.maxHtmlBrotliBytes) {
+    const bytes = results.weights[b.page].htmlBrotliBytes;
+    check(name, bytes <= b.maxHtmlBrotliBytes, `${bytes} B compressed (max ${b.maxHtmlBrotliBytes})`);
+  }
+  if (b.maxHtmlToTextRatio) {
+    const ratio = results.weights[b.page].htmlToTextRatio;
+    check(
+      name,
+      ratio <= b.maxHtmlToTextRatio,
+      `HTML ${ratio}x the chapter text (max ${b.maxHtmlToTextRatio})`,
+    );
+  }
+  if (b.maxJsBrotliKB) {
+    const kb = results.weights[b.page].jsBrotliKB;
+    check(name, kb <= b.maxJsBrotliKB, `${kb} KB JS (max ${b.maxJsBrotliKB})`);
+  }
+  if (b.lighthouse) {
+    const lh = results.lighthouse?.[b.lighthouse];
+    if (!lh) check(name, false, "no Lighthouse figures (run without --skip-lighthouse)");
+    else
+      check(
+        name,
+        lh.performance >= b.minPerformance &&
+          lh.lcpMs <= b.maxLcpMs &&
+          lh.cls < b.maxCls &&
+          lh.accessibility >= b.minAccessibility,
+        `performance ${lh.performance}, LCP ${lh.lcpMs} ms, CLS ${lh.cls}, accessibility ${lh.accessibility}`,
+      );
+  }
+  if (b.maxRssMB) check(name, results.rssMB <= b.maxRssMB, `RSS ${results.rssMB} MB (max ${b.maxRssMB})`);
+}
+console.log(misses.length ? `${misses.length} budget(s) missed` : "every budget met");
+process.exit(misses.length ? 1 : 0);

@@ -1,0 +1,254 @@
+// npm run bench: measures the production build against a bare Node server sending the same bytes of the
+// chapter page, pre-compressed (the baseline), in the same run, on this machine. Load comes from wrk
+// (Debian's package) on loopback. Prints a table of ratios and writes bench/results/latest.json.
+// Options: --duration=SECONDS (default 10), --skip-lighthouse.
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => [...arg.replace(/^--/, "").split("="), true].slice(0, 2)),
+);
+const duration = Number(args.duration ?? 10);
+const connections = 50;
+
+function wrk(url, headers = {}) {
+  const flags = ["-t2", `-c${connections}`, `-d${duration}s`, "--latency"];
+  for (const [name, value] of Object.entries(headers)) flags.push("-H", `${name}: ${value}`);
+  const out = execFileSync("wrk", [...flags, url], { encoding: "utf8" });
+  const ms = (label) => {
+    const match = new RegExp(`^\\s*${label}%\\s+([\\d.]+)(us|ms|s)`, "m").exec(out);
+    if (!match) return null;
+    const value = Number(match[1]);
+    return match[2] === "us" ? value / 1000 : match[2] === "s" ? value * 1000 : value;
+  };
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(out);
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    p50: ms("50"),
+    p99: ms("99"),
+    non2xx: Number(errors?.[1] ?? 0),
+  };
+}
+
+/** GET on a fresh connection: after a load run, the server may have closed any kept-alive socket. */
+function fetchText(url) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent: false }, (response) => {
+        let body = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => {
+          body += chunk;
+        });
+        response.on("end", () => resolve(body));
+      })
+      .on("error", reject);
+  });
+}
+
+async function waitFor(url) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} never answered`);
+}
+
+function content(dataDir, ...command) {
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/content.ts", ...command], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    stdio: "ignore",
+  });
+}
+
+async function startApp({ large }) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-"));
+  content(dataDir, "import", "content");
+  if (large) content(dataDir, "generate-large");
+  const port = 3600 + Math.floor(Math.random() * 300);
+  const child = spawn(process.execPath, ["server.mjs"], {
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "silent",
+      SIGNUP_LIMIT_PER_HOUR: "1000",
+    },
+    stdio: ["ignore", "ignore", fs.openSync(path.join(os.tmpdir(), "cc-bench-server.log"), "w")],
+  });
+  child.once("exit", (code, signal) => {
+    if (code !== 0)
+      console.error(
+        `the app server exited (${code ?? signal}): see ${path.join(os.tmpdir(), "cc-bench-server.log")}`,
+      );
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(`${base}/healthz`);
+  return {
+    base,
+    rssMB: () =>
+      Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((r) => child.once("exit", r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Registers a reader over HTTP and returns its session cookie. */
+async function signedInCookie(base) {
+  const id = `bench${Date.now()}`;
+  const response = await fetch(`${base}/register`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: base, "sec-fetch-site": "same-origin" },
+    body: new URLSearchParams({
+      username: id,
+      email: `${id}@example.com`,
+      password: "bench secret",
+      confirmPassword: "bench secret",
+      acceptTerms: "on",
+    }),
+  });
+  const cookie = response.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("session="))
+    ?.split(";")[0];
+  if (!cookie) throw new Error("could not sign in for the bench");
+  return cookie;
+}
+
+/**
+ * The baseline: a bare Node server, in its own process (wrk blocks this one), answering every request with
+ * the same page bytes, pre-compressed.
+ */
+async function startBaseline(html) {
+  const file = path.join(os.tmpdir(), `cc-baseline-${process.pid}.html`);
+  fs.writeFileSync(file, html);
+  const port = 3900 + Math.floor(Math.random() * 90);
+  const child = spawn(process.execPath, ["bench/baseline-server.mjs", file, String(port)], {
+    stdio: "ignore",
+  });
+  const base = `http://127.0.0.1:${port}`;
+  await waitFor(base);
+  return {
+    base,
+    stop: async () => {
+      child.kill();
+      await new Promise((r) => child.once("exit", r));
+      fs.rmSync(file, { force: true });
+    },
+  };
+}
+
+function lighthouse(url) {
+  const out = path.join(os.tmpdir(), `cc-lh-${Date.now()}.json`);
+  execFileSync(
+    "npx",
+    [
+      "lighthouse",
+      url,
+      "--only-categories=performance,accessibility",
+      "--output=json",
+      `--output-path=${out}`,
+      "--quiet",
+      "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking --disable-quic --no-first-run --disable-component-update --disable-sync",
+    ],
+    { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" }, stdio: "ignore" },
+  );
+  const report = JSON.parse(fs.readFileSync(out, "utf8"));
+  fs.rmSync(out);
+  const js = report.audits["network-requests"].details.items
+    .filter((i) => i.resourceType === "Script")
+    .reduce((sum, i) => sum + i.transferSize, 0);
+  return {
+    performance: Math.round(report.categories.performance.score * 100),
+    accessibility: Math.round(report.categories.accessibility.score * 100),
+    lcpMs: Math.round(report.audits["largest-contentful-paint"].numericValue),
+    cls: report.audits["cumulative-layout-shift"].numericValue,
+    jsKB: +(js / 1024).toFixed(1),
+  };
+}
+
+function pageWeight(html) {
+  const scripts = [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
+  const js = scripts.reduce(
+    (sum, s) => sum + zlib.brotliCompressSync(fs.readFileSync(path.join("build/client", s))).length,
+    0,
+  );
+  return {
+    htmlBytes: Buffer.byteLength(html),
+    htmlBrotliBytes: zlib.brotliCompressSync(Buffer.from(html)).length,
+    jsBrotliKB: +(js / 1024).toFixed(1),
+  };
+}
+
+const results = { date: new Date().toISOString(), durationSeconds: duration, connections, runs: {} };
+const br = { "Accept-Encoding": "br" };
+
+// 1. The serial as shipped (10 chapters): /chapter/1 only, for the "flat in serial length" comparison.
+const small = await startApp({ large: false });
+results.runs.chapterSmallBr = wrk(`${small.base}/chapter/1`, br);
+await small.stop();
+
+// 2. With 1,000 more chapters: every page, with and without brotli, visitor and signed in.
+const app = await startApp({ large: true });
+const chapterHtml = await fetchText(`${app.base}/chapter/1`);
+const cookie = await signedInCookie(app.base);
+const baseline = await startBaseline(chapterHtml);
+results.runs.baselineBr = wrk(`${baseline.base}/chapter/1`, br);
+results.runs.baselinePlain = wrk(`${baseline.base}/chapter/1`);
+await baseline.stop();
+for (const [name, route] of [
+  ["chapter", "/chapter/1"],
+  ["toc", "/toc"],
+  ["home", "/"],
+  ["shop", "/shop"],
+]) {
+  results.runs[`${name}Br`] = wrk(`${app.base}${route}`, br);
+  results.runs[`${name}Plain`] = wrk(`${app.base}${route}`);
+}
+results.runs.chapterSignedInBr = wrk(`${app.base}/chapter/1`, { ...br, Cookie: cookie });
+results.weights = {};
+for (const route of ["/chapter/1", "/toc", "/", "/shop"]) {
+  results.weights[route] = pageWeight(await fetchText(`${app.base}${route}`));
+}
+const chapterText = (/<article[^>]*data-chapter-body[^>]*>([\s\S]*?)<\/article>/.exec(chapterHtml)?.[1] ?? "")
+  .length;
+results.weights["/chapter/1"].chapterTextBytes = chapterText;
+results.weights["/chapter/1"].htmlToTextRatio = +(
+  results.weights["/chapter/1"].htmlBytes / chapterText
+).toFixed(2);
+if (!args["skip-lighthouse"]) {
+  results.lighthouse = {
+    "/chapter/1": lighthouse(`${app.base}/chapter/1`),
+    "/toc": lighthouse(`${app.base}/toc`),
+  };
+}
+results.rssMB = +app.rssMB().toFixed(0);
+await app.stop();
+
+const base = results.runs.baselineBr.rps;
+const rows = Object.entries(results.runs).map(([name, r]) => ({
+  run: name,
+  "req/s": Math.round(r.rps),
+  "vs baseline (br)": +(r.rps / base).toFixed(3),
+  "p50 ms": r.p50,
+  "p99 ms": r.p99,
+  non2xx: r.non2xx,
+}));
+console.table(rows);
+console.table(results.weights);
+if (results.lighthouse) console.table(results.lighthouse);
+console.log(`server RSS after the run: ${results.rssMB} MB`);
+fs.mkdirSync("bench/results", { recursive: true });
+fs.writeFileSync("bench/results/latest.json", `${JSON.stringify(results, null, 2)}\n`);
