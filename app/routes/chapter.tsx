@@ -1,12 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { data, useNavigate, useNavigation } from "react-router";
+import { data, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
 import { ChapterBody } from "~/features/reader/chapter-body";
 import { LockedView } from "~/features/reader/locked-view";
 import type { ChapterProgress } from "~/features/reader/progress";
-import { getProgress, getReadingSettings } from "~/features/reader/queries.server";
+import { getProgress } from "~/features/reader/queries.server";
 import { defaultSettings, type ReadingSettings, settingsStyle } from "~/features/reader/settings";
 import { SettingsSheet } from "~/features/reader/settings-sheet";
 import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
@@ -30,15 +30,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const chapter = number === undefined ? undefined : await loadChapterForReader(number, user);
   if (!chapter) throw data({ chapterNotFound: true }, { status: 404 });
-  const [settings, progress] = user
-    ? await Promise.all([getReadingSettings(user.id), getProgress(user.id, [chapter.number])])
-    : [undefined, undefined];
+  const progress = user ? await getProgress(user.id, [chapter.number]) : undefined;
   // A page load carries the text once, in the HTML; route data for client navigations carries it itself.
   if (context.documentRequest && chapter.html !== undefined) {
     context.documentOnly.chapterHtml = chapter.html;
     chapter.html = undefined;
   }
-  return { chapter, signedIn: Boolean(user), settings, progress: progress?.[chapter.number] };
+  return { chapter, signedIn: Boolean(user), progress: progress?.[chapter.number] };
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -120,7 +118,9 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
   const navigation = useNavigation();
   const { chapter, signedIn } = loaderData;
   const articleRef = useRef<HTMLElement>(null);
-  const [settings, setSettings] = useState<ReadingSettings>(loaderData.settings ?? defaultSettings);
+  // Signed-in readers' settings come with the root loader (rendered on <html>); visitors' from storage.
+  const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
+  const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
   const [sheetOpen, setSheetOpen] = useState(false);
 
   useEffect(() => {

@@ -25,7 +25,6 @@ export function Modal({
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: the click is on the backdrop; Escape is handled by the dialog itself
     <dialog
       ref={ref}
       aria-labelledby={labelledBy}

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { FieldErrors } from "~/lib/forms";
-import { Throttled } from "./throttle.server";
+import type { Throttled } from "./throttle.server";
 
 /** What an auth form's action answers when the form cannot be accepted. */
 export type FormFailure = {
@@ -21,10 +21,4 @@ export function throttledFailure(error: Throttled) {
     { formError: "auth.throttled", retryAfterMinutes: Math.max(1, Math.ceil(error.retryAfterSeconds / 60)) },
     { status: 429, headers: { "Retry-After": String(error.retryAfterSeconds) } },
   );
-}
-
-/** Rethrows anything that is not a throttle refusal. */
-export function asThrottled(error: unknown): Throttled {
-  if (error instanceof Throttled) return error;
-  throw error;
 }

@@ -1,6 +1,7 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { getLinkedProviders } from "~/features/account/queries.server";
 import { changeEmail, changePassword, deleteAccount, FieldError } from "~/features/auth/commands.server";
+import { CurrentPasswordField, EmailField, NewPasswordFields } from "~/features/auth/fields";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure } from "~/features/auth/responses.server";
 import {
@@ -16,7 +17,7 @@ import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
-import { Checkbox, Field, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
+import { Checkbox, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/index";
@@ -113,22 +114,9 @@ function EmailForm({
     <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
       {section.done ? <FormNotice>{t(section.done)}</FormNotice> : null}
       <input type="hidden" name="intent" value="changeEmail" />
-      <Field
-        name="email"
-        type="email"
-        label={t("account.email.new")}
-        defaultValue={email}
-        autoComplete="email"
-        error={errors.email}
-      />
+      <EmailField label={t("account.email.new")} defaultValue={email} error={errors.email} />
       {hasPassword ? (
-        <Field
-          name="currentPassword"
-          type="password"
-          label={t("auth.fields.currentPassword")}
-          autoComplete="current-password"
-          error={errors.currentPassword}
-        />
+        <CurrentPasswordField error={errors.currentPassword} />
       ) : (
         <input type="hidden" name="currentPassword" value="-" />
       )}
@@ -147,27 +135,9 @@ function PasswordForm({ actionData }: { actionData?: ActionResult }) {
     <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
       {section.done ? <FormNotice>{t(section.done)}</FormNotice> : null}
       <input type="hidden" name="intent" value="changePassword" />
-      <Field
-        name="currentPassword"
-        type="password"
-        label={t("auth.fields.currentPassword")}
-        autoComplete="current-password"
-        error={errors.currentPassword}
-      />
-      <Field
-        name="password"
-        type="password"
-        label={t("auth.fields.newPassword")}
-        autoComplete="new-password"
-        error={errors.password}
-      />
-      <Field
-        name="confirmPassword"
-        type="password"
-        label={t("auth.fields.confirmPassword")}
-        autoComplete="new-password"
-        error={errors.confirmPassword}
-      />
+      <CurrentPasswordField error={errors.currentPassword} />
+      <NewPasswordFields errors={errors} label={t("auth.fields.newPassword")} />
+
       <button type="submit" className={buttonClass("outline", "self-start")}>
         {t("account.password.submit")}
       </button>
@@ -183,15 +153,7 @@ function DeleteForm({ actionData, hasPassword }: { actionData?: ActionResult; ha
     <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-3">
       <input type="hidden" name="intent" value="deleteAccount" />
       <p>{t("account.delete.warning")}</p>
-      {hasPassword ? (
-        <Field
-          name="currentPassword"
-          type="password"
-          label={t("auth.fields.currentPassword")}
-          autoComplete="current-password"
-          error={errors.currentPassword}
-        />
-      ) : null}
+      {hasPassword ? <CurrentPasswordField error={errors.currentPassword} /> : null}
       <Checkbox name="confirm" label={t("account.delete.confirm")} error={errors.confirm} />
       <button
         type="submit"

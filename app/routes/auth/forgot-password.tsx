@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { requestPasswordReset } from "~/features/auth/commands.server";
+import { EmailField, FailureAlert } from "~/features/auth/fields";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { forgotPasswordSchema, parseForm } from "~/features/auth/schemas";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
@@ -8,7 +9,7 @@ import { useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
-import { Field, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
+import { FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/forgot-password";
 
@@ -51,17 +52,8 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         </div>
       ) : (
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
-          {failure?.formError ? (
-            <FormAlert>{t(failure.formError, { count: failure.retryAfterMinutes ?? 0 })}</FormAlert>
-          ) : null}
-          <Field
-            name="email"
-            type="email"
-            label={t("auth.fields.email")}
-            autoComplete="email"
-            required
-            error={errors.email}
-          />
+          <FailureAlert failure={failure} />
+          <EmailField error={errors.email} />
           <button type="submit" className={buttonClass("primary")} disabled={submitting}>
             {t("auth.forgot.submit")}
           </button>

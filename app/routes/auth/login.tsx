@@ -1,5 +1,6 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { authenticate } from "~/features/auth/commands.server";
+import { EmailField, FailureAlert } from "~/features/auth/fields";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { loginSchema, parseForm } from "~/features/auth/schemas";
@@ -10,7 +11,7 @@ import { useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
-import { Checkbox, Field, FormAlert, useFormValidation } from "~/ui/form";
+import { Checkbox, Field, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/login";
 
@@ -72,19 +73,9 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         </h1>
         <p className="mt-2 text-muted">{t("auth.login.subtitle")}</p>
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
-          {failure?.formError ? (
-            <FormAlert>{t(failure.formError, { count: failure.retryAfterMinutes ?? 0 })}</FormAlert>
-          ) : null}
+          <FailureAlert failure={failure} />
           <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
-          <Field
-            name="email"
-            type="email"
-            label={t("auth.fields.email")}
-            autoComplete="email"
-            required
-            defaultValue={failure?.values?.email}
-            error={errors.email}
-          />
+          <EmailField defaultValue={failure?.values?.email} error={errors.email} />
           <Field
             name="password"
             type="password"

@@ -1,5 +1,6 @@
 import { Form, redirect, useNavigation, useRouteLoaderData } from "react-router";
 import { createAccount, FieldError } from "~/features/auth/commands.server";
+import { EmailField, FailureAlert, NewPasswordFields } from "~/features/auth/fields";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { parseForm, registerSchema } from "~/features/auth/schemas";
@@ -11,7 +12,7 @@ import { Trans, useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
-import { Checkbox, Field, FormAlert, useFormValidation } from "~/ui/form";
+import { Checkbox, Field, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/register";
 
@@ -69,9 +70,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
           {t("auth.register.title", { site: root?.site?.title ?? "" })}
         </h1>
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
-          {failure?.formError ? (
-            <FormAlert>{t(failure.formError, { count: failure.retryAfterMinutes ?? 0 })}</FormAlert>
-          ) : null}
+          <FailureAlert failure={failure} />
           <Field
             name="username"
             label={t("auth.fields.username")}
@@ -80,31 +79,9 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
             defaultValue={failure?.values?.username}
             error={errors.username}
           />
-          <Field
-            name="email"
-            type="email"
-            label={t("auth.fields.email")}
-            autoComplete="email"
-            required
-            defaultValue={failure?.values?.email}
-            error={errors.email}
-          />
-          <Field
-            name="password"
-            type="password"
-            label={t("auth.fields.password")}
-            autoComplete="new-password"
-            required
-            error={errors.password}
-          />
-          <Field
-            name="confirmPassword"
-            type="password"
-            label={t("auth.fields.confirmPassword")}
-            autoComplete="new-password"
-            required
-            error={errors.confirmPassword}
-          />
+          <EmailField defaultValue={failure?.values?.email} error={errors.email} />
+          <NewPasswordFields errors={errors} label={t("auth.fields.password")} />
+
           <Checkbox
             name="acceptTerms"
             error={errors.acceptTerms}

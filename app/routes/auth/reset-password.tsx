@@ -1,11 +1,12 @@
 import { Form, redirect, useNavigation } from "react-router";
 import { isResetTokenValid, resetPassword } from "~/features/auth/commands.server";
+import { NewPasswordFields } from "~/features/auth/fields";
 import { type FormFailure, formFailure } from "~/features/auth/responses.server";
 import { parseForm, resetPasswordSchema } from "~/features/auth/schemas";
 import { createSession } from "~/features/auth/session.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
-import { Field, FormAlert, useFormValidation } from "~/ui/form";
+import { FormAlert, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/reset-password";
 
@@ -41,22 +42,8 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
           {failure?.formError ? <FormAlert>{t(failure.formError)}</FormAlert> : null}
           <input type="hidden" name="token" value={loaderData.token} />
-          <Field
-            name="password"
-            type="password"
-            label={t("auth.fields.newPassword")}
-            autoComplete="new-password"
-            required
-            error={errors.password}
-          />
-          <Field
-            name="confirmPassword"
-            type="password"
-            label={t("auth.fields.confirmPassword")}
-            autoComplete="new-password"
-            required
-            error={errors.confirmPassword}
-          />
+          <NewPasswordFields errors={errors} label={t("auth.fields.newPassword")} />
+
           <button type="submit" className={buttonClass("primary")} disabled={navigation.state !== "idle"}>
             {t("auth.reset.submit")}
           </button>
