@@ -29,10 +29,10 @@ export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
         </>
       ) : (
         <>
-          <h2 id="locked-title" className="font-display text-2xl text-primary">
-            {t("reader.locked.title")}
+          {/* The spec's message already begins "Chapter Locked:", so it is the heading itself. */}
+          <h2 id="locked-title" className="font-display text-xl text-primary">
+            {t("reader.locked.coins", { count: lock.coinsRequired })}
           </h2>
-          <p>{t("reader.locked.coins", { count: lock.coinsRequired })}</p>
           {!lock.signedIn ? (
             <Link
               to={`/login?redirectTo=${encodeURIComponent(`/chapter/${chapter}`)}`}
