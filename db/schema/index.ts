@@ -372,3 +372,17 @@ export const readingSettings = pgTable(
     check("reading_settings_line_height", sql`${t.lineHeight} in (1.5, 1.75, 2)`),
   ],
 );
+
+/**
+ * A counter that every write to the published content (chapters, volumes, wiki, gallery, products, tiers,
+ * fundraiser, site settings, legal pages) moves, through statement triggers in the migrations. Each app
+ * instance polls it, so cached pages are dropped everywhere within a second of any change, whoever made it.
+ */
+export const contentRevision = pgTable(
+  "content_revision",
+  {
+    id: integer("id").primaryKey().default(1),
+    revision: integer("revision").notNull().default(0),
+  },
+  (t) => [check("content_revision_single_row", sql`${t.id} = 1`)],
+);
