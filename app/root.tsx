@@ -20,7 +20,6 @@ import { TocSkeleton } from "./features/chapters/toc-skeleton";
 import { ErrorScreen, NotFoundScreen } from "./features/layout/error-screen";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
-import { getReadingSettings } from "./features/reader/queries.server";
 import { settingsStyle } from "./features/reader/settings";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
 import { getSiteSettings } from "./features/site/queries.server";
@@ -44,9 +43,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     ...preferences,
     site: { title: site.title, tagline: site.tagline },
-    user: user ? { username: user.username, coinBalance: user.coinBalance } : null,
+    // Nothing else of the account: every page is the same for all readers with the same settings, so the
+    // page cache can share it (server/page-cache.ts). Personal figures are fetched by the parts showing them.
+    signedIn: Boolean(user),
     // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).
-    readingSettings: user ? await getReadingSettings(user.id) : null,
+    readingSettings: user ? user.readingSettings : null,
   };
 }
 
@@ -99,7 +100,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <div className="flex shrink-0 items-center gap-1">
               <LanguagePicker language={language} />
               <ThemeToggle />
-              <SideMenu signedIn={Boolean(data?.user)} />
+              <SideMenu signedIn={Boolean(data?.signedIn)} />
             </div>
           </div>
         </header>
@@ -129,7 +130,7 @@ const skeletons: Record<string, () => React.ReactNode> = { "/toc": TocSkeleton, 
 
 export default function App() {
   const root = useRouteLoaderData<typeof loader>("root");
-  useSyncOnSignIn(Boolean(root?.user));
+  useSyncOnSignIn(Boolean(root?.signedIn));
   const navigation = useNavigation();
   const { pathname } = useLocation();
   const pending = navigation.state === "loading" ? navigation.location.pathname : undefined;

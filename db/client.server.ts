@@ -18,6 +18,12 @@ export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Runs a statement that is parsed and planned once per connection, for the hottest reads (planning a
+   * three-table join costs more than running it: about 0.4 ms of 0.7 on PGlite). `text` uses $1, $2…;
+   * rows come as arrays in the statement's column order.
+   */
+  preparedRows(name: string, text: string, params: string[]): Promise<unknown[][]>;
   close(): Promise<void>;
 }
 
@@ -39,18 +45,38 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       kind: "postgres",
       migrate: () => migrateNodePg(db, { migrationsFolder }),
       ping: async () => void (await pool.query("select 1")),
+      // node-postgres prepares a named statement once on each pooled connection.
+      preparedRows: async (name, text, params) =>
+        (await pool.query<unknown[]>({ name, text, values: params, rowMode: "array" })).rows,
       close: () => pool.end(),
     };
   }
   const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
   await client.waitReady;
   const db = drizzlePglite(client, { schema });
+  // PGlite has one connection and no named statements in its client: PREPARE once, then EXECUTE.
+  const statements = new Map<string, Promise<unknown>>();
   return {
     db: db as unknown as Database,
     pglite: client,
     kind: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder }),
     ping: async () => void (await db.execute(sql`select 1`)),
+    preparedRows: async (name, text, params) => {
+      if (!/^[a-z_]+$/.test(name)) throw new Error(`Bad statement name ${name}`);
+      let prepared = statements.get(name);
+      if (!prepared) {
+        prepared = client.exec(`PREPARE ${name} AS ${text}`);
+        statements.set(name, prepared);
+      }
+      await prepared;
+      // Parameters as literals: with standard_conforming_strings (the default) doubling quotes is enough.
+      const literals = params.map((param) => `'${param.replaceAll("'", "''").replaceAll("\0", "")}'`);
+      const result = await client.query<unknown[]>(`EXECUTE ${name}(${literals.join(", ")})`, [], {
+        rowMode: "array",
+      });
+      return result.rows;
+    },
     close: () => client.close(),
   };
 }

@@ -1,27 +1,63 @@
 import crypto from "node:crypto";
-import type { Server } from "node:http";
+import http, { type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
-import { createRequestHandler } from "@react-router/express";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
 import { acquireDataDirLock } from "#db/lock.server";
+import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
+import { sharedViewer } from "~/features/page-cache/viewer.server";
+import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
+import { preferencesFromCookies } from "~/lib/preferences.server";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { securityHeaders } from "./headers";
 import { originCheck } from "./origin-check";
+import { PageCache } from "./page-cache";
+import { reactRouterHandler } from "./react-router";
 import { precompressedAssets } from "./static-assets";
 
 export type StartOptions = { vite?: ViteDevServer };
 
 /** How long a SIGTERM waits for requests in flight before closing the database anyway. */
 const DRAIN_MS = 4000;
+
+/** The client's address; behind a proxy on this machine (trusted, as Express is told), the one it names. */
+function clientIp(req: IncomingMessage): string | undefined {
+  const remote = req.socket.remoteAddress;
+  const forwarded = req.headers["x-forwarded-for"];
+  const loopback = remote === "127.0.0.1" || remote === "::1" || remote === "::ffff:127.0.0.1";
+  return loopback && typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : remote;
+}
+
+const requestIds = new WeakMap<IncomingMessage, string>();
+
+/** Every request gets an id (echoed in X-Request-Id) and, at level info, one JSON log line when it ends. */
+function beginRequest(req: IncomingMessage, res: ServerResponse): string {
+  const incoming = req.headers["x-request-id"];
+  const requestId =
+    typeof incoming === "string" && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
+  requestIds.set(req, requestId);
+  if (!logger.isLevelEnabled("info")) return requestId;
+  const began = process.hrtime.bigint();
+  res.once("finish", () => {
+    logger.info({
+      requestId,
+      method: req.method,
+      url: req.url,
+      status: res.statusCode,
+      ms: Number(process.hrtime.bigint() - began) / 1e6,
+      ip: clientIp(req),
+    });
+  });
+  return requestId;
+}
 
 async function openConfiguredDatabase(): Promise<{ handle: DatabaseHandle; release: () => void }> {
   const env = getEnv();
@@ -60,22 +96,9 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   app.set("trust proxy", "loopback");
 
   app.use((req, res, next) => {
-    const incoming = req.get("x-request-id");
-    const requestId = incoming && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
-    res.locals.requestId = requestId;
+    res.locals.requestId = requestIds.get(req);
+    res.setHeader("X-Request-Id", res.locals.requestId as string);
     res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
-    res.setHeader("X-Request-Id", requestId);
-    const began = process.hrtime.bigint();
-    res.on("finish", () => {
-      logger.info({
-        requestId,
-        method: req.method,
-        url: req.originalUrl,
-        status: res.statusCode,
-        ms: Number(process.hrtime.bigint() - began) / 1e6,
-        ip: req.ip,
-      });
-    });
     next();
   });
   app.use(
@@ -108,10 +131,29 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     build = async () => serverBuild as unknown as ServerBuild;
   }
 
+  // Pages shared by many readers are kept whole and answered before Express (see server/page-cache.ts);
+  // not under Vite, whose modules change under it.
+  const production = env.NODE_ENV === "production";
+  await startRevisionPoll();
+  const pages = vite
+    ? undefined
+    : new PageCache({
+        production,
+        https: env.origin.startsWith("https:"),
+        maxBytes: env.PAGE_CACHE_MB * 1024 * 1024,
+        maxAgeMs: 60_000,
+        revision: currentRevision,
+        nextReleaseAfter,
+        preferences: preferencesFromCookies,
+        viewer: sharedViewer,
+      });
+
   app.all(
     "/{*splat}",
-    createRequestHandler({
+    reactRouterHandler({
       build,
+      origin: env.origin,
+      pages,
       getLoadContext: (req, res): RequestContext => ({
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,
@@ -122,7 +164,12 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     }),
   );
 
-  const server = app.listen(env.PORT, env.HOST);
+  const server = http.createServer((req, res) => {
+    const requestId = beginRequest(req, res);
+    if (pages) pages.handle(req, res, requestId, () => app(req, res));
+    else app(req, res);
+  });
+  server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {
     server.once("listening", resolve);
     server.once("error", reject);
@@ -144,6 +191,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), DRAIN_MS).unref()),
     ]);
     if (!drained) server.closeAllConnections();
+    stopRevisionPoll();
     await handle
       .close()
       .catch((error: unknown) => logger.error({ err: error }, "closing the database failed"));

@@ -1,39 +1,46 @@
 import type { RequestHandler } from "express";
 
-/** Security headers for every response (SECURITY.md item 11). The CSP nonce is made per request. */
-export function securityHeaders({
-  production,
-  https,
-}: {
-  production: boolean;
-  https: boolean;
-}): RequestHandler {
+export type HeaderOptions = { production: boolean; https: boolean };
+
+/**
+ * The Content-Security-Policy (SECURITY.md item 11) allowing our own scripts plus the inline ones named by
+ * `inlineScripts`: a per-request `'nonce-…'` for pages rendered per request, or the `'sha256-…'` hashes of a
+ * cached page's inline scripts (a nonce repeated to every reader of a cached page would be no nonce).
+ */
+export function contentSecurityPolicy(inlineScripts: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${inlineScripts}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: https:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+/** The headers every response carries, whatever made it. */
+export function fixedSecurityHeaders({ production, https }: HeaderOptions): Record<string, string> {
+  return {
+    ...(production && https ? { "Strict-Transport-Security": "max-age=31536000; includeSubDomains" } : {}),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+  };
+}
+
+/** Security headers for responses made per request. The CSP nonce is made per request. */
+export function securityHeaders(options: HeaderOptions): RequestHandler {
+  const fixed = Object.entries(fixedSecurityHeaders(options));
   return (_req, res, next) => {
-    const nonce = res.locals.cspNonce as string;
     // Vite's dev server injects inline scripts of its own, so the strict policy applies to built code only.
-    if (production) {
-      res.setHeader(
-        "Content-Security-Policy",
-        [
-          "default-src 'self'",
-          `script-src 'self' 'nonce-${nonce}'`,
-          "style-src 'self' 'unsafe-inline'",
-          "img-src 'self' data: https:",
-          "font-src 'self'",
-          "connect-src 'self'",
-          "object-src 'none'",
-          "base-uri 'none'",
-          "frame-ancestors 'none'",
-          "form-action 'self'",
-        ].join("; "),
-      );
-    }
-    if (production && https)
-      res.setHeader("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
-    res.setHeader("X-Content-Type-Options", "nosniff");
-    res.setHeader("Referrer-Policy", "strict-origin-when-cross-origin");
-    res.setHeader("X-Frame-Options", "DENY");
-    res.setHeader("Cross-Origin-Opener-Policy", "same-origin");
+    if (options.production)
+      res.setHeader("Content-Security-Policy", contentSecurityPolicy(`'nonce-${res.locals.cspNonce}'`));
+    for (const [name, value] of fixed) res.setHeader(name, value);
     next();
   };
 }

@@ -32,6 +32,8 @@ const schema = z.object({
   GOOGLE_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
   GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
   GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
+  /** Memory for whole pages kept for many readers (server/page-cache.ts). */
+  PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
 });
 
 export type Env = z.infer<typeof schema> & { dataDir: string; origin: string };

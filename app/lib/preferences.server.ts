@@ -10,9 +10,10 @@ export type Preferences = {
   timeZone: string;
 };
 
-export function readCookies(request: Request): Map<string, string> {
+export function parseCookieHeader(header: string | null | undefined): Map<string, string> {
   const cookies = new Map<string, string>();
-  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
+  if (!header) return cookies;
+  for (const part of header.split(";")) {
     const index = part.indexOf("=");
     if (index < 1) continue;
     const name = part.slice(0, index).trim();
@@ -25,26 +26,43 @@ export function readCookies(request: Request): Map<string, string> {
   return cookies;
 }
 
+export function readCookies(request: Request): Map<string, string> {
+  return parseCookieHeader(request.headers.get("Cookie"));
+}
+
+/** Time zones seen valid; checking one builds a formatter, too slow to repeat on every request. */
+const knownTimeZones = new Set<string>();
+
 export function isTimeZone(value: string | undefined): value is string {
   if (!value || value.length > 64) return false;
+  if (knownTimeZones.has(value)) return true;
   try {
     new Intl.DateTimeFormat("en", { timeZone: value });
-    return true;
   } catch {
     return false;
   }
+  // There are about 600 zone names; the bound only keeps invented spellings from growing the set.
+  if (knownTimeZones.size < 2000) knownTimeZones.add(value);
+  return true;
 }
 
-export function getPreferences(request: Request): Preferences {
-  const cookies = readCookies(request);
+/** The preferences a page is rendered in, from the request's cookies and Accept-Language. */
+export function preferencesFromCookies(
+  cookies: Map<string, string>,
+  acceptLanguage: string | null | undefined,
+): Preferences {
   const lang = cookies.get("lang");
   const theme = cookies.get("theme");
   const tz = cookies.get("tz");
   return {
-    language: isLanguage(lang) ? lang : negotiateLanguage(request.headers.get("Accept-Language")),
+    language: isLanguage(lang) ? lang : negotiateLanguage(acceptLanguage),
     theme: theme === "light" || theme === "dark" ? theme : undefined,
     timeZone: isTimeZone(tz) ? tz : "UTC",
   };
+}
+
+export function getPreferences(request: Request): Preferences {
+  return preferencesFromCookies(readCookies(request), request.headers.get("Accept-Language"));
 }
 
 export function preferenceCookie(name: "lang" | "theme", value: string, secure: boolean): string {

@@ -1,11 +1,14 @@
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/about";
+
+export const headers = shareablePage;
 
 export async function loader() {
   const { aboutMd, ...site } = await getSiteSettings();

@@ -5,8 +5,7 @@ import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
 import { ChapterBody } from "~/features/reader/chapter-body";
 import { LockedView } from "~/features/reader/locked-view";
-import type { ChapterProgress } from "~/features/reader/progress";
-import { getProgress } from "~/features/reader/queries.server";
+import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { defaultSettings, type ReadingSettings, settingsStyle } from "~/features/reader/settings";
 import { SettingsSheet } from "~/features/reader/settings-sheet";
 import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
@@ -14,6 +13,7 @@ import { useReadingProgress } from "~/features/reader/use-reading-progress";
 import { useSwipe } from "~/features/reader/use-swipe";
 import { useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
+import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
 import { Link } from "~/ui/link";
@@ -30,14 +30,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const chapter = number === undefined ? undefined : await loadChapterForReader(number, user);
   if (!chapter) throw data({ chapterNotFound: true }, { status: 404 });
-  const progress = user ? await getProgress(user.id, [chapter.number]) : undefined;
   // A page load carries the text once, in the HTML; route data for client navigations carries it itself.
   if (context.documentRequest && chapter.html !== undefined) {
     context.documentOnly.chapterHtml = chapter.html;
     chapter.html = undefined;
   }
-  return { chapter, signedIn: Boolean(user), progress: progress?.[chapter.number] };
+  // Nothing personal here (progress is fetched by the page), so every visitor, and every signed-in reader
+  // who may read the chapter, gets the same page: the page cache renders it once for all of them.
+  const shared = !user || (user.role === "reader" && !chapter.lock);
+  return data({ chapter, signedIn: Boolean(user) }, { headers: shareableIf(shared) });
 }
+
+export const headers = shareableIfLoaderSays;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const number = parseNumber(params.id);
@@ -92,6 +96,18 @@ function Artwork({
     ));
 }
 
+/** A signed-in reader's progress in a chapter as the account has it (another device may be further on). */
+async function loadAccountProgress(chapter: number): Promise<ChapterProgress | undefined> {
+  try {
+    const response = await fetch(`/reader/progress?chapter=${chapter}`, { cache: "no-store" });
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { progress?: unknown };
+    return parseProgress(body.progress);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Sends signed-in readers' progress to the server; returns false (to retry later) when it could not. */
 async function sendProgress(chapter: number, progress: ChapterProgress): Promise<boolean> {
   const body = JSON.stringify({ entries: [{ chapter, progress }] });
@@ -143,7 +159,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
     [chapter.number],
   );
   const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
-    initial: loaderData.progress,
+    loadAccountProgress: signedIn && !chapter.lock ? loadAccountProgress : undefined,
     onSave: signedIn && !chapter.lock ? onSave : undefined,
   });
 

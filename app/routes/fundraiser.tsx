@@ -2,6 +2,7 @@ import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser, listSupportTiers } from "~/features/fundraiser/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
@@ -10,6 +11,8 @@ import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/fundraiser";
 
 const RECENT = 12;
+
+export const headers = shareablePage;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const showAll = new URL(request.url).searchParams.get("supporters") === "all";

@@ -5,9 +5,12 @@ import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/home";
+
+export const headers = shareablePage;
 
 export async function loader() {
   const [site, latest, products, fundraiser] = await Promise.all([

@@ -2,10 +2,13 @@ import { data } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getLegalPage } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/legal";
+
+export const headers = shareablePage;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const slug = new URL(request.url).pathname === "/privacy" ? "privacy" : "terms";

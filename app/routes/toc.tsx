@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
@@ -7,6 +8,7 @@ import { getProgress } from "~/features/reader/queries.server";
 import { loadAllStoredProgress } from "~/features/reader/storage";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { CoinIcon, LockIcon } from "~/ui/icons";
 import { Link } from "~/ui/link";
@@ -21,13 +23,14 @@ export async function loader({ request }: Route.LoaderArgs) {
     getSiteSettings(),
     user ? getProgress(user.id) : undefined,
   ]);
-  return {
-    volumes,
-    synopsis: site.synopsis,
-    title: site.title,
-    marks: progress ? toMarks(progress) : undefined,
-  };
+  // A visitor's marks come from browser storage after the page shows: the page is the same for all of them.
+  return data(
+    { volumes, synopsis: site.synopsis, title: site.title, marks: progress ? toMarks(progress) : undefined },
+    { headers: shareableIf(!user) },
+  );
 }
+
+export const headers = shareableIfLoaderSays;
 
 /** Signed-in readers' marks come with the page; a visitor's from this browser's storage, after hydration. */
 function useMarks(fromServer: Record<number, ProgressMark> | undefined) {

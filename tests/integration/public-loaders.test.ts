@@ -61,7 +61,7 @@ describe.each(drivers)("public loaders on %s", (driver) => {
   });
 
   it("table of contents: two volumes, 1-3 free, 4-9 paid at 1 coin, 10 locked", async () => {
-    const data = await call(tocLoader, "/toc");
+    const { data } = await call(tocLoader, "/toc");
     expect(data.volumes.map((v) => [v.title, v.chapters.length])).toEqual([
       ["The Blood Moon Rising", 7],
       ["The Ancient Bloodline", 3],

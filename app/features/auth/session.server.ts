@@ -1,7 +1,8 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { redirect } from "react-router";
-import { db } from "#db/client.server";
-import { sessions, users } from "#db/schema";
+import { db, getDatabase } from "#db/client.server";
+import { readingSettings, sessions, users } from "#db/schema";
+import { defaultSettings, type ReadingSettings } from "~/features/reader/settings";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { readCookies } from "~/lib/preferences.server";
@@ -28,6 +29,8 @@ export type SessionUser = {
   coinBalance: number;
   createdAt: Date;
   hasPassword: boolean;
+  /** Read with the session (one query): every page a signed-in reader sees is rendered in them. */
+  readingSettings: ReadingSettings;
 };
 
 function secureCookies(): boolean {
@@ -85,24 +88,55 @@ export function getSessionUser(request: Request): Promise<SessionUser | undefine
 
 async function lookUpSession(request: Request): Promise<SessionUser | undefined> {
   const token = readCookies(request).get(sessionCookieName());
-  if (!token) return undefined;
-  const [row] = await db()
-    .select({
-      sessionId: sessions.id,
-      remember: sessions.remember,
-      lastSeenAt: sessions.lastSeenAt,
-      expiresAt: sessions.expiresAt,
-      id: users.id,
-      username: users.username,
-      email: users.email,
-      role: users.role,
-      coinBalance: users.coinBalance,
-      createdAt: users.createdAt,
-      passwordHash: users.passwordHash,
-    })
+  return token ? lookUpSessionToken(token) : undefined;
+}
+
+const sessionColumns = {
+  sessionId: sessions.id,
+  remember: sessions.remember,
+  lastSeenAt: sessions.lastSeenAt,
+  expiresAt: sessions.expiresAt,
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  role: users.role,
+  coinBalance: users.coinBalance,
+  createdAt: users.createdAt,
+  passwordHash: users.passwordHash,
+  fontSize: readingSettings.fontSize,
+  fontFamily: readingSettings.fontFamily,
+  lineHeight: readingSettings.lineHeight,
+};
+type SessionRow = {
+  [K in keyof typeof sessionColumns]: (typeof sessionColumns)[K]["_"]["notNull"] extends true
+    ? (typeof sessionColumns)[K]["_"]["data"]
+    : (typeof sessionColumns)[K]["_"]["data"] | null;
+};
+
+let sessionQuery: string | undefined;
+
+/**
+ * The session lookup runs on every signed-in request, so it is a prepared statement (planned once); its
+ * text comes from the schema through Drizzle.
+ */
+async function findSession(tokenHash: string): Promise<SessionRow | undefined> {
+  sessionQuery ??= db()
+    .select(sessionColumns)
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
-    .where(eq(sessions.tokenHash, hashToken(token)));
+    .leftJoin(readingSettings, eq(readingSettings.userId, users.id))
+    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
+    .toSQL().sql;
+  const [values] = await getDatabase().preparedRows("session_lookup", sessionQuery, [tokenHash]);
+  if (!values) return undefined;
+  return Object.fromEntries(
+    Object.keys(sessionColumns).map((key, index) => [key, values[index]]),
+  ) as SessionRow;
+}
+
+/** The user of a session token, in one query, or undefined when the session is unknown or has expired. */
+export async function lookUpSessionToken(token: string): Promise<SessionUser | undefined> {
+  const row = await findSession(hashToken(token));
   if (!row) return undefined;
   const now = Date.now();
   const lifetime = row.remember ? sessionLifetimes.remember : sessionLifetimes.normal;
@@ -116,8 +150,24 @@ async function lookUpSession(request: Request): Promise<SessionUser | undefined>
       .set({ lastSeenAt: new Date(now) })
       .where(eq(sessions.id, row.sessionId));
   }
-  const { passwordHash, remember: _remember, lastSeenAt: _lastSeen, expiresAt: _expires, ...user } = row;
-  return { ...user, hasPassword: passwordHash !== null };
+  const {
+    passwordHash,
+    remember: _remember,
+    lastSeenAt: _lastSeen,
+    expiresAt: _expires,
+    fontSize,
+    fontFamily,
+    lineHeight,
+    ...user
+  } = row;
+  return {
+    ...user,
+    hasPassword: passwordHash !== null,
+    readingSettings:
+      fontSize !== null && fontFamily !== null && lineHeight !== null
+        ? { fontSize, fontFamily, lineHeight }
+        : defaultSettings,
+  };
 }
 
 /** Sends visitors to sign in, remembering where they were going. */

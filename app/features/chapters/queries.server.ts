@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, lte } from "drizzle-orm";
+import { and, desc, eq, lte } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { chapters, volumes } from "#db/schema";
+import { chapters } from "#db/schema";
 import { readingMinutes } from "~/lib/words";
 import { chapterStatus } from "./access";
+import { getChapterCatalog } from "./catalog.server";
 
 export type TocChapter = {
   number: number;
@@ -15,45 +16,26 @@ export type TocChapter = {
 
 export type TocVolume = { number: number; title: string; summaryMd: string; chapters: TocChapter[] };
 
-/** Every published chapter grouped by volume, in one query. */
+/** Every published chapter grouped by volume, from the chapter catalog (one query per content revision). */
 export async function getTableOfContents(now = new Date()): Promise<TocVolume[]> {
-  const rows = await db()
-    .select({
-      volumeNumber: volumes.number,
-      volumeTitle: volumes.title,
-      volumeSummary: volumes.summaryMd,
-      number: chapters.number,
-      title: chapters.title,
-      releaseAt: chapters.releaseAt,
-      coinsRequired: chapters.coinsRequired,
-      wordCount: chapters.wordCount,
-    })
-    .from(chapters)
-    .innerJoin(volumes, eq(chapters.volumeId, volumes.id))
-    .where(eq(chapters.status, "published"))
-    .orderBy(asc(volumes.number), asc(chapters.number));
+  const { published } = await getChapterCatalog();
   const byVolume = new Map<number, TocVolume>();
-  for (const row of rows) {
-    let volume = byVolume.get(row.volumeNumber);
+  for (const chapter of published) {
+    let volume = byVolume.get(chapter.volume.number);
     if (!volume) {
-      volume = {
-        number: row.volumeNumber,
-        title: row.volumeTitle,
-        summaryMd: row.volumeSummary,
-        chapters: [],
-      };
-      byVolume.set(row.volumeNumber, volume);
+      volume = { ...chapter.volume, chapters: [] };
+      byVolume.set(chapter.volume.number, volume);
     }
     volume.chapters.push({
-      number: row.number,
-      title: row.title,
-      status: chapterStatus(row, now),
-      coinsRequired: row.coinsRequired,
-      releaseAt: row.releaseAt.toISOString(),
-      minutes: readingMinutes(row.wordCount),
+      number: chapter.number,
+      title: chapter.title,
+      status: chapterStatus(chapter, now),
+      coinsRequired: chapter.coinsRequired,
+      releaseAt: chapter.releaseAt.toISOString(),
+      minutes: readingMinutes(chapter.wordCount),
     });
   }
-  return [...byVolume.values()];
+  return [...byVolume.values()].sort((a, b) => a.number - b.number);
 }
 
 /** The most recently released published chapter, for the home page. */

@@ -127,8 +127,8 @@ describe("the chapter fixture (raw HTML, GFM table, footnote, every link scheme)
     expect(dangers(html)).toEqual([]);
   });
 
-  it("numbers the chapter's top-level blocks for places and bookmarks", () => {
-    const html = renderChapter(1, new Date(0), "One.\n\nTwo.\n\n* * *\n\nThree.");
+  it("numbers the chapter's top-level blocks for places and bookmarks", async () => {
+    const html = await renderChapter(1, new Date(0), () => "One.\n\nTwo.\n\n* * *\n\nThree.");
     expect(html).toBe(
       '<p data-p="0">One.</p>\n<p data-p="1">Two.</p>\n<hr data-p="2">\n<p data-p="3">Three.</p>',
     );

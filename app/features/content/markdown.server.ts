@@ -150,12 +150,19 @@ const numberBlocks = unified()
 
 const chapterCache = new Map<string, string>();
 
-/** A chapter's sanitised HTML with numbered blocks, rendered once per chapter version. */
-export function renderChapter(id: number, version: Date, markdown: string): string {
+/**
+ * A chapter's sanitised HTML with numbered blocks, rendered once per chapter version; the text is loaded
+ * only when this version is not rendered yet.
+ */
+export async function renderChapter(
+  id: number,
+  version: Date,
+  loadMarkdown: () => string | Promise<string>,
+): Promise<string> {
   const key = `${id}:${version.getTime()}`;
   let html = chapterCache.get(key);
   if (html === undefined) {
-    html = String(numberBlocks.processSync(renderMarkdown(markdown)));
+    html = String(numberBlocks.processSync(renderMarkdown(await loadMarkdown())));
     if (chapterCache.size >= CACHE_LIMIT) chapterCache.delete(chapterCache.keys().next().value as string);
     chapterCache.set(key, html);
   }

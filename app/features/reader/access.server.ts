@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gt, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { chapters, chapterUnlocks, volumes } from "#db/schema";
+import { chapters, chapterUnlocks } from "#db/schema";
 import type { SessionUser } from "~/features/auth/session.server";
 import { chapterStatus } from "~/features/chapters/access";
+import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/chapters/catalog.server";
 import { renderChapter } from "~/features/content/markdown.server";
 import { readingMinutes } from "~/lib/words";
 
@@ -10,79 +11,74 @@ export type Lock =
   | { kind: "release"; releaseAt: string }
   | { kind: "coins"; coinsRequired: number; signedIn: boolean; balance: number };
 
+/** A chapter as the catalog has it, or undefined when it does not exist for this reader (drafts). */
+export async function findChapter(
+  number: number,
+  user: SessionUser | undefined,
+): Promise<ChapterFacts | undefined> {
+  const chapter = (await getChapterCatalog()).byNumber.get(number);
+  if (!chapter || (chapter.status === "draft" && user?.role !== "author")) return undefined;
+  return chapter;
+}
+
 /**
- * A chapter as one reader may see it (DESIGN.md 2). The text is present only when the reader may read it:
- * a locked chapter's text never leaves the server, in the page or in its route data.
+ * Whether a reader may read a chapter now (DESIGN.md 2), or what locks it. The one rule the reader, the
+ * page cache's grouping of readers and every listing share.
+ */
+export async function chapterLock(
+  chapter: ChapterFacts,
+  user: SessionUser | undefined,
+  now = new Date(),
+): Promise<Lock | undefined> {
+  if (user?.role === "author") return undefined;
+  const status = chapterStatus(chapter, now);
+  if (status === "locked") return { kind: "release", releaseAt: chapter.releaseAt.toISOString() };
+  if (status === "free") return undefined;
+  if (user && (await hasUnlocked(user.id, chapter.id))) return undefined;
+  return {
+    kind: "coins",
+    coinsRequired: chapter.coinsRequired,
+    signedIn: Boolean(user),
+    balance: user?.coinBalance ?? 0,
+  };
+}
+
+async function hasUnlocked(userId: number, chapterId: number): Promise<boolean> {
+  const rows = await db()
+    .select({ id: chapterUnlocks.id })
+    .from(chapterUnlocks)
+    .where(and(eq(chapterUnlocks.userId, userId), eq(chapterUnlocks.chapterId, chapterId)));
+  return rows.length > 0;
+}
+
+async function loadText(chapterId: number): Promise<string> {
+  const [row] = await db()
+    .select({ bodyMd: chapters.bodyMd })
+    .from(chapters)
+    .where(eq(chapters.id, chapterId));
+  return row?.bodyMd ?? "";
+}
+
+/**
+ * A chapter as one reader may see it. The text is present only when the reader may read it: a locked
+ * chapter's text never leaves the server, in the page or in its route data.
  */
 export async function loadChapterForReader(number: number, user: SessionUser | undefined, now = new Date()) {
-  const [chapter] = await db()
-    .select({
-      id: chapters.id,
-      number: chapters.number,
-      title: chapters.title,
-      bodyMd: chapters.bodyMd,
-      wordCount: chapters.wordCount,
-      releaseAt: chapters.releaseAt,
-      coinsRequired: chapters.coinsRequired,
-      artwork: chapters.artwork,
-      status: chapters.status,
-      updatedAt: chapters.updatedAt,
-      volumeNumber: volumes.number,
-      volumeTitle: volumes.title,
-    })
-    .from(chapters)
-    .innerJoin(volumes, eq(chapters.volumeId, volumes.id))
-    .where(eq(chapters.number, number));
-  const author = user?.role === "author";
-  if (!chapter || (chapter.status === "draft" && !author)) return undefined;
-
-  const published = eq(chapters.status, "published");
-  const [previous] = await db()
-    .select({ number: chapters.number })
-    .from(chapters)
-    .where(and(published, lt(chapters.number, number)))
-    .orderBy(desc(chapters.number))
-    .limit(1);
-  const [next] = await db()
-    .select({ number: chapters.number })
-    .from(chapters)
-    .where(and(published, gt(chapters.number, number)))
-    .orderBy(asc(chapters.number))
-    .limit(1);
-
-  const status = chapterStatus(chapter, now);
-  let lock: Lock | undefined;
-  if (!author && status === "locked") lock = { kind: "release", releaseAt: chapter.releaseAt.toISOString() };
-  if (!author && status === "paid") {
-    const unlocked = user
-      ? (
-          await db()
-            .select({ id: chapterUnlocks.id })
-            .from(chapterUnlocks)
-            .where(and(eq(chapterUnlocks.userId, user.id), eq(chapterUnlocks.chapterId, chapter.id)))
-        ).length > 0
-      : false;
-    if (!unlocked) {
-      lock = {
-        kind: "coins",
-        coinsRequired: chapter.coinsRequired,
-        signedIn: Boolean(user),
-        balance: user?.coinBalance ?? 0,
-      };
-    }
-  }
-
+  const chapter = await findChapter(number, user);
+  if (!chapter) return undefined;
+  const lock = await chapterLock(chapter, user, now);
+  const { previous, next } = neighbours(await getChapterCatalog(), number);
   return {
     id: chapter.id,
     number: chapter.number,
     title: chapter.title,
-    volume: { number: chapter.volumeNumber, title: chapter.volumeTitle },
+    volume: { number: chapter.volume.number, title: chapter.volume.title },
     wordCount: chapter.wordCount,
     minutes: readingMinutes(chapter.wordCount),
-    previous: previous?.number,
-    next: next?.number,
+    previous,
+    next,
     lock,
     artwork: lock ? [] : chapter.artwork,
-    html: lock ? undefined : renderChapter(chapter.id, chapter.updatedAt, chapter.bodyMd),
+    html: lock ? undefined : await renderChapter(chapter.id, chapter.updatedAt, () => loadText(chapter.id)),
   };
 }

@@ -31,11 +31,15 @@ export function useReadingProgress(
   chapter: number,
   articleRef: React.RefObject<HTMLElement | null>,
   {
-    initial,
+    loadAccountProgress,
     onSave,
-  }: { initial?: ChapterProgress; onSave?: (progress: ChapterProgress) => Promise<boolean> },
+  }: {
+    /** Signed-in readers: the account's record, fetched after the page shows (pages are shared, see root.tsx). */
+    loadAccountProgress?: (chapter: number) => Promise<ChapterProgress | undefined>;
+    onSave?: (progress: ChapterProgress) => Promise<boolean>;
+  },
 ) {
-  const [progress, setProgress] = useState<ChapterProgress>(() => initial ?? emptyProgress());
+  const [progress, setProgress] = useState<ChapterProgress>(emptyProgress);
   const latest = useRef(progress);
   const lastActivity = useRef(Date.now());
   const save = useRef(onSave);
@@ -54,14 +58,31 @@ export function useReadingProgress(
   useEffect(() => {
     const article = articleRef.current;
     if (!article) return;
-    const stored = loadStoredProgress(chapter);
-    // The account's record (another device) and this browser's: furthest progress, all bookmarks.
-    const start = initial ? mergeProgress(initial, stored) : stored;
+    const start = loadStoredProgress(chapter);
     latest.current = start;
     setProgress(start);
-    if (start.paragraph > 0 && !window.location.hash) {
-      article.querySelector(`[data-p="${start.paragraph}"]`)?.scrollIntoView({ block: "start" });
-    }
+    // Once the reader moves the page themselves, a late answer from the account no longer does.
+    let movedByReader = false;
+    const moved = () => {
+      movedByReader = true;
+    };
+    const movers = ["wheel", "touchstart", "keydown", "pointerdown"] as const;
+    for (const type of movers) window.addEventListener(type, moved, { passive: true, once: true });
+    const restore = (place: ChapterProgress) => {
+      if (place.paragraph > 0 && !window.location.hash && !movedByReader) {
+        article.querySelector(`[data-p="${place.paragraph}"]`)?.scrollIntoView({ block: "start" });
+      }
+    };
+    restore(start);
+    // The account's record (another device) and this browser's: furthest progress, all bookmarks. It moves
+    // the page only while the reader has not scrolled it.
+    let cancelled = false;
+    void loadAccountProgress?.(chapter).then((account) => {
+      if (!account || cancelled) return;
+      const merged = mergeProgress(account, latest.current);
+      commit(merged);
+      if (merged.paragraph !== start.paragraph) restore(merged);
+    });
     let frame = 0;
     const onScroll = () => {
       lastActivity.current = Date.now();
@@ -76,10 +97,12 @@ export function useReadingProgress(
     };
     window.addEventListener("scroll", onScroll, { passive: true });
     return () => {
+      cancelled = true;
+      for (const type of movers) window.removeEventListener(type, moved);
       window.removeEventListener("scroll", onScroll);
       cancelAnimationFrame(frame);
     };
-  }, [chapter, articleRef, commit, initial]);
+  }, [chapter, articleRef, commit, loadAccountProgress]);
 
   // Reading time counts only while the page is visible and the reader has been active in the last minute.
   useEffect(() => {

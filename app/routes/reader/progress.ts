@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { getSessionUser } from "~/features/auth/session.server";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
-import { saveProgress } from "~/features/reader/queries.server";
+import { getProgress, saveProgress } from "~/features/reader/queries.server";
 import type { Route } from "./+types/progress";
 
 const bodySchema = z.object({
@@ -16,6 +16,19 @@ const bodySchema = z.object({
     .min(1)
     .max(500),
 });
+
+/** A signed-in reader's progress in one chapter (`?chapter=N`), as the account has it. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await getSessionUser(request);
+  if (!user) return data({ error: "signed-out" }, { status: 401 });
+  const chapter = Number(new URL(request.url).searchParams.get("chapter"));
+  if (!Number.isInteger(chapter) || chapter < 1) return data({ error: "bad-chapter" }, { status: 400 });
+  const progress = await getProgress(user.id, [chapter]);
+  return Response.json(
+    { progress: progress[chapter] ?? null },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
 
 /** Signed-in readers' progress, sent in batches (and by sendBeacon when a page is left). */
 export async function action({ request }: Route.ActionArgs) {

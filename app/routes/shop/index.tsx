@@ -2,6 +2,7 @@ import { matchesFilter, type ShopFilter, shopFilters } from "~/features/shop/cat
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/index";
@@ -9,6 +10,8 @@ import type { Route } from "./+types/index";
 function parseFilter(value: string | null): ShopFilter {
   return shopFilters.find((filter) => filter === value) ?? "all";
 }
+
+export const headers = shareablePage;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const filter = parseFilter(new URL(request.url).searchParams.get("category"));

@@ -3,9 +3,12 @@ import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { MembershipBonus, Price, ProductCard } from "~/features/shop/product-card";
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/product";
+
+export const headers = shareablePage;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : Number.NaN;

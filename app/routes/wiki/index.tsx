@@ -1,9 +1,12 @@
 import { wikiSections } from "#db/schema";
 import { listWikiPages } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/index";
+
+export const headers = shareablePage;
 
 export async function loader() {
   const pages = await listWikiPages();

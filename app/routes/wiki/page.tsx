@@ -3,10 +3,13 @@ import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { getWikiPage } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/page";
+
+export const headers = shareablePage;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const section = wikiSectionSchema.safeParse(params.section);

@@ -2,9 +2,12 @@ import { data } from "react-router";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { listWikiPages } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/section";
+
+export const headers = shareablePage;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const section = wikiSectionSchema.safeParse(params.section);

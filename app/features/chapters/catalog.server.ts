@@ -1,0 +1,90 @@
+import { asc, eq } from "drizzle-orm";
+import { db } from "#db/client.server";
+import { type Artwork, chapters, volumes } from "#db/schema";
+import { memoByRevision } from "~/features/site/revision.server";
+
+/** What every listing and the reader need to know of a chapter, without its text. */
+export type ChapterFacts = {
+  id: number;
+  number: number;
+  title: string;
+  volume: { number: number; title: string; summaryMd: string };
+  releaseAt: Date;
+  coinsRequired: number;
+  status: "draft" | "published";
+  wordCount: number;
+  artwork: Artwork[];
+  updatedAt: Date;
+};
+
+export type ChapterCatalog = {
+  byNumber: Map<number, ChapterFacts>;
+  /** Published chapters in number order. */
+  published: ChapterFacts[];
+  /** Every published chapter's release time, ascending (ms). */
+  releases: number[];
+};
+
+/**
+ * Every chapter's facts, read in one query and kept until the content changes (the content revision moves).
+ * A serial of 1,000 chapters is about 200 KB here; the texts stay in the database.
+ */
+export const getChapterCatalog = memoByRevision(async (): Promise<ChapterCatalog> => {
+  const rows = await db()
+    .select({
+      id: chapters.id,
+      number: chapters.number,
+      title: chapters.title,
+      releaseAt: chapters.releaseAt,
+      coinsRequired: chapters.coinsRequired,
+      status: chapters.status,
+      wordCount: chapters.wordCount,
+      artwork: chapters.artwork,
+      updatedAt: chapters.updatedAt,
+      volumeNumber: volumes.number,
+      volumeTitle: volumes.title,
+      volumeSummary: volumes.summaryMd,
+    })
+    .from(chapters)
+    .innerJoin(volumes, eq(chapters.volumeId, volumes.id))
+    .orderBy(asc(chapters.number));
+  const volumeOf = new Map<number, ChapterFacts["volume"]>();
+  const all = rows.map(({ volumeNumber, volumeTitle, volumeSummary, ...chapter }): ChapterFacts => {
+    let volume = volumeOf.get(volumeNumber);
+    if (!volume) {
+      volume = { number: volumeNumber, title: volumeTitle, summaryMd: volumeSummary };
+      volumeOf.set(volumeNumber, volume);
+    }
+    return { ...chapter, volume };
+  });
+  const published = all.filter((chapter) => chapter.status === "published");
+  return {
+    byNumber: new Map(all.map((chapter) => [chapter.number, chapter])),
+    published,
+    releases: published.map((chapter) => chapter.releaseAt.getTime()).sort((a, b) => a - b),
+  };
+});
+
+/** The published chapters before and after one. */
+export function neighbours(catalog: ChapterCatalog, number: number) {
+  const index = catalog.published.findIndex((chapter) => chapter.number === number);
+  if (index < 0) {
+    const previous = catalog.published.filter((chapter) => chapter.number < number).at(-1);
+    const next = catalog.published.find((chapter) => chapter.number > number);
+    return { previous: previous?.number, next: next?.number };
+  }
+  return { previous: catalog.published[index - 1]?.number, next: catalog.published[index + 1]?.number };
+}
+
+/** The first chapter release after `time` (ms), if any: pages rendered before it may show it locked. */
+export async function nextReleaseAfter(time: number): Promise<number | undefined> {
+  const { releases } = await getChapterCatalog();
+  let low = 0;
+  let high = releases.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((releases[middle] as number) <= time) low = middle + 1;
+    else high = middle;
+  }
+  return releases[low];
+}

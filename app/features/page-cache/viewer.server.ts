@@ -1,0 +1,25 @@
+import { lookUpSessionToken, sessionCookieName } from "~/features/auth/session.server";
+import { chapterLock, findChapter } from "~/features/reader/access.server";
+
+/**
+ * Which readers see the same page, so the page cache (server/page-cache.ts) can render it once for all of
+ * them. Every visitor (no session cookie) sees the same public pages. Signed-in readers share a chapter page
+ * when they may all read the chapter and use the same reading settings (rendered on <html>); every other
+ * page of a signed-in reader is their own (undefined). Personal figures (progress, balance) are never part of
+ * a shared page: the parts that show them fetch them.
+ */
+export async function sharedViewer(
+  pathname: string,
+  cookies: Map<string, string>,
+): Promise<string | undefined> {
+  const token = cookies.get(sessionCookieName());
+  if (!token) return "visitor";
+  const chapter = /^\/chapter\/(\d{1,6})$/.exec(pathname);
+  if (!chapter) return undefined;
+  const user = await lookUpSessionToken(token);
+  if (!user) return undefined;
+  const facts = await findChapter(Number(chapter[1]), user);
+  if (!facts || user.role === "author" || (await chapterLock(facts, user))) return undefined;
+  const { fontSize, fontFamily, lineHeight } = user.readingSettings;
+  return `reader ${fontSize} ${fontFamily} ${lineHeight}`;
+}

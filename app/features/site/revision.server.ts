@@ -1,0 +1,74 @@
+import { eq } from "drizzle-orm";
+import { db } from "#db/client.server";
+import { contentRevision } from "#db/schema";
+import { logger } from "~/lib/logger.server";
+
+/**
+ * The content revision: a counter that statement triggers move on every write to the published content
+ * (migration 0003). A server polls it once a second, so each app instance drops what it cached from the
+ * content within about a second of a change, whichever process or instance made it. Without the poll
+ * (tests, scripts) nothing is memoised: `current()` is undefined and `memoByRevision` always recomputes.
+ */
+const state: { revision?: number; timer?: NodeJS.Timeout } = {};
+
+export async function readContentRevision(): Promise<number> {
+  const [row] = await db()
+    .select({ revision: contentRevision.revision })
+    .from(contentRevision)
+    .where(eq(contentRevision.id, 1));
+  return row?.revision ?? 0;
+}
+
+/** The revision last read, or undefined when no poll runs (every read then goes to the database). */
+export function currentRevision(): number | undefined {
+  return state.revision;
+}
+
+export async function startRevisionPoll(everyMs = 1000): Promise<void> {
+  state.revision = await readContentRevision();
+  let busy = false;
+  state.timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    readContentRevision()
+      .then((revision) => {
+        state.revision = revision;
+      })
+      .catch((error: unknown) => {
+        // A lost database: forget the revision, so nothing cached is trusted until it answers again.
+        state.revision = undefined;
+        logger.warn({ err: error }, "content revision poll failed");
+      })
+      .finally(() => {
+        busy = false;
+      });
+  }, everyMs);
+  state.timer.unref();
+}
+
+export function stopRevisionPoll(): void {
+  clearInterval(state.timer);
+  state.timer = undefined;
+  state.revision = undefined;
+}
+
+/**
+ * `load()`'s result, kept until the content revision moves. Concurrent callers share one load. Without a
+ * poll running, every call loads afresh.
+ */
+export function memoByRevision<T>(load: () => Promise<T>): () => Promise<T> {
+  let memo: { revision: number; value: Promise<T> } | undefined;
+  return () => {
+    const revision = state.revision;
+    if (revision === undefined) return load();
+    if (memo?.revision !== revision) {
+      const value = load();
+      memo = { revision, value };
+      // A failed load is not kept.
+      value.catch(() => {
+        if (memo?.value === value) memo = undefined;
+      });
+    }
+    return memo.value;
+  };
+}

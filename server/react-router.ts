@@ -1,0 +1,92 @@
+import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
+import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
+import { SHAREABLE_HEADER } from "~/lib/shareable";
+import { type PageCache, pendingPage } from "./page-cache";
+
+function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressResponse): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  // React Router checks an action's Origin against this URL's, so it is the one the browser used. Pages do
+  // not depend on it (links are relative; e-mails and OAuth use APP_ORIGIN), so no Host header can change
+  // a cached page: tests/server/page-cache.test.ts.
+  const host = req.get("host");
+  return new Request(`${host ? `${req.protocol}://${host}` : origin}${req.originalUrl}`, init);
+}
+
+/**
+ * React Router behind Express. A page the page cache asked for (a miss) and the route marked shareable is
+ * read whole, kept and sent from the cache's copy; everything else streams as React Router makes it.
+ */
+export function reactRouterHandler({
+  build,
+  origin,
+  pages,
+  getLoadContext,
+}: {
+  build: () => Promise<ServerBuild>;
+  origin: string;
+  pages: PageCache | undefined;
+  getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+}): RequestHandler {
+  let handle: ((request: Request, context: AppLoadContext) => Promise<Response>) | undefined;
+  return async (req, res, next) => {
+    const page = pendingPage(req);
+    try {
+      handle ??= createRequestHandler(await build());
+      const response = await handle(toFetchRequest(origin, req, res), getLoadContext(req, res));
+      const shareable = response.headers.get(SHAREABLE_HEADER) === "1";
+      response.headers.delete(SHAREABLE_HEADER);
+      if (
+        page &&
+        pages &&
+        shareable &&
+        response.status === 200 &&
+        !response.headers.has("Set-Cookie") &&
+        response.headers.get("Content-Type")?.startsWith("text/html")
+      ) {
+        const html = Buffer.from(await response.arrayBuffer());
+        pages.send(req, res, res.locals.requestId as string, await pages.store(page, html));
+        return;
+      }
+      page?.settle(undefined);
+      await sendResponse(res, response);
+    } catch (error) {
+      page?.settle(undefined);
+      next(error);
+    }
+  };
+}
+
+async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
+  if (res.destroyed || res.writableEnded) {
+    await response.body?.cancel();
+    return;
+  }
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers) res.append(name, value);
+  // What is made per request is nobody else's: no shared cache keeps it.
+  if (!response.headers.has("Cache-Control")) res.setHeader("Cache-Control", "private, no-cache");
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  try {
+    await writeReadableStreamToWritable(response.body, res);
+  } catch (error) {
+    if (!res.destroyed && !res.writableEnded) throw error;
+  }
+}
