@@ -26,7 +26,10 @@ export async function receiveWebhook(
     event = await provider.verifyWebhook(rawBody, headers);
   } catch (error) {
     if (error instanceof BadSignature) {
-      logger.warn({ requestId, provider: provider.name, reason: error.message.split("\n")[0] }, "bad webhook signature");
+      logger.warn(
+        { requestId, provider: provider.name, reason: error.message.split("\n")[0] },
+        "bad webhook signature",
+      );
       return { status: 400, body: { received: false, error: "bad-signature" } };
     }
     throw error;
