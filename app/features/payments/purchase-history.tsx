@@ -1,11 +1,15 @@
 import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
+import { ItemName } from "./item-name";
 
 export type PurchaseView = {
   id: number;
   status: "pending" | "paid" | "failed" | "refunded" | "disputed";
   description: string;
+  kind: string;
+  coins: number;
+  tierKey: string | null;
   amountCents: number;
   refundedCents: number;
   currency: string;
@@ -49,7 +53,9 @@ export function PurchaseHistory({ purchases }: { purchases: PurchaseView[] }) {
           {purchases.map((purchase) => (
             <tr key={purchase.id} className="border-t border-line">
               <td className="py-2 pr-3 whitespace-nowrap">{format.date(purchase.createdAt)}</td>
-              <td className="py-2 pr-3">{purchase.description}</td>
+              <td className="py-2 pr-3">
+                <ItemName item={purchase} />
+              </td>
               <td className="py-2 pr-3 text-right whitespace-nowrap">
                 {format.money(purchase.amountCents, purchase.currency)}
               </td>

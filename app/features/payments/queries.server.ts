@@ -27,6 +27,7 @@ export async function listPurchases(userId: number, limit = 50) {
       status: payments.status,
       description: payments.description,
       coins: payments.coins,
+      tierKey: payments.tierKey,
       amountCents: payments.amountCents,
       refundedCents: payments.refundedCents,
       currency: payments.currency,

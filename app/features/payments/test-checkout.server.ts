@@ -15,6 +15,8 @@ export async function getTestCheckout(sessionId: string) {
       kind: payments.kind,
       status: payments.status,
       description: payments.description,
+      coins: payments.coins,
+      tierKey: payments.tierKey,
       amountCents: payments.amountCents,
       currency: payments.currency,
     })

@@ -1,4 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { ItemName } from "~/features/payments/item-name";
 import { testAnswerSchema } from "~/features/payments/schemas";
 import { answerTestCheckout, getTestCheckout } from "~/features/payments/test-checkout.server";
 import { useTranslation } from "~/i18n/react";
@@ -13,7 +14,12 @@ export async function loader({ params }: Route.LoaderArgs) {
   const payment = await getTestCheckout(params.session);
   if (!payment) throw data(null, { status: 404 });
   return {
-    description: payment.description,
+    item: {
+      kind: payment.kind,
+      coins: payment.coins,
+      tierKey: payment.tierKey,
+      description: payment.description,
+    },
     amountCents: payment.amountCents,
     currency: payment.currency,
     open: payment.status === "pending",
@@ -34,7 +40,7 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
   const format = useFormat();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const { description, amountCents, currency, open, back } = loaderData;
+  const { item, amountCents, currency, open, back } = loaderData;
   return (
     <div className="mx-auto flex max-w-lg flex-col gap-6 px-4 py-10 sm:px-6">
       <title>{t("payments.test.title")}</title>
@@ -52,7 +58,9 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
         <h2 id="order" className="text-muted">
           {t("payments.test.order")}
         </h2>
-        <p className="mt-2 text-xl">{description}</p>
+        <p className="mt-2 text-xl">
+          <ItemName item={item} />
+        </p>
         <p className="mt-2 font-display text-3xl text-primary">{format.money(amountCents, currency)}</p>
       </section>
       {actionData?.error ? <FormNotice>{t(actionData.error)}</FormNotice> : null}
