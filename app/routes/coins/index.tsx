@@ -1,4 +1,5 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { getSessionUser, requireUser } from "~/features/auth/session.server";
 import { listCoinPacks } from "~/features/coins/queries.server";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
@@ -59,12 +60,30 @@ function PaymentResult({
   return <FormNotice>{t("coins.result.reversed")}</FormNotice>;
 }
 
+/** While a returned payment waits for the provider's confirmation, looks again every two seconds (a minute at most). */
+function useRecheckWhilePending(pending: boolean) {
+  const revalidator = useRevalidator();
+  const latest = useRef(revalidator);
+  latest.current = revalidator;
+  useEffect(() => {
+    if (!pending) return;
+    let tries = 0;
+    const timer = setInterval(() => {
+      tries++;
+      if (tries > 30) clearInterval(timer);
+      else if (latest.current.state === "idle") void latest.current.revalidate();
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [pending]);
+}
+
 export default function Coins({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
   const navigation = useNavigation();
   const busyPack = navigation.state !== "idle" ? navigation.formData?.get("packKey") : undefined;
   const { packs, balance, payment, cancelled } = loaderData;
+  useRecheckWhilePending(payment?.status === "pending" && !cancelled);
   return (
     <Page title={t("coins.title")} intro={t("coins.intro")} width="max-w-4xl">
       <title>{t("coins.title")}</title>
