@@ -29,5 +29,8 @@ export default [
   route("auth/:provider/callback", "routes/auth/oauth-callback.tsx"),
   route("account", "routes/account/index.tsx"),
   route("account/data", "routes/account/data.ts"),
+  route("coins", "routes/coins/index.tsx"),
+  route("pay/test/:session", "routes/payments/test-checkout.tsx"),
+  route("webhooks/:provider", "routes/payments/webhook.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

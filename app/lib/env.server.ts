@@ -5,36 +5,62 @@ import { z } from "zod";
  * The process configuration, read once from the environment and validated at start.
  * A bad value stops start-up with a message that names the variable.
  */
-const schema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-    .optional(),
-  APP_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  CONTENT_DIR: z.string().min(1).default("./content"),
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
-    .optional(),
-  MAIL_FROM: z.string().min(3).default("Crimson Covenant <no-reply@localhost>"),
-  DISCORD_CLIENT_ID: z.string().optional(),
-  DISCORD_CLIENT_SECRET: z.string().optional(),
-  DISCORD_AUTHORIZE_URL: z.url().default("https://discord.com/oauth2/authorize"),
-  DISCORD_TOKEN_URL: z.url().default("https://discord.com/api/oauth2/token"),
-  DISCORD_USERINFO_URL: z.url().default("https://discord.com/api/users/@me"),
-  GOOGLE_CLIENT_ID: z.string().optional(),
-  GOOGLE_CLIENT_SECRET: z.string().optional(),
-  GOOGLE_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
-  GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
-  GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
-  /** Memory for whole pages kept for many readers (server/page-cache.ts). */
-  PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
-});
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    APP_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    CONTENT_DIR: z.string().min(1).default("./content"),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL")
+      .optional(),
+    MAIL_FROM: z.string().min(3).default("Crimson Covenant <no-reply@localhost>"),
+    DISCORD_CLIENT_ID: z.string().optional(),
+    DISCORD_CLIENT_SECRET: z.string().optional(),
+    DISCORD_AUTHORIZE_URL: z.url().default("https://discord.com/oauth2/authorize"),
+    DISCORD_TOKEN_URL: z.url().default("https://discord.com/api/oauth2/token"),
+    DISCORD_USERINFO_URL: z.url().default("https://discord.com/api/users/@me"),
+    GOOGLE_CLIENT_ID: z.string().optional(),
+    GOOGLE_CLIENT_SECRET: z.string().optional(),
+    GOOGLE_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+    GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+    GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
+    PAYMENT_PROVIDER: z.enum(["test", "stripe"]).default("test"),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_(test|live)_/, "must be a Stripe secret key (sk_test_…, sk_live_…)")
+      .optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, "must be a Stripe webhook secret (whsec_…)")
+      .optional(),
+    /** Only for tests: where the Stripe client sends its requests instead of https://api.stripe.com. */
+    STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+    /** Signs the test provider's confirmations; a random one per process when unset. */
+    TEST_PAYMENT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    CHECKOUT_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(30),
+    /** Memory for whole pages kept for many readers (server/page-cache.ts). */
+    PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
+  })
+  .superRefine((env, context) => {
+    if (env.PAYMENT_PROVIDER !== "stripe") return;
+    for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
+      if (!env[name])
+        context.addIssue({
+          code: "custom",
+          path: [name],
+          message: "is required when PAYMENT_PROVIDER=stripe",
+        });
+    }
+  });
 
 export type Env = z.infer<typeof schema> & { dataDir: string; origin: string };
 

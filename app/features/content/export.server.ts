@@ -91,6 +91,10 @@ export async function exportContent(database: Database, dir: string, media?: Med
     const { pitch, sortOrder, ...front } = tier;
     files.set(`tiers/${tier.key}.md`, formatMarkdownFile({ ...front, order: sortOrder }, pitch));
   }
+  for (const pack of await database.select().from(t.coinPacks)) {
+    const { description, sortOrder, ...front } = pack;
+    files.set(`coin-packs/${pack.key}.md`, formatMarkdownFile({ ...front, order: sortOrder }, description));
+  }
   const [goal] = await database
     .select()
     .from(t.fundraiserGoals)

@@ -16,6 +16,7 @@ export type ContentBundle = {
   gallery: (Doc<z.infer<typeof schemas.gallerySchema>> & { slug: string })[];
   products: Doc<z.infer<typeof schemas.productSchema>>[];
   tiers: Doc<z.infer<typeof schemas.tierSchema>>[];
+  coinPacks: Doc<z.infer<typeof schemas.coinPackSchema>>[];
   fundraiser?: Doc<z.infer<typeof schemas.fundraiserSchema>>;
   mediaDir?: string;
 };
@@ -110,6 +111,7 @@ export async function readContentDir(root: string): Promise<ContentBundle> {
     })),
     products: await readDocs(path.join(root, "products"), schemas.productSchema),
     tiers: await readDocs(path.join(root, "tiers"), schemas.tierSchema),
+    coinPacks: await readDocs(path.join(root, "coin-packs"), schemas.coinPackSchema),
     fundraiser: await readOne("fundraiser.md", schemas.fundraiserSchema),
     mediaDir: (await exists(mediaDir)) ? mediaDir : undefined,
   };

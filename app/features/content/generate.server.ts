@@ -74,6 +74,7 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
     gallery: [],
     products: [],
     tiers: [],
+    coinPacks: [],
   };
   for (let v = 0; v < volumes; v++) {
     bundle.volumes.push({

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { chapters, supporters } from "#db/schema";
+import { chapters, coinPacks, supporters } from "#db/schema";
 import { drivers, openTestDatabase } from "../../../tests/setup/database";
 import { exportContent } from "./export.server";
 import { readContentDir } from "./files.server";
@@ -58,6 +58,23 @@ describe.each(drivers)("content import on %s", (driver) => {
     expect(report.chapters).toEqual({ inserted: 0, updated: 1, unchanged: 9 });
     const [second] = await handle.db.select().from(chapters).where(eq(chapters.number, 2));
     expect(second?.title).toBe("A New Title");
+  });
+
+  it("stores the coin packs, and an edited price is updated", async () => {
+    const packs = await handle.db.select().from(coinPacks).orderBy(asc(coinPacks.sortOrder));
+    expect(packs.map((pack) => [pack.coins, pack.priceCents, pack.currency])).toEqual([
+      [5, 99, "USD"],
+      [12, 199, "USD"],
+      [30, 449, "USD"],
+      [65, 899, "USD"],
+    ]);
+    await exportContent(handle.db, scratch);
+    const file = path.join(scratch, "coin-packs/coins-5.md");
+    fs.writeFileSync(file, fs.readFileSync(file, "utf8").replace("priceCents: 99", "priceCents: 129"));
+    const report = await importContent(handle.db, await readContentDir(scratch));
+    expect(report.coinPacks).toEqual({ inserted: 0, updated: 1, unchanged: 3 });
+    const [five] = await handle.db.select().from(coinPacks).where(eq(coinPacks.key, "coins-5"));
+    expect(five?.priceCents).toBe(129);
   });
 
   it("rolls the whole import back when one file is bad", async () => {

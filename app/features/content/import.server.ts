@@ -204,6 +204,19 @@ export async function importContent(
       })),
       [t.supportTiers.key],
     );
+    result.coinPacks = await upsert(
+      tx,
+      t.coinPacks,
+      bundle.coinPacks.map(({ data, body }) => ({
+        key: data.key,
+        coins: data.coins,
+        priceCents: data.priceCents,
+        currency: data.currency,
+        description: body,
+        sortOrder: data.order,
+      })),
+      [t.coinPacks.key],
+    );
     if (bundle.fundraiser) {
       const { goal, supporters } = bundle.fundraiser.data;
       result.goals = await upsert(

@@ -106,6 +106,15 @@ export const tierSchema = z.object({
   order: z.number().int().default(0),
 });
 
+/** A coin pack on /coins; the file is `coin-packs/<key>.md`, its body a short line shown under the price. */
+export const coinPackSchema = z.object({
+  key: z.string().regex(/^[a-z0-9-]+$/, "must be lowercase letters, digits and dashes"),
+  coins: z.number().int().positive(),
+  priceCents: cents.positive(),
+  currency,
+  order: z.number().int().default(0),
+});
+
 export const fundraiserSchema = z.object({
   goal: z.object({
     title: z.string().min(1),

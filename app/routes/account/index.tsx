@@ -13,6 +13,10 @@ import {
 import { clearSessionCookie, requireUser, revokeSessions } from "~/features/auth/session.server";
 import { sendInBackground } from "~/features/mail/mailer.server";
 import { emailChangedMail, passwordChangedMail } from "~/features/mail/templates.server";
+import { MembershipSummary } from "~/features/membership/membership-summary";
+import { getMembership } from "~/features/membership/queries.server";
+import { PurchaseHistory } from "~/features/payments/purchase-history";
+import { listPurchases } from "~/features/payments/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
@@ -24,12 +28,15 @@ import type { Route } from "./+types/index";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
+  const [membership, purchases] = await Promise.all([getMembership(user.id), listPurchases(user.id)]);
   return {
+    membership: { ...membership, until: membership.until?.toISOString() ?? null },
+    purchases: purchases.map((purchase) => ({ ...purchase, createdAt: purchase.createdAt.toISOString() })),
     user: {
       username: user.username,
       email: user.email,
       coinBalance: user.coinBalance,
-      tier: "free" as const,
+      tier: membership.tier,
       memberSince: user.createdAt.toISOString(),
       hasPassword: user.hasPassword,
     },
@@ -203,7 +210,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const { t } = useTranslation();
   const format = useFormat();
   const navigation = useNavigation();
-  const { user, linked, providers } = loaderData;
+  const { user, linked, providers, membership, purchases } = loaderData;
   const result = actionData as ActionResult | undefined;
   return (
     <div
@@ -239,6 +246,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </button>
           </Form>
         </div>
+      </Section>
+      <Section id="membership" title={t("membership.title")}>
+        <MembershipSummary membership={membership} currency="USD" />
+      </Section>
+      <Section id="purchases" title={t("payments.history.title")}>
+        <PurchaseHistory purchases={purchases} />
       </Section>
       <Section id="linked" title={t("oauth.account.title")}>
         <LinkedAccounts linked={linked} providers={providers} />

@@ -1,0 +1,75 @@
+import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { db } from "#db/client.server";
+import { membershipGrants, payments, subscriptions } from "#db/schema";
+import { type MembershipTier, tierForSpend, tierFromGrants, tierRank } from "./tiers";
+
+export type MembershipSource = "spend" | "grant" | "subscription" | "none";
+
+export type Membership = {
+  tier: MembershipTier;
+  /** Which of the three gives the effective tier (the highest; on a tie, the one that lasts longest). */
+  source: MembershipSource;
+  /** When the effective tier ends; null when it does not (spend) or for free. */
+  until: Date | null;
+  totalSpentCents: number;
+};
+
+/** Subscription statuses that count as paid up (Stripe's vocabulary; the test provider uses "active"). */
+const PAID_UP = ["active", "trialing"];
+
+/**
+ * The reader's effective membership (DESIGN.md 3): the highest of the tier from total spent (confirmed
+ * payments, less refunds), from membership days bought (stacked), and from an active support subscription.
+ */
+export async function getMembership(userId: number, now: Date = new Date()): Promise<Membership> {
+  const [spent] = await db()
+    .select({
+      total: sql<number>`coalesce(sum(${payments.amountCents} - ${payments.refundedCents}), 0)`.mapWith(
+        Number,
+      ),
+    })
+    .from(payments)
+    .where(and(eq(payments.userId, userId), inArray(payments.status, ["paid", "refunded"])));
+  const totalSpentCents = spent?.total ?? 0;
+
+  const grants = await db()
+    .select({ days: membershipGrants.days, grantedAt: membershipGrants.grantedAt })
+    .from(membershipGrants)
+    .where(and(eq(membershipGrants.userId, userId), isNull(membershipGrants.revokedAt)));
+
+  const subs = await db()
+    .select({ tierKey: subscriptions.tierKey, until: subscriptions.currentPeriodEnd })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.userId, userId),
+        inArray(subscriptions.status, PAID_UP),
+        gt(subscriptions.currentPeriodEnd, now),
+      ),
+    );
+
+  return effectiveMembership({
+    totalSpentCents,
+    grant: tierFromGrants(grants, now),
+    subscriptions: subs.map((s) => ({ tier: s.tierKey, until: s.until })),
+  });
+}
+
+/** The highest of the three sources; on equal tiers, spend (no end) beats a dated one, then the later end. */
+export function effectiveMembership(input: {
+  totalSpentCents: number;
+  grant: { tier: MembershipTier; until: Date | null };
+  subscriptions: { tier: MembershipTier; until: Date }[];
+}): Membership {
+  const candidates: { tier: MembershipTier; source: MembershipSource; until: Date | null }[] = [
+    { tier: tierForSpend(input.totalSpentCents), source: "spend", until: null },
+    { tier: input.grant.tier, source: "grant", until: input.grant.until },
+    ...input.subscriptions.map((s) => ({ tier: s.tier, source: "subscription" as const, until: s.until })),
+  ];
+  const lasting = (until: Date | null) => (until === null ? Number.POSITIVE_INFINITY : until.getTime());
+  const best = candidates
+    .filter((c) => c.tier !== "free")
+    .sort((a, b) => tierRank(b.tier) - tierRank(a.tier) || lasting(b.until) - lasting(a.until))[0];
+  if (!best) return { tier: "free", source: "none", until: null, totalSpentCents: input.totalSpentCents };
+  return { ...best, totalSpentCents: input.totalSpentCents };
+}

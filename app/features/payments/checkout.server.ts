@@ -1,0 +1,108 @@
+import { and, eq } from "drizzle-orm";
+import { db } from "#db/client.server";
+import { coinPacks, payments, supportTiers, type TierKey } from "#db/schema";
+import { consume, type Rule } from "~/features/auth/throttle.server";
+import { getEnv } from "~/lib/env.server";
+import { logger } from "~/lib/logger.server";
+import { getProvider } from "./provider.server";
+
+/** What a reader may buy. Prices and what is granted are read from the database, never from the request. */
+export type CheckoutItem = { kind: "coins"; packKey: string } | { kind: "subscription"; tierKey: TierKey };
+
+export class CheckoutError extends Error {
+  override name = "CheckoutError";
+  constructor(
+    readonly code: "unknown-item" | "throttled" | "provider-unavailable",
+    readonly status: number,
+    readonly messageKey: string,
+  ) {
+    super(code);
+  }
+}
+
+/** Checkouts started per IP per hour (SECURITY.md 2). */
+function checkoutRule(): Rule {
+  return { limit: getEnv().CHECKOUT_LIMIT_PER_HOUR, windowSeconds: 60 * 60, blockSeconds: 10 * 60 };
+}
+
+/** Where the reader lands after paying (or not): the page that shows the payment's result. */
+export function returnPath(payment: { id: number; kind: string }): string {
+  return payment.kind === "subscription"
+    ? `/fundraiser?payment=${payment.id}`
+    : `/coins?payment=${payment.id}`;
+}
+
+async function priceOf(item: CheckoutItem) {
+  if (item.kind === "coins") {
+    const [pack] = await db().select().from(coinPacks).where(eq(coinPacks.key, item.packKey));
+    if (!pack) return undefined;
+    return {
+      kind: "coins" as const,
+      amountCents: pack.priceCents,
+      currency: pack.currency,
+      description: `${pack.coins} coins`,
+      coins: pack.coins,
+      coinPackKey: pack.key,
+    };
+  }
+  const [tier] = await db().select().from(supportTiers).where(eq(supportTiers.key, item.tierKey));
+  if (!tier) return undefined;
+  return {
+    kind: "subscription" as const,
+    amountCents: tier.amountCents,
+    currency: tier.currency,
+    description: `${tier.name} (monthly)`,
+    tierKey: tier.key,
+  };
+}
+
+/**
+ * Records a pending payment and opens a checkout at the provider. Nothing is granted here: only the
+ * provider's confirmation (webhook.server.ts) moves the payment to paid and books what it grants.
+ */
+export async function startCheckout(
+  user: { id: number; email: string },
+  item: CheckoutItem,
+  { ip }: { ip: string },
+): Promise<{ paymentId: number; url: string }> {
+  const price = await priceOf(item);
+  if (!price) throw new CheckoutError("unknown-item", 404, "payments.errors.unknownItem");
+  try {
+    await consume(`checkout:ip:${ip}`, checkoutRule());
+  } catch {
+    throw new CheckoutError("throttled", 429, "payments.errors.throttled");
+  }
+  const provider = getProvider();
+  const [payment] = await db()
+    .insert(payments)
+    .values({ userId: user.id, provider: provider.name, ...price })
+    .returning();
+  if (!payment) throw new Error("payment not recorded");
+  const origin = getEnv().origin;
+  try {
+    const session = await provider.createCheckout({
+      paymentId: payment.id,
+      mode: price.kind === "subscription" ? "subscription" : "payment",
+      amountCents: payment.amountCents,
+      currency: payment.currency,
+      description: payment.description,
+      customerEmail: user.email,
+      successUrl: `${origin}${returnPath(payment)}`,
+      cancelUrl: `${origin}${returnPath(payment)}&cancelled=1`,
+      idempotencyKey: `checkout:payment:${payment.id}`,
+    });
+    await db()
+      .update(payments)
+      .set({ providerSessionId: session.sessionId, updatedAt: new Date() })
+      .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
+    logger.info({ paymentId: payment.id, userId: user.id, provider: provider.name }, "checkout started");
+    return { paymentId: payment.id, url: session.url };
+  } catch (error) {
+    logger.error({ paymentId: payment.id, err: (error as Error).message }, "checkout could not start");
+    await db()
+      .update(payments)
+      .set({ status: "failed", updatedAt: new Date() })
+      .where(eq(payments.id, payment.id));
+    throw new CheckoutError("provider-unavailable", 503, "payments.errors.unavailable");
+  }
+}

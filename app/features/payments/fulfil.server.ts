@@ -1,0 +1,226 @@
+import { and, eq, sql } from "drizzle-orm";
+import { type Database, db } from "#db/client.server";
+import { membershipGrants, paymentEvents, payments, subscriptions, users } from "#db/schema";
+import { book } from "~/features/coins/ledger.server";
+import { logger } from "~/lib/logger.server";
+import type { PaymentEffect, ProviderEvent, ProviderName } from "./provider.server";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+type Payment = typeof payments.$inferSelect;
+
+/** The provider's confirmation does not match what we asked for: nothing is granted. */
+export class PaymentMismatch extends Error {
+  override name = "PaymentMismatch";
+}
+
+export type EventOutcome =
+  | "duplicate"
+  | "fulfilled"
+  | "failed"
+  | "refunded"
+  | "disputed"
+  | "subscription"
+  | "no-change"
+  | "unknown-payment"
+  | "ignored";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+async function findPayment(
+  tx: Tx,
+  provider: ProviderName,
+  effect: PaymentEffect,
+): Promise<Payment | undefined> {
+  let where: ReturnType<typeof eq> | undefined;
+  if (effect.kind === "paid" || effect.kind === "failed")
+    where = and(eq(payments.provider, provider), eq(payments.providerSessionId, effect.sessionId));
+  if (effect.kind === "refunded" || effect.kind === "disputed")
+    where = and(eq(payments.provider, provider), eq(payments.providerPaymentId, effect.providerPaymentId));
+  if (!where) return undefined;
+  // Locked: two different events for one payment (two partial refunds) take turns.
+  const [payment] = await tx.select().from(payments).where(where).limit(1).for("update");
+  return payment;
+}
+
+/** Takes back up to `coins` coins, as far as the balance allows (the balance never goes below 0). */
+async function takeBackCoins(tx: Tx, payment: Payment, coins: number, eventId: string): Promise<number> {
+  if (coins <= 0) return 0;
+  const [row] = await tx
+    .select({ balance: users.coinBalance })
+    .from(users)
+    .where(eq(users.id, payment.userId))
+    .for("update");
+  const taken = Math.min(coins, row?.balance ?? 0);
+  if (taken > 0)
+    await book(tx, {
+      userId: payment.userId,
+      delta: -taken,
+      reason: "refund",
+      reference: `payment:${payment.id}`,
+      idempotencyKey: `refund:${payment.provider}:${eventId}`,
+    });
+  if (taken < coins)
+    logger.warn(
+      { paymentId: payment.id, userId: payment.userId, owed: coins, taken },
+      "refund: coins already spent",
+    );
+  return taken;
+}
+
+async function fulfil(tx: Tx, payment: Payment, effect: Extract<PaymentEffect, { kind: "paid" }>, now: Date) {
+  // Only a pending payment becomes paid: a second confirmation (another event id) finds nothing to do.
+  const [paid] = await tx
+    .update(payments)
+    .set({
+      status: "paid",
+      paidAt: now,
+      updatedAt: now,
+      providerPaymentId: effect.providerPaymentId ?? payment.providerPaymentId,
+    })
+    .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+    .returning();
+  if (!paid) return "no-change" as const;
+  if (paid.coins > 0)
+    await book(tx, {
+      userId: paid.userId,
+      delta: paid.coins,
+      reason: "purchase",
+      reference: `payment:${paid.id}`,
+      idempotencyKey: `purchase:payment:${paid.id}`,
+    });
+  if (paid.membershipDays > 0)
+    await tx
+      .insert(membershipGrants)
+      .values({ userId: paid.userId, paymentId: paid.id, days: paid.membershipDays, grantedAt: now })
+      .onConflictDoNothing();
+  if (paid.kind === "subscription" && paid.tierKey && effect.subscriptionId)
+    await tx
+      .insert(subscriptions)
+      .values({
+        userId: paid.userId,
+        provider: paid.provider,
+        providerSubscriptionId: effect.subscriptionId,
+        paymentId: paid.id,
+        tierKey: paid.tierKey,
+        status: "active",
+        // Paid for one month; the provider's subscription events move it on from there.
+        currentPeriodEnd: new Date(now.getTime() + 31 * DAY_MS),
+      })
+      .onConflictDoNothing();
+  return "fulfilled" as const;
+}
+
+/** Reverses what a payment granted: coins (as far as the balance allows), membership days, its subscription. */
+async function reverse(
+  tx: Tx,
+  payment: Payment,
+  status: "refunded" | "disputed",
+  refundedCents: number,
+  eventId: string,
+  now: Date,
+) {
+  const full = status === "disputed" || refundedCents >= payment.amountCents;
+  const refunded = Math.min(payment.amountCents, Math.max(payment.refundedCents, refundedCents));
+  // A partial refund takes back the same share of the coins, rounded up.
+  const coinsDue = full ? payment.coins : Math.ceil((payment.coins * refunded) / payment.amountCents);
+  const toTake = Math.max(0, coinsDue - payment.coinsReversed);
+  const [updated] = await tx
+    .update(payments)
+    .set({
+      status: full ? status : payment.status,
+      refundedCents: full ? payment.amountCents : refunded,
+      coinsReversed: payment.coinsReversed + toTake,
+      updatedAt: now,
+    })
+    .where(and(eq(payments.id, payment.id), sql`${payments.status} in ('paid', 'refunded', 'disputed')`))
+    .returning({ id: payments.id });
+  if (!updated) return "no-change" as const;
+  await takeBackCoins(tx, payment, toTake, eventId);
+  if (full) {
+    await tx
+      .update(membershipGrants)
+      .set({ revokedAt: now })
+      .where(and(eq(membershipGrants.paymentId, payment.id), sql`${membershipGrants.revokedAt} is null`));
+    await tx
+      .update(subscriptions)
+      .set({ status: "canceled", currentPeriodEnd: now, updatedAt: now })
+      .where(eq(subscriptions.paymentId, payment.id));
+  }
+  return status;
+}
+
+/**
+ * Acts on one verified provider event, exactly once per event id: the event's row and its effect commit
+ * in one transaction, and a concurrent delivery of the same id waits on that row's primary key, then finds
+ * it and does nothing. Amount and currency must match the stored payment, or nothing happens at all.
+ */
+export async function processEvent(
+  provider: ProviderName,
+  event: ProviderEvent,
+  now = new Date(),
+): Promise<{ outcome: EventOutcome; paymentId?: number }> {
+  return db().transaction(async (tx) => {
+    const { effect } = event;
+    const payment = await findPayment(tx, provider, effect);
+    if (effect.kind === "paid" && payment) {
+      if (effect.amountCents !== payment.amountCents || effect.currency.toUpperCase() !== payment.currency)
+        throw new PaymentMismatch(
+          `payment ${payment.id}: confirmed ${effect.amountCents} ${effect.currency}, expected ${payment.amountCents} ${payment.currency}`,
+        );
+    }
+    if (effect.kind === "refunded" && payment && effect.currency.toUpperCase() !== payment.currency)
+      throw new PaymentMismatch(
+        `payment ${payment.id}: refund in ${effect.currency}, paid in ${payment.currency}`,
+      );
+
+    const [recorded] = await tx
+      .insert(paymentEvents)
+      .values({ provider, eventId: event.id, type: event.type, paymentId: payment?.id, outcome: "received" })
+      .onConflictDoNothing()
+      .returning({ eventId: paymentEvents.eventId });
+    if (!recorded) return { outcome: "duplicate" as const, paymentId: payment?.id };
+
+    let outcome: EventOutcome = "ignored";
+    if (effect.kind === "subscription") {
+      const changed = await tx
+        .update(subscriptions)
+        .set({
+          status: effect.status,
+          updatedAt: now,
+          ...(effect.currentPeriodEnd && { currentPeriodEnd: effect.currentPeriodEnd }),
+        })
+        .where(
+          and(
+            eq(subscriptions.provider, provider),
+            eq(subscriptions.providerSubscriptionId, effect.subscriptionId),
+          ),
+        )
+        .returning({ id: subscriptions.id });
+      outcome = changed.length ? "subscription" : "unknown-payment";
+    } else if (effect.kind !== "ignored" && !payment) {
+      outcome = "unknown-payment";
+    } else if (payment && effect.kind === "paid") {
+      outcome = await fulfil(tx, payment, effect, now);
+    } else if (payment && effect.kind === "failed") {
+      const [failed] = await tx
+        .update(payments)
+        .set({ status: "failed", updatedAt: now })
+        .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+        .returning({ id: payments.id });
+      outcome = failed ? "failed" : "no-change";
+    } else if (payment && effect.kind === "refunded") {
+      outcome = await reverse(tx, payment, "refunded", effect.refundedCents, event.id, now);
+    } else if (payment && effect.kind === "disputed") {
+      outcome = await reverse(tx, payment, "disputed", payment.amountCents, event.id, now);
+    }
+    await tx
+      .update(paymentEvents)
+      .set({ outcome })
+      .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, event.id)));
+    logger.info(
+      { provider, eventId: event.id, type: event.type, paymentId: payment?.id, outcome },
+      "payment event",
+    );
+    return { outcome, paymentId: payment?.id };
+  });
+}

@@ -1,0 +1,54 @@
+import { getEnv } from "~/lib/env.server";
+import { stripeProvider } from "./stripe-provider.server";
+import { testProvider } from "./test-provider.server";
+
+export type ProviderName = "test" | "stripe";
+
+export type CheckoutRequest = {
+  paymentId: number;
+  mode: "payment" | "subscription";
+  amountCents: number;
+  currency: string;
+  description: string;
+  customerEmail: string;
+  successUrl: string;
+  cancelUrl: string;
+  /** The same key for a retried create call: the provider returns the first session instead of a second. */
+  idempotencyKey: string;
+};
+
+export type CheckoutSession = { sessionId: string; url: string };
+
+/** What a provider's event means for us, whatever the provider's own vocabulary. */
+export type PaymentEffect =
+  | {
+      kind: "paid";
+      sessionId: string;
+      amountCents: number;
+      currency: string;
+      providerPaymentId?: string | null;
+      subscriptionId?: string | null;
+    }
+  | { kind: "failed"; sessionId: string }
+  | { kind: "refunded"; providerPaymentId: string; refundedCents: number; currency: string }
+  | { kind: "disputed"; providerPaymentId: string; currency: string }
+  | { kind: "subscription"; subscriptionId: string; status: string; currentPeriodEnd: Date | null }
+  | { kind: "ignored" };
+
+export type ProviderEvent = { id: string; type: string; effect: PaymentEffect };
+
+export class BadSignature extends Error {
+  override name = "BadSignature";
+}
+
+export type PaymentProvider = {
+  name: ProviderName;
+  createCheckout(request: CheckoutRequest): Promise<CheckoutSession>;
+  /** Verifies the signature over the raw body and reads the event; throws BadSignature. */
+  verifyWebhook(rawBody: string, headers: Headers): Promise<ProviderEvent>;
+};
+
+/** The configured provider (PAYMENT_PROVIDER), `test` by default. */
+export function getProvider(): PaymentProvider {
+  return getEnv().PAYMENT_PROVIDER === "stripe" ? stripeProvider() : testProvider();
+}

@@ -1,0 +1,14 @@
+import { z } from "zod";
+
+/** POST /coins: the pack to buy, by key. The price is read from the database, never from the form. */
+export const buyCoinsSchema = z.object({
+  packKey: z.string().regex(/^[a-z0-9-]{1,40}$/),
+});
+
+/** POST /pay/test/:session: the payer's answer on the test provider's page. */
+export const testAnswerSchema = z.object({
+  decision: z.enum(["approve", "decline"]),
+});
+
+/** `?payment=<id>` on the page a payer returns to. */
+export const paymentIdSchema = z.coerce.number().int().positive().max(2_147_483_647);

@@ -1,0 +1,54 @@
+import { and, eq } from "drizzle-orm";
+import { db } from "#db/client.server";
+import { payments } from "#db/schema";
+import { getEnv } from "~/lib/env.server";
+import { returnPath } from "./checkout.server";
+import { signTestEvent, TEST_SIGNATURE_HEADER, type TestEventBody } from "./test-provider.server";
+import { receiveWebhook } from "./webhook.server";
+
+/** The test provider's own view of a checkout session, for its hosted page. */
+export async function getTestCheckout(sessionId: string) {
+  if (getEnv().PAYMENT_PROVIDER !== "test") return undefined;
+  const [payment] = await db()
+    .select({
+      id: payments.id,
+      kind: payments.kind,
+      status: payments.status,
+      description: payments.description,
+      coins: payments.coins,
+      tierKey: payments.tierKey,
+      amountCents: payments.amountCents,
+      currency: payments.currency,
+    })
+    .from(payments)
+    .where(and(eq(payments.provider, "test"), eq(payments.providerSessionId, sessionId)));
+  return payment;
+}
+
+/**
+ * The payer's answer on the test page, sent the way a provider would: a signed event through the webhook
+ * path, which verifies and deduplicates it. The event id is fixed per session and answer, so pressing
+ * Approve twice delivers one event twice.
+ */
+export async function answerTestCheckout(
+  sessionId: string,
+  decision: "approve" | "decline",
+  requestId?: string,
+): Promise<{ redirectTo: string } | undefined> {
+  const payment = await getTestCheckout(sessionId);
+  if (!payment) return undefined;
+  const body: TestEventBody = {
+    id: `evt_${sessionId}_${decision}`,
+    type: decision === "approve" ? "checkout.approved" : "checkout.declined",
+    data: { session: sessionId, amountCents: payment.amountCents, currency: payment.currency },
+  };
+  const raw = JSON.stringify(body);
+  const answer = await receiveWebhook(
+    "test",
+    raw,
+    new Headers({ [TEST_SIGNATURE_HEADER]: signTestEvent(raw), "content-type": "application/json" }),
+    requestId,
+  );
+  if (answer.status !== 200) throw new Error(`test provider event refused: ${answer.body.error}`);
+  return { redirectTo: returnPath(payment) };
+}

@@ -1,0 +1,226 @@
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#db/client.server";
+import { paymentEvents, payments, subscriptions, users } from "#db/schema";
+import { createAccount } from "~/features/auth/commands.server";
+import { getMembership } from "~/features/membership/queries.server";
+import { startCheckout } from "~/features/payments/checkout.server";
+import { receiveWebhook } from "~/features/payments/webhook.server";
+import { openTestDatabase } from "../setup/database";
+import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
+
+/** The Stripe provider against a local server that answers the Stripe API, with webhooks signed by `stripe`. */
+let fake: Awaited<ReturnType<typeof startFakeStripe>>;
+let handle: DatabaseHandle;
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${counter++}`;
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  Object.assign(process.env, {
+    PAYMENT_PROVIDER: "stripe",
+    STRIPE_SECRET_KEY: FAKE_SECRET_KEY,
+    STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+    STRIPE_API_BASE: fake.base,
+    APP_ORIGIN: "https://read.example",
+  });
+  handle = await openTestDatabase("pglite");
+});
+afterAll(async () => {
+  await handle.close();
+  await fake.close();
+});
+
+async function reader() {
+  const name = `stripe${unique()}`;
+  const id = await createAccount({ username: name, email: `${name}@example.com`, password: "secret1" });
+  return { id, email: `${name}@example.com` };
+}
+const balanceOf = async (id: number) =>
+  (await handle.db.select({ balance: users.coinBalance }).from(users).where(eq(users.id, id)))[0]?.balance;
+const paymentRow = async (id: number) => {
+  const [row] = await handle.db.select().from(payments).where(eq(payments.id, id));
+  if (!row) throw new Error(`no payment ${id}`);
+  return row;
+};
+const post = (delivery: { payload: string; signature: string }) =>
+  receiveWebhook("stripe", delivery.payload, new Headers({ "stripe-signature": delivery.signature }));
+
+/** A checkout through the fake Stripe, and the session as Stripe holds it. */
+async function checkout(item: Parameters<typeof startCheckout>[1] = { kind: "coins", packKey: "coins-5" }) {
+  const user = await reader();
+  const { paymentId, url } = await startCheckout(user, item, { ip: unique() });
+  const payment = await paymentRow(paymentId);
+  const session = fake.sessions.get(payment.providerSessionId ?? "");
+  if (!session) throw new Error("session not created at the fake Stripe");
+  expect(url).toBe(session.url);
+  return { user, paymentId, session };
+}
+
+describe("Stripe provider", () => {
+  it("creates a Checkout Session with the server's price and an idempotency key", async () => {
+    const { paymentId } = await checkout();
+    const request = fake.requests.at(-1);
+    expect(request?.path).toBe("/v1/checkout/sessions");
+    expect(request?.idempotencyKey).toBe(`checkout:payment:${paymentId}`);
+    expect(request?.params.get("mode")).toBe("payment");
+    expect(request?.params.get("line_items[0][price_data][unit_amount]")).toBe("99");
+    expect(request?.params.get("line_items[0][price_data][currency]")).toBe("usd");
+    expect(request?.params.get("success_url")).toBe(`https://read.example/coins?payment=${paymentId}`);
+    expect(request?.params.get("client_reference_id")).toBe(String(paymentId));
+  });
+
+  it("retries a failed create with the same idempotency key and gets one session", async () => {
+    fake.failNext(1);
+    const before = fake.requests.length;
+    const { paymentId } = await checkout();
+    const calls = fake.requests.slice(before);
+    expect(calls).toHaveLength(2);
+    expect(new Set(calls.map((call) => call.idempotencyKey))).toEqual(
+      new Set([`checkout:payment:${paymentId}`]),
+    );
+  });
+
+  it("opens a subscription-mode session for a support tier", async () => {
+    await checkout({ kind: "subscription", tierKey: "observer" });
+    const request = fake.requests.at(-1);
+    expect(request?.params.get("mode")).toBe("subscription");
+    expect(request?.params.get("line_items[0][price_data][recurring][interval]")).toBe("month");
+    expect(request?.params.get("line_items[0][price_data][unit_amount]")).toBe("300");
+  });
+
+  it("fulfils checkout.session.completed once, verified over the raw body", async () => {
+    const { user, paymentId, session } = await checkout();
+    const completed = {
+      ...session,
+      payment_status: "paid",
+      status: "complete",
+      payment_intent: `pi_${unique()}`,
+    };
+    const delivery = fake.event("checkout.session.completed", completed);
+    expect(await post(delivery)).toEqual({ status: 200, body: { received: true, duplicate: false } });
+    expect(await post(delivery)).toEqual({ status: 200, body: { received: true, duplicate: true } });
+    expect(await balanceOf(user.id)).toBe(8);
+    expect(await paymentRow(paymentId)).toMatchObject({
+      status: "paid",
+      providerPaymentId: completed.payment_intent,
+    });
+  });
+
+  it("answers 400 and changes nothing for a bad, stale or tampered signature, or a wrong amount", async () => {
+    const { user, paymentId, session } = await checkout();
+    const paid = { ...session, payment_status: "paid", payment_intent: `pi_${unique()}` };
+    const wrongSecret = fake.event("checkout.session.completed", paid, { secret: "whsec_someone_else" });
+    const good = fake.event("checkout.session.completed", paid);
+    const tampered = {
+      payload: good.payload.replace('"amount_total":99', '"amount_total":98'),
+      signature: good.signature,
+    };
+    const stale = {
+      payload: good.payload,
+      signature: new Stripe(FAKE_SECRET_KEY).webhooks.generateTestHeaderString({
+        payload: good.payload,
+        secret: FAKE_WEBHOOK_SECRET,
+        timestamp: Math.floor(Date.now() / 1000) - 600,
+      }),
+    };
+    const cheap = fake.event("checkout.session.completed", { ...paid, amount_total: 1 });
+    const euros = fake.event("checkout.session.completed", { ...paid, currency: "eur" });
+    for (const delivery of [wrongSecret, tampered, stale, cheap, euros])
+      expect((await post(delivery)).status).toBe(400);
+    expect((await post({ payload: good.payload, signature: "" })).status).toBe(400);
+    expect((await paymentRow(paymentId)).status).toBe("pending");
+    expect(await balanceOf(user.id)).toBe(3);
+  });
+
+  it("waits for a delayed payment method, and records its failure", async () => {
+    const { user, paymentId, session } = await checkout();
+    expect(
+      (await post(fake.event("checkout.session.completed", { ...session, payment_status: "unpaid" }))).status,
+    ).toBe(200);
+    expect((await paymentRow(paymentId)).status).toBe("pending");
+    expect((await post(fake.event("checkout.session.async_payment_failed", session))).status).toBe(200);
+    expect((await paymentRow(paymentId)).status).toBe("failed");
+    expect(await balanceOf(user.id)).toBe(3);
+  });
+
+  it("reverses a refund and a dispute", async () => {
+    const refunded = await checkout({ kind: "coins", packKey: "coins-12" });
+    const intent = `pi_${unique()}`;
+    await post(
+      fake.event("checkout.session.completed", {
+        ...refunded.session,
+        payment_status: "paid",
+        payment_intent: intent,
+      }),
+    );
+    expect(await balanceOf(refunded.user.id)).toBe(15);
+    const charge = {
+      id: `ch_${unique()}`,
+      object: "charge",
+      payment_intent: intent,
+      amount: 199,
+      amount_refunded: 199,
+      currency: "usd",
+    };
+    expect((await post(fake.event("charge.refunded", charge))).status).toBe(200);
+    expect(await balanceOf(refunded.user.id)).toBe(3);
+    expect((await paymentRow(refunded.paymentId)).status).toBe("refunded");
+
+    const disputed = await checkout({ kind: "coins", packKey: "coins-5" });
+    const intent2 = `pi_${unique()}`;
+    await post(
+      fake.event("checkout.session.completed", {
+        ...disputed.session,
+        payment_status: "paid",
+        payment_intent: intent2,
+      }),
+    );
+    const dispute = {
+      id: `dp_${unique()}`,
+      object: "dispute",
+      payment_intent: intent2,
+      amount: 99,
+      currency: "usd",
+    };
+    expect((await post(fake.event("charge.dispute.created", dispute))).status).toBe(200);
+    expect(await balanceOf(disputed.user.id)).toBe(3);
+    expect((await paymentRow(disputed.paymentId)).status).toBe("disputed");
+  });
+
+  it("grants a support tier from a subscription checkout until Stripe ends the subscription", async () => {
+    const { user, session } = await checkout({ kind: "subscription", tierKey: "first_human" });
+    const subscriptionId = `sub_${unique()}`;
+    await post(
+      fake.event("checkout.session.completed", {
+        ...session,
+        payment_status: "paid",
+        subscription: subscriptionId,
+        invoice: `in_${unique()}`,
+      }),
+    );
+    expect(await getMembership(user.id)).toMatchObject({ tier: "first_human", source: "subscription" });
+    const ended = {
+      id: subscriptionId,
+      object: "subscription",
+      status: "canceled",
+      items: { object: "list", data: [{ current_period_end: Math.floor(Date.now() / 1000) }] },
+    };
+    expect((await post(fake.event("customer.subscription.deleted", ended))).status).toBe(200);
+    const [sub] = await handle.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, subscriptionId));
+    expect(sub?.status).toBe("canceled");
+    expect((await getMembership(user.id)).tier).toBe("free");
+  });
+
+  it("records events it does not act on, once", async () => {
+    const delivery = fake.event("customer.created", { id: `cus_${unique()}`, object: "customer" });
+    expect((await post(delivery)).status).toBe(200);
+    const id = JSON.parse(delivery.payload).id as string;
+    const [event] = await handle.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, id));
+    expect(event).toMatchObject({ provider: "stripe", outcome: "ignored" });
+  });
+});

@@ -1,0 +1,126 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+
+/**
+ * A local HTTP server answering the Stripe endpoints the app calls (POST /v1/checkout/sessions), the way
+ * Stripe does: form-encoded parameters, a Bearer secret key, idempotency keys (a repeated key returns the
+ * first answer). `event()` builds webhook deliveries signed like Stripe's, with the stripe package itself.
+ */
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  idempotencyKey: string | undefined;
+  authorization: string | undefined;
+  params: URLSearchParams;
+};
+
+export const FAKE_SECRET_KEY = "sk_test_fake_local_key";
+export const FAKE_WEBHOOK_SECRET = "whsec_fake_local_webhook_secret";
+
+export async function startFakeStripe() {
+  const requests: RecordedRequest[] = [];
+  const sessions = new Map<string, Record<string, unknown>>();
+  const byIdempotencyKey = new Map<string, string>();
+  let failNext = 0;
+
+  const server = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      const params = new URLSearchParams(body);
+      const idempotencyKey = req.headers["idempotency-key"] as string | undefined;
+      requests.push({
+        method: req.method ?? "",
+        path: req.url ?? "",
+        idempotencyKey,
+        authorization: req.headers.authorization,
+        params,
+      });
+      const send = (status: number, json: unknown) => {
+        res.writeHead(status, {
+          "content-type": "application/json",
+          "request-id": `req_${crypto.randomUUID()}`,
+        });
+        res.end(JSON.stringify(json));
+      };
+      if (req.headers.authorization !== `Bearer ${FAKE_SECRET_KEY}`)
+        return send(401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
+      if (failNext > 0) {
+        failNext--;
+        return send(500, { error: { type: "api_error", message: "Something went wrong" } });
+      }
+      if (req.method === "POST" && req.url === "/v1/checkout/sessions") {
+        const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
+        if (known) return send(200, sessions.get(known));
+        const mode = params.get("mode");
+        const amount = Number(params.get("line_items[0][price_data][unit_amount]"));
+        const currency = params.get("line_items[0][price_data][currency]");
+        if (!mode || !Number.isInteger(amount) || !currency || !params.get("success_url"))
+          return send(400, { error: { type: "invalid_request_error", message: "Missing required param" } });
+        const id = `cs_test_${crypto.randomBytes(12).toString("hex")}`;
+        const session = {
+          id,
+          object: "checkout.session",
+          mode,
+          amount_total: amount,
+          currency,
+          client_reference_id: params.get("client_reference_id"),
+          metadata: { paymentId: params.get("metadata[paymentId]") },
+          payment_status: "unpaid",
+          status: "open",
+          payment_intent: null,
+          subscription: null,
+          invoice: null,
+          url: `https://checkout.stripe.test/c/pay/${id}`,
+        };
+        sessions.set(id, session);
+        if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, id);
+        return send(200, session);
+      }
+      send(404, {
+        error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.url})` },
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  const signer = new Stripe(FAKE_SECRET_KEY);
+
+  return {
+    base: `http://127.0.0.1:${port}`,
+    requests,
+    sessions,
+    /** The next `count` API calls answer 500 (the client retries with the same idempotency key). */
+    failNext(count: number) {
+      failNext = count;
+    },
+    /** A webhook delivery: the JSON body and its Stripe-Signature header. */
+    event(
+      type: string,
+      object: Record<string, unknown>,
+      { id, secret }: { id?: string; secret?: string } = {},
+    ) {
+      const payload = JSON.stringify({
+        id: id ?? `evt_${crypto.randomBytes(12).toString("hex")}`,
+        object: "event",
+        api_version: "2025-01-01",
+        created: Math.floor(Date.now() / 1000),
+        type,
+        data: { object },
+        livemode: false,
+        pending_webhooks: 1,
+        request: { id: null, idempotency_key: null },
+      });
+      const signature = signer.webhooks.generateTestHeaderString({
+        payload,
+        secret: secret ?? FAKE_WEBHOOK_SECRET,
+      });
+      return { payload, signature };
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
