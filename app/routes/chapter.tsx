@@ -63,6 +63,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { status: 409 },
     );
   }
+  // Only the request that unlocked the chapter succeeds; a repeat (another tab, a double click) changed
+  // nothing and charged nothing: 409, and the page simply shows the text.
+  if (!result.charged) return data({ alreadyUnlocked: true }, { status: 409 });
   return { unlocked: true };
 }
 

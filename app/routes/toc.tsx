@@ -3,6 +3,7 @@ import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
+import { readsAheadOf } from "~/features/reader/access.server";
 import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/continue";
 import { getProgress } from "~/features/reader/queries.server";
 import { loadAllStoredProgress } from "~/features/reader/storage";
@@ -18,8 +19,11 @@ import type { Route } from "./+types/toc";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
+  const now = new Date();
   const [volumes, site, progress] = await Promise.all([
-    getTableOfContents(),
+    user
+      ? readsAheadOf(user.id, now).then((ahead) => getTableOfContents(now, ahead))
+      : getTableOfContents(now),
     getSiteSettings(),
     user ? getProgress(user.id) : undefined,
   ]);
@@ -68,6 +72,13 @@ function StatusBadge({ chapter }: { chapter: TocChapter }) {
       <span className="flex items-center gap-1 text-sm text-primary">
         <CoinIcon />
         {t("toc.coins", { count: chapter.coinsRequired })}
+      </span>
+    );
+  }
+  if (chapter.status === "early") {
+    return (
+      <span className="text-sm text-accent">
+        {t("toc.early", { date: format.date(chapter.releaseAt, { month: "short", day: "numeric" }) })}
       </span>
     );
   }

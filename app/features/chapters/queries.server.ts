@@ -8,7 +8,8 @@ import { getChapterCatalog } from "./catalog.server";
 export type TocChapter = {
   number: number;
   title: string;
-  status: ReturnType<typeof chapterStatus>;
+  /** `early`: not released yet, but this reader's membership reads it ahead. */
+  status: ReturnType<typeof chapterStatus> | "early";
   coinsRequired: number;
   releaseAt: string;
   minutes: number;
@@ -16,8 +17,14 @@ export type TocChapter = {
 
 export type TocVolume = { number: number; title: string; summaryMd: string; chapters: TocChapter[] };
 
-/** Every published chapter grouped by volume, from the chapter catalog (one query per content revision). */
-export async function getTableOfContents(now = new Date()): Promise<TocVolume[]> {
+/**
+ * Every published chapter grouped by volume, from the chapter catalog (one query per content revision).
+ * `readsAhead`: the unreleased chapters this reader may read (reader/access.server.ts `readsAheadOf`).
+ */
+export async function getTableOfContents(
+  now = new Date(),
+  readsAhead: Set<number> = new Set(),
+): Promise<TocVolume[]> {
   const { published } = await getChapterCatalog();
   const byVolume = new Map<number, TocVolume>();
   for (const chapter of published) {
@@ -29,7 +36,7 @@ export async function getTableOfContents(now = new Date()): Promise<TocVolume[]>
     volume.chapters.push({
       number: chapter.number,
       title: chapter.title,
-      status: chapterStatus(chapter, now),
+      status: readsAhead.has(chapter.number) ? "early" : chapterStatus(chapter, now),
       coinsRequired: chapter.coinsRequired,
       releaseAt: chapter.releaseAt.toISOString(),
       minutes: readingMinutes(chapter.wordCount),

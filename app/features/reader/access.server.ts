@@ -2,9 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, chapterUnlocks } from "#db/schema";
 import type { SessionUser } from "~/features/auth/session.server";
-import { chapterStatus } from "~/features/chapters/access";
+import { chapterStatus, readAhead, readAheadNumbers } from "~/features/chapters/access";
 import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/chapters/catalog.server";
 import { renderChapter } from "~/features/content/markdown.server";
+import { getMembership } from "~/features/membership/queries.server";
 import { readingMinutes } from "~/lib/words";
 
 export type Lock =
@@ -32,7 +33,10 @@ export async function chapterLock(
 ): Promise<Lock | undefined> {
   if (user?.role === "author") return undefined;
   const status = chapterStatus(chapter, now);
-  if (status === "locked") return { kind: "release", releaseAt: chapter.releaseAt.toISOString() };
+  if (status === "locked") {
+    if (user && (await readsAheadOf(user.id, now)).has(chapter.number)) return undefined;
+    return { kind: "release", releaseAt: chapter.releaseAt.toISOString() };
+  }
   if (status === "free") return undefined;
   if (user && (await hasUnlocked(user.id, chapter.id))) return undefined;
   return {
@@ -41,6 +45,13 @@ export async function chapterLock(
     signedIn: Boolean(user),
     balance: user?.coinBalance ?? 0,
   };
+}
+
+/** The unreleased chapters a reader's membership lets them read now (none for free readers). */
+export async function readsAheadOf(userId: number, now = new Date()): Promise<Set<number>> {
+  const { tier } = await getMembership(userId, now);
+  if (readAhead[tier] === 0) return new Set();
+  return readAheadNumbers((await getChapterCatalog()).published, now, readAhead[tier]);
 }
 
 async function hasUnlocked(userId: number, chapterId: number): Promise<boolean> {
