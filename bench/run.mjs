@@ -79,7 +79,8 @@ async function startApp({ large }) {
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
-      LOG_LEVEL: "silent",
+      // Errors and warnings are logged as in production; the per-request access line (info) is not.
+      LOG_LEVEL: "warn",
       SIGNUP_LIMIT_PER_HOUR: "1000",
     },
     stdio: ["ignore", "ignore", fs.openSync(path.join(os.tmpdir(), "cc-bench-server.log"), "w")],
@@ -179,10 +180,21 @@ function lighthouse(url) {
   };
 }
 
+/** The JavaScript a page loads at start: its module scripts and preloads, and its language's catalogue. */
+function pageScripts(html) {
+  const loaded = [
+    ...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[\w.-]+\.js)"/g),
+    ...html.matchAll(/<script[^>]* src="(\/assets\/[\w.-]+\.js)"/g),
+    ...html.matchAll(/import\(?\s*(?:\* as \w+ from )?"(\/assets\/[\w.-]+\.js)"/g),
+  ].map((match) => match[1]);
+  const language = /<html lang="(\w+)"/.exec(html)?.[1] ?? "en";
+  const catalogue = fs.readdirSync("build/client/assets").find((name) => new RegExp(`^${language}-[\\w-]+\\.js$`).test(name));
+  return [...new Set([...loaded, ...(catalogue ? [`/assets/${catalogue}`] : [])])];
+}
+
 function pageWeight(html) {
-  const scripts = [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
-  const js = scripts.reduce(
-    (sum, s) => sum + zlib.brotliCompressSync(fs.readFileSync(path.join("build/client", s))).length,
+  const js = pageScripts(html).reduce(
+    (sum, s) => sum + fs.statSync(path.join("build/client", `${s}.br`)).size,
     0,
   );
   return {
@@ -190,6 +202,12 @@ function pageWeight(html) {
     htmlBrotliBytes: zlib.brotliCompressSync(Buffer.from(html)).length,
     jsBrotliKB: +(js / 1024).toFixed(1),
   };
+}
+
+/** The chapter text's own markup in a chapter page, and the page's size as a multiple of it. */
+function textRatio(html) {
+  const text = (/<article[^>]*data-chapter-body[^>]*>([\s\S]*?)<\/article>/.exec(html)?.[1] ?? "").length;
+  return { chapterTextBytes: text, htmlToTextRatio: +(Buffer.byteLength(html) / text).toFixed(2) };
 }
 
 const results = { date: new Date().toISOString(), durationSeconds: duration, connections, runs: {} };
@@ -222,12 +240,17 @@ results.weights = {};
 for (const route of ["/chapter/1", "/toc", "/", "/shop"]) {
   results.weights[route] = pageWeight(await fetchText(`${app.base}${route}`));
 }
-const chapterText = (/<article[^>]*data-chapter-body[^>]*>([\s\S]*?)<\/article>/.exec(chapterHtml)?.[1] ?? "")
-  .length;
-results.weights["/chapter/1"].chapterTextBytes = chapterText;
-results.weights["/chapter/1"].htmlToTextRatio = +(
-  results.weights["/chapter/1"].htmlBytes / chapterText
-).toFixed(2);
+Object.assign(results.weights["/chapter/1"], textRatio(chapterHtml));
+// The issue's reference page is a 4,000-word chapter: of the first ten generated ones, the nearest that length.
+const candidates = [];
+for (let number = 1001; number <= 1010; number++) {
+  const html = await fetchText(`${app.base}/chapter/${number}`);
+  const words = Number(/wordCount\\?",(\d+)/.exec(html)?.[1] ?? 0);
+  candidates.push({ number, html, distance: Math.abs(words - 4000) });
+}
+const reference = candidates.sort((a, b) => a.distance - b.distance)[0];
+results.referenceChapter = `/chapter/${reference.number}`;
+results.weights[results.referenceChapter] = { ...pageWeight(reference.html), ...textRatio(reference.html) };
 if (!args["skip-lighthouse"]) {
   results.lighthouse = {
     "/chapter/1": lighthouse(`${app.base}/chapter/1`),

@@ -140,6 +140,8 @@ export class PageCache {
       inFlight.then((rendered) => (rendered ? this.send(req, res, requestId, rendered) : next()));
       return;
     }
+    // A HEAD is answered from a kept page, never kept itself: its response has no body.
+    if (req.method === "HEAD") return next();
     let settle: (entry: Entry | undefined) => void = () => {};
     const promise = new Promise<Entry | undefined>((resolve) => {
       settle = resolve;

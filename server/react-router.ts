@@ -52,13 +52,21 @@ export function reactRouterHandler({
       if (
         page &&
         pages &&
+        req.method === "GET" &&
         shareable &&
         response.status === 200 &&
         !response.headers.has("Set-Cookie") &&
         response.headers.get("Content-Type")?.startsWith("text/html")
       ) {
         const html = Buffer.from(await response.arrayBuffer());
-        pages.send(req, res, res.locals.requestId as string, await pages.store(page, html));
+        if (html.length > 0) {
+          pages.send(req, res, res.locals.requestId as string, await pages.store(page, html));
+          return;
+        }
+        page.settle(undefined);
+        res.status(response.status);
+        for (const [name, value] of response.headers) res.append(name, value);
+        res.end();
         return;
       }
       page?.settle(undefined);

@@ -1,0 +1,573 @@
+import crypto from "node:crypto";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import zlib from "node:zlib";
+import { parse } from "parse5";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { preferencesFromCookies } from "~/lib/preferences.server";
+import { PageCache, type PageCacheOptions, type PendingPage, pendingPage } from "./page-cache";
+
+/**
+ * The page cache in front of a real HTTP server on port 0. `next` stands in for Express and React Router
+ * (server/react-router.ts): it renders a page, and when the cache marked the request it keeps the page with
+ * `store()` and sends the kept copy, as the real render does.
+ */
+
+type Reply = { status: number; headers: http.IncomingHttpHeaders; body: Buffer };
+
+type Render = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  page: PendingPage | undefined,
+) => void | Promise<void>;
+
+let server: http.Server;
+let base = "";
+let cache: PageCache;
+let revision: number | undefined;
+let release: number | undefined;
+let releaseAsked: number[];
+/** Every call of `next`, with whether the cache marked the request. */
+let nexts: { url: string; method: string; pending: PendingPage | undefined }[];
+/** Requests that reached the cache (to know when concurrent ones are all waiting). */
+let arrivals: number;
+let render: Render;
+
+function htmlFor(url: string, extra = ""): string {
+  return [
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+    `<script nonce="abc">window.__page=${JSON.stringify(url)};</script>`,
+    '<script type="module" src="/assets/entry.js"></script>',
+    "</head><body>",
+    `<h1>Page ${url}</h1><p>${"The Tithe Ledger lay open under the lamp. ".repeat(40)}</p>${extra}`,
+    '<script type="module">import("/assets/route.js");</script>',
+    '<script>window.__context={&quot;a&quot;:1,"b":"</\\u0073cript"};</script>',
+    "</body></html>",
+  ].join("");
+}
+
+/** What the real render does: keep the page when asked to and shareable, else answer per request. */
+const storingRender: Render = async (req, res, page) => {
+  if (page) {
+    const entry = await cache.store(page, Buffer.from(htmlFor(req.url ?? "/")));
+    cache.send(req, res, "render-id", entry);
+    return;
+  }
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "private, no-cache" });
+  res.end(`<p>per request ${req.url}</p>`);
+};
+
+function makeCache(options: Partial<PageCacheOptions> = {}): PageCache {
+  return new PageCache({
+    production: true,
+    https: false,
+    maxBytes: 10 * 1024 * 1024,
+    maxAgeMs: 60_000,
+    revision: () => revision,
+    nextReleaseAfter: async (time) => {
+      releaseAsked.push(time);
+      return release;
+    },
+    preferences: preferencesFromCookies,
+    // Visitors without a session; a signed-in reader's group is in a test cookie, or none (personal pages).
+    viewer: (_pathname, cookies) => (cookies.has("session") ? cookies.get("group") : "visitor"),
+    ...options,
+  });
+}
+
+beforeEach(async () => {
+  revision = 1;
+  release = undefined;
+  releaseAsked = [];
+  nexts = [];
+  arrivals = 0;
+  render = storingRender;
+  cache = makeCache();
+  server = http.createServer((req, res) => {
+    arrivals++;
+    cache.handle(req, res, "request-id", () => {
+      const page = pendingPage(req);
+      nexts.push({ url: req.url ?? "", method: req.method ?? "", pending: page });
+      Promise.resolve(render(req, res, page)).catch((error: unknown) => {
+        page?.settle(undefined);
+        res.destroy(error as Error);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  vi.useRealTimers();
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+function request(
+  path: string,
+  { method = "GET", headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${path}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function decoded(reply: Reply): string {
+  const encoding = reply.headers["content-encoding"];
+  if (encoding === "br") return zlib.brotliDecompressSync(reply.body).toString("utf8");
+  if (encoding === "gzip") return zlib.gunzipSync(reply.body).toString("utf8");
+  expect(encoding).toBeUndefined();
+  return reply.body.toString("utf8");
+}
+
+/** The CSP hash of every inline script, found by an HTML parser (as a browser finds them). */
+function scriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  type Node = {
+    nodeName: string;
+    attrs?: { name: string }[];
+    childNodes?: Node[];
+    content?: Node;
+    value?: string;
+  };
+  const walk = (node: Node) => {
+    if (node.nodeName === "script" && !node.attrs?.some((attr) => attr.name === "src")) {
+      const text = (node.childNodes ?? []).map((child) => child.value ?? "").join("");
+      if (text) hashes.push(`'sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}'`);
+    }
+    for (const child of node.childNodes ?? []) walk(child);
+    if (node.content) walk(node.content);
+  };
+  walk(parse(html) as unknown as Node);
+  return hashes;
+}
+
+/** Waits until `count` requests have reached the cache (so the later ones wait on the first). */
+async function arrived(count: number) {
+  for (let i = 0; i < 200 && arrivals < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(arrivals).toBe(count);
+  // The handler is synchronous for a synchronous viewer, but leave a turn for good measure.
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+describe("misses and hits", () => {
+  it("marks a miss for the render, then answers later requests itself without calling next", async () => {
+    const first = await request("/chapter/1");
+    expect(first.status).toBe(200);
+    expect(nexts).toHaveLength(1);
+    expect(nexts[0]?.pending).toMatchObject({ shared: "public", revision: 1 });
+    expect(nexts[0]?.pending?.key).toContain("/chapter/1");
+    expect(decoded(first)).toBe(htmlFor("/chapter/1"));
+    expect(cache.size.entries).toBe(1);
+
+    for (let i = 0; i < 3; i++) {
+      const again = await request("/chapter/1");
+      expect(again.status).toBe(200);
+      expect(decoded(again)).toBe(htmlFor("/chapter/1"));
+      expect(again.headers.etag).toBe(first.headers.etag);
+      expect(again.headers["x-request-id"]).toBe("request-id");
+    }
+    expect(nexts).toHaveLength(1);
+  });
+
+  it("does not keep a page the render did not store, and marks the next request again", async () => {
+    render = (req, res, page) => {
+      page?.settle(undefined);
+      res.writeHead(200, { "Content-Type": "text/html" });
+      res.end(`fresh ${req.url}`);
+    };
+    expect((await request("/about")).body.toString()).toBe("fresh /about");
+    expect((await request("/about")).body.toString()).toBe("fresh /about");
+    expect(nexts.map((call) => Boolean(call.pending))).toEqual([true, true]);
+    expect(cache.size.entries).toBe(0);
+  });
+
+  it("chooses identity, brotli or gzip by Accept-Encoding; each decodes to the same page", async () => {
+    await request("/toc");
+    const html = htmlFor("/toc");
+    const plain = await request("/toc");
+    const br = await request("/toc", { headers: { "accept-encoding": "gzip, deflate, br" } });
+    const gz = await request("/toc", { headers: { "accept-encoding": "gzip, deflate" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    for (const reply of [plain, br, gz]) {
+      expect(decoded(reply)).toBe(html);
+      expect(Number(reply.headers["content-length"])).toBe(reply.body.length);
+      expect(reply.headers["content-type"]).toBe("text/html; charset=utf-8");
+      expect(reply.headers.vary).toContain("Accept-Encoding");
+    }
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    expect(gz.body.length).toBeLessThan(plain.body.length);
+    expect(nexts).toHaveLength(1);
+  });
+
+  it("has one ETag per encoding and answers a matching If-None-Match with an empty 304", async () => {
+    await request("/toc");
+    const plain = await request("/toc");
+    const br = await request("/toc", { headers: { "accept-encoding": "br" } });
+    const gz = await request("/toc", { headers: { "accept-encoding": "gzip" } });
+    const tags = [plain, br, gz].map((reply) => reply.headers.etag);
+    expect(new Set(tags).size).toBe(3);
+    for (const tag of tags) expect(tag).toMatch(/^"[\w-]+"$/);
+
+    const notModified = await request("/toc", {
+      headers: { "accept-encoding": "br", "if-none-match": br.headers.etag ?? "" },
+    });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body.length).toBe(0);
+    expect(notModified.headers.etag).toBe(br.headers.etag);
+    expect(notModified.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    // A list of validators naming this one also matches.
+    const inList = await request("/toc", {
+      headers: { "accept-encoding": "gzip", "if-none-match": `"other", ${gz.headers.etag}` },
+    });
+    expect(inList.status).toBe(304);
+
+    // Another encoding's tag names other bytes: the page is sent.
+    const otherEncoding = await request("/toc", {
+      headers: { "accept-encoding": "gzip", "if-none-match": plain.headers.etag ?? "" },
+    });
+    expect(otherEncoding.status).toBe(200);
+    expect(decoded(otherEncoding)).toBe(htmlFor("/toc"));
+    const stale = await request("/toc", { headers: { "if-none-match": '"something-else"' } });
+    expect(stale.status).toBe(200);
+    expect(nexts).toHaveLength(1);
+  });
+
+  it("answers HEAD with the headers of the page and no body", async () => {
+    await request("/toc");
+    const get = await request("/toc", { headers: { "accept-encoding": "br" } });
+    const head = await request("/toc", { method: "HEAD", headers: { "accept-encoding": "br" } });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers.etag).toBe(get.headers.etag);
+    expect(head.headers["content-length"]).toBe(get.headers["content-length"]);
+    expect(nexts).toHaveLength(1);
+  });
+
+  it("keeps a page too large for a quarter of the cache out of it, but still sends it", async () => {
+    cache = makeCache({ maxBytes: 4096 });
+    const first = await request("/toc");
+    expect(decoded(first)).toBe(htmlFor("/toc"));
+    expect(cache.size).toEqual({ entries: 0, bytes: 0 });
+    await request("/toc");
+    expect(nexts).toHaveLength(2);
+  });
+});
+
+describe("retiring entries", () => {
+  it("renders again once the content revision moves", async () => {
+    await request("/toc");
+    await request("/toc");
+    expect(nexts).toHaveLength(1);
+    revision = 2;
+    await request("/toc");
+    expect(nexts).toHaveLength(2);
+    expect(nexts[1]?.pending?.revision).toBe(2);
+    await request("/toc");
+    expect(nexts).toHaveLength(2);
+  });
+
+  it("serves nothing from the cache while the revision is unknown", async () => {
+    revision = undefined;
+    await request("/toc");
+    await request("/toc");
+    expect(nexts).toHaveLength(2);
+    expect(nexts.every((call) => call.pending === undefined)).toBe(true);
+    expect(cache.size.entries).toBe(0);
+    // An entry stored before the revision was lost is not trusted either.
+    revision = 3;
+    await request("/toc");
+    revision = undefined;
+    await request("/toc");
+    expect(nexts).toHaveLength(4);
+  });
+
+  it("retires an entry at the next chapter release after its render, before maxAgeMs", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.parse("2026-03-03T17:59:00Z");
+    vi.setSystemTime(start);
+    release = start + 60_000;
+    cache = makeCache({ maxAgeMs: 10 * 60_000 });
+    await request("/chapter/5");
+    expect(releaseAsked).toEqual([start]);
+    vi.setSystemTime(release - 1);
+    await request("/chapter/5");
+    expect(nexts).toHaveLength(1);
+    vi.setSystemTime(release);
+    await request("/chapter/5");
+    expect(nexts).toHaveLength(2);
+  });
+
+  it("retires an entry after maxAgeMs when no release comes first", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.parse("2026-03-03T12:00:00Z");
+    vi.setSystemTime(start);
+    release = start + 3_600_000;
+    cache = makeCache({ maxAgeMs: 60_000 });
+    await request("/toc");
+    vi.setSystemTime(start + 59_999);
+    await request("/toc");
+    expect(nexts).toHaveLength(1);
+    vi.setSystemTime(start + 60_000);
+    await request("/toc");
+    expect(nexts).toHaveLength(2);
+  });
+
+  it("evicts the least recently used pages to stay under maxBytes", async () => {
+    // Incompressible pages of known size, so a few fill the cache.
+    const bodies = new Map<string, string>();
+    render = async (req, res, page) => {
+      const url = req.url ?? "/";
+      if (!bodies.has(url)) bodies.set(url, crypto.randomBytes(3000).toString("base64"));
+      const entry = await cache.store(page as PendingPage, Buffer.from(`<p>${bodies.get(url)}</p>`));
+      cache.send(req, res, "render-id", entry);
+    };
+    const maxBytes = 64 * 1024;
+    cache = makeCache({ maxBytes });
+    await request("/wiki/page-0");
+    // As many pages as fit with room to spare (each about a sixth of the cache), then page 0 is used again,
+    // so page 1 is the least recently used.
+    const fit = Math.floor(maxBytes / cache.size.bytes) - 1;
+    expect(fit).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < fit; i++) await request(`/wiki/page-${i}`);
+    expect(cache.size.entries).toBe(fit);
+    await request("/wiki/page-0");
+    expect(nexts).toHaveLength(fit);
+    const last = fit + 2;
+    for (let i = fit; i <= last; i++) {
+      await request(`/wiki/page-${i}`);
+      expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+    }
+    expect(nexts).toHaveLength(last + 1);
+    expect(cache.size.entries).toBeLessThan(last + 1);
+    const kept = cache.size.entries;
+    // The newest pages and page 0 are still hits; page 1 went first.
+    await request(`/wiki/page-${last}`);
+    await request("/wiki/page-0");
+    expect(nexts).toHaveLength(last + 1);
+    await request("/wiki/page-1");
+    expect(nexts).toHaveLength(last + 2);
+    expect(cache.size.entries).toBeLessThanOrEqual(kept);
+    expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+  });
+});
+
+describe("concurrent misses", () => {
+  it("renders once: the others wait for the stored page", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    render = async (req, res, page) => {
+      await gate;
+      await storingRender(req, res, page);
+    };
+    const replies = Promise.all([
+      request("/chapter/3"),
+      request("/chapter/3", { headers: { "accept-encoding": "br" } }),
+      request("/chapter/3", { headers: { "accept-encoding": "gzip" } }),
+      request("/chapter/3", { method: "HEAD" }),
+    ]);
+    await arrived(4);
+    expect(nexts).toHaveLength(1);
+    open();
+    const [plain, br, gz, head] = await replies;
+    expect(nexts).toHaveLength(1);
+    for (const reply of [plain, br, gz]) {
+      expect(reply.status).toBe(200);
+      expect(decoded(reply)).toBe(htmlFor("/chapter/3"));
+    }
+    expect(br?.headers["content-encoding"]).toBe("br");
+    expect(gz?.headers["content-encoding"]).toBe("gzip");
+    expect(head?.status).toBe(200);
+    expect(head?.body.length).toBe(0);
+  });
+
+  it("sends the waiters to next when the first render keeps nothing", async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    render = async (req, res, page) => {
+      if (page) {
+        await gate;
+        page.settle(undefined);
+      }
+      res.writeHead(200, { "Content-Type": "text/html" });
+      res.end(`fresh ${req.url}`);
+    };
+    const replies = Promise.all([request("/account"), request("/account"), request("/account")]);
+    await arrived(3);
+    expect(nexts).toHaveLength(1);
+    open();
+    for (const reply of await replies) expect(reply.body.toString()).toBe("fresh /account");
+    expect(nexts).toHaveLength(3);
+    expect(nexts.filter((call) => call.pending)).toHaveLength(1);
+    expect(cache.size.entries).toBe(0);
+  });
+
+  it("sends the waiters to next when the first request's connection closes before its page is kept", async () => {
+    let firstRes: ServerResponse | undefined;
+    render = (req, res, page) => {
+      if (page) {
+        firstRes = res;
+        return;
+      }
+      res.writeHead(200, { "Content-Type": "text/html" });
+      res.end(`fresh ${req.url}`);
+    };
+    const first = request("/gallery").catch(() => undefined);
+    await arrived(1);
+    const second = request("/gallery");
+    await arrived(2);
+    expect(nexts).toHaveLength(1);
+    firstRes?.destroy();
+    expect((await second).body.toString()).toBe("fresh /gallery");
+    await first;
+    expect(nexts).toHaveLength(2);
+  });
+});
+
+describe("what is keyed", () => {
+  it.each([
+    ["a query string", "GET", "/chapter/1?font=large"],
+    ["route data", "GET", "/chapter/1.data"],
+    ["route data of the index", "GET", "/_root.data"],
+    ["an asset", "GET", "/assets/entry-abc123.js"],
+    ["a media file", "GET", "/media/art/chapter-1"],
+    ["a file", "GET", "/favicon.svg"],
+    ["a POST", "POST", "/chapter/1"],
+    ["a PUT", "PUT", "/chapter/1"],
+  ])("never keeps or serves %s", async (_what, method, path) => {
+    await request("/chapter/1");
+    render = (_req, res, page) => {
+      expect(page).toBeUndefined();
+      res.writeHead(200, { "Content-Type": "text/html" });
+      res.end("fresh");
+    };
+    for (let i = 0; i < 2; i++) {
+      const reply = await request(path, { method });
+      expect(reply.body.toString()).toBe("fresh");
+    }
+    expect(nexts).toHaveLength(3);
+    expect(nexts.slice(1).every((call) => call.pending === undefined)).toBe(true);
+    expect(cache.size.entries).toBe(1);
+  });
+
+  it("keeps a page apart for each language, theme, time zone and viewer group", async () => {
+    const variants: Record<string, string>[] = [
+      {},
+      { cookie: "lang=es" },
+      { "accept-language": "ja" },
+      { cookie: "theme=dark" },
+      { cookie: "theme=light" },
+      { cookie: "tz=Europe%2FParis" },
+      { cookie: "session=a; group=reader 20 serif 2" },
+      { cookie: "session=b; group=reader 16 serif 1.75" },
+      { cookie: "session=c; group=reader 16 serif 1.75; theme=dark" },
+    ];
+    for (const headers of variants) await request("/chapter/1", { headers });
+    expect(nexts).toHaveLength(variants.length);
+    expect(new Set(nexts.map((call) => call.pending?.key)).size).toBe(variants.length);
+    expect(cache.size.entries).toBe(variants.length);
+    // The same preferences reached another way share an entry; things outside the key do not split it.
+    const same: Record<string, string>[] = [
+      { cookie: "lang=es; theme=" },
+      { "accept-language": "es-ES,es;q=0.9" },
+      { cookie: "lang=ja", "accept-language": "fr" },
+      { cookie: "tz=Europe%2FParis; other=1" },
+      { cookie: "tz=Not%2FA_Zone" },
+      { cookie: "session=d; group=reader 20 serif 2" },
+      { "user-agent": "another browser" },
+    ];
+    for (const headers of same) await request("/chapter/1", { headers });
+    expect(nexts).toHaveLength(variants.length);
+  });
+
+  it("renders per request (unkept) when the viewer resolver has no group", async () => {
+    for (let i = 0; i < 2; i++) {
+      const reply = await request("/account", { headers: { cookie: "session=a" } });
+      expect(reply.body.toString()).toBe("<p>per request /account</p>");
+    }
+    expect(nexts).toHaveLength(2);
+    expect(nexts.every((call) => call.pending === undefined)).toBe(true);
+    expect(cache.size.entries).toBe(0);
+  });
+
+  it("waits for an asynchronous viewer resolver, and renders per request when it fails", async () => {
+    let fail = false;
+    cache = makeCache({
+      viewer: async (_pathname, cookies) => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (fail) throw new Error("database gone");
+        return cookies.get("group");
+      },
+    });
+    const headers = { cookie: "group=reader 18 gothic 2" };
+    await request("/chapter/2", { headers });
+    await request("/chapter/2", { headers });
+    expect(nexts).toHaveLength(1);
+    expect(nexts[0]?.pending?.shared).toBe("private");
+    fail = true;
+    await request("/chapter/2", { headers });
+    expect(nexts).toHaveLength(2);
+    expect(nexts[1]?.pending).toBeUndefined();
+  });
+});
+
+describe("headers of a kept page", () => {
+  it("allows exactly the page's inline scripts by hash in its CSP, with no nonce", async () => {
+    await request("/chapter/1");
+    const reply = await request("/chapter/1", { headers: { "accept-encoding": "br" } });
+    const csp = String(reply.headers["content-security-policy"] ?? "");
+    expect(csp).not.toContain("nonce");
+    const scriptSrc = /(?:^|; )script-src ([^;]*)/.exec(csp)?.[1] ?? "";
+    const listed = scriptSrc.split(" ").filter((source) => source.startsWith("'sha256-"));
+    const expected = scriptHashes(decoded(reply));
+    // Two plain inline scripts and a module one; the one with src needs no hash.
+    expect(expected).toHaveLength(3);
+    expect(new Set(listed)).toEqual(new Set(expected));
+    expect(scriptSrc.startsWith("'self' ")).toBe(true);
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(reply.headers["x-content-type-options"]).toBe("nosniff");
+    expect(reply.headers["x-frame-options"]).toBe("DENY");
+  });
+
+  it("sends no CSP outside production (Vite's scripts)", async () => {
+    cache = makeCache({ production: false });
+    await request("/toc");
+    expect((await request("/toc")).headers["content-security-policy"]).toBeUndefined();
+  });
+
+  it("lets any cache keep a visitors' page if it revalidates, and no shared cache keep a reader group's", async () => {
+    await request("/chapter/1");
+    const visitor = await request("/chapter/1");
+    expect(visitor.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    const headers = { cookie: "session=a; group=reader 20 serif 2" };
+    await request("/chapter/1", { headers });
+    const reader = await request("/chapter/1", { headers });
+    expect(nexts).toHaveLength(2);
+    expect(reader.headers["cache-control"]).toBe("private, no-cache");
+    expect(reader.headers.vary).toContain("Cookie");
+    const notModified = await request("/chapter/1", {
+      headers: { ...headers, "if-none-match": reader.headers.etag ?? "" },
+    });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers["cache-control"]).toBe("private, no-cache");
+    expect(reader.headers["set-cookie"]).toBeUndefined();
+    expect(visitor.headers["set-cookie"]).toBeUndefined();
+  });
+});

@@ -1,0 +1,464 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import { parse } from "parse5";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPostgresDatabase } from "../setup/postgres";
+import { Client } from "./http";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+
+/**
+ * The page cache (server/page-cache.ts) in the built production server: pages kept whole and shared by many
+ * readers must never carry one reader's data to another, must revalidate and be invalidated by content
+ * changes, and their CSP must allow exactly their inline scripts.
+ */
+if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the server tests");
+
+/** A sentence of chapter 4 (paid: 1 coin) and one of chapter 1 (free), as the page renders them. */
+const CHAPTER_4 = "a glass bulb on a brass stem";
+const CHAPTER_1 = "by five the skylights of the";
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-page-cache-"));
+let server: RunningServer;
+let origin = "";
+
+beforeAll(async () => {
+  const port = await freePort();
+  origin = `http://127.0.0.1:${port}`;
+  server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, APP_ORIGIN: origin });
+  await waitUntilReady(server);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+type Reply = { status: number; headers: http.IncomingHttpHeaders; body: Buffer; text: string };
+
+/** Every response seen, to check what none of them may carry. */
+const seen: { label: string; headers: Record<string, string | string[] | undefined> }[] = [];
+
+/** A request with exactly these headers (Host included) and the raw bytes back, decoded into `text`. */
+function raw(
+  base: string,
+  pathname: string,
+  { method = "GET", headers = {} }: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${base}${pathname}`, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        const encoding = res.headers["content-encoding"];
+        const text = (
+          encoding === "br"
+            ? zlib.brotliDecompressSync(body)
+            : encoding === "gzip"
+              ? zlib.gunzipSync(body)
+              : body
+        ).toString("utf8");
+        seen.push({ label: `${method} ${pathname}`, headers: res.headers });
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function csp(reply: { headers: http.IncomingHttpHeaders }): string {
+  return String(reply.headers["content-security-policy"] ?? "");
+}
+
+/** The CSP hashes of a page's inline scripts, found by an HTML parser as a browser finds them. */
+function inlineScriptHashes(html: string): string[] {
+  type Node = { nodeName: string; attrs?: { name: string }[]; childNodes?: Node[]; value?: string };
+  const hashes: string[] = [];
+  const walk = (node: Node) => {
+    if (node.nodeName === "script" && !node.attrs?.some((attr) => attr.name === "src")) {
+      const text = (node.childNodes ?? []).map((child) => child.value ?? "").join("");
+      if (text) hashes.push(`'sha256-${crypto.createHash("sha256").update(text, "utf8").digest("base64")}'`);
+    }
+    for (const child of node.childNodes ?? []) walk(child);
+  };
+  walk(parse(html) as unknown as Node);
+  return hashes;
+}
+
+/** The policy names every inline script of the page by its hash, and no nonce. */
+function expectHashPolicyFor(reply: Reply) {
+  const policy = csp(reply);
+  expect(policy).not.toContain("'nonce-");
+  const scriptSrc = (/(?:^|; )script-src ([^;]*)/.exec(policy)?.[1] ?? "").split(" ");
+  const hashes = inlineScriptHashes(reply.text);
+  expect(hashes.length).toBeGreaterThan(0);
+  for (const hash of hashes) expect(scriptSrc).toContain(hash);
+}
+
+function htmlTag(html: string): string {
+  return /<html\b[^>]*>/.exec(html)?.[0] ?? "";
+}
+
+type Reader = { username: string; email: string; password: string; client: Client };
+
+async function register(prefix: string): Promise<Reader> {
+  const stamp = `${Date.now().toString(36)}${crypto.randomBytes(2).toString("hex")}`;
+  const reader: Reader = {
+    username: `${prefix}${stamp}`,
+    email: `${prefix}.${stamp}@mail.example`,
+    password: "first secret",
+    client: new Client(origin),
+  };
+  const response = await reader.client.post("/register", {
+    username: reader.username,
+    email: reader.email,
+    password: reader.password,
+    confirmPassword: reader.password,
+    acceptTerms: "on",
+  });
+  expect(response.status).toBe(302);
+  expect(reader.client.cookies.has("session")).toBe(true);
+  return reader;
+}
+
+async function saveSettings(reader: Reader, settings: Record<string, string>) {
+  const response = await reader.client.post("/reader/settings", settings);
+  expect(response.status).toBe(200);
+}
+
+describe("cached pages never show one reader's data to another", () => {
+  /** A unlocked chapter 4, saved progress and large dyslexic type; B and C did not unlock; C reads like A. */
+  let a: Reader;
+  let b: Reader;
+  let c: Reader;
+  let visitor: Client;
+  const progress = {
+    scrollPosition: 0.4321,
+    paragraph: 4321,
+    completionPercentage: 43,
+    readingTime: 8675309,
+    completed: false,
+    bookmarks: [1234, 4321],
+    lastReadAt: "2026-03-04T05:06:07.890Z",
+  };
+  const progressMarks = ["8675309", "2026-03-04T05:06:07", "0.4321"];
+  const A_SETTINGS = { fontSize: "20", fontFamily: "dyslexic", lineHeight: "2" };
+  const B_SETTINGS = { fontSize: "14", fontFamily: "sans-serif", lineHeight: "1.5" };
+  type Who = "visitor" | "A" | "B" | "C";
+  const replies: { who: Who; path: string; reply: Reply }[] = [];
+
+  const clientOf = (who: Who): Client =>
+    who === "visitor" ? visitor : who === "A" ? a.client : who === "B" ? b.client : c.client;
+
+  async function as(who: Who, pathname: string): Promise<Reply> {
+    const client = clientOf(who);
+    const response = await client.get(pathname, { "accept-encoding": "gzip, deflate, br" });
+    const body = Buffer.from(await response.arrayBuffer());
+    const headers: http.IncomingHttpHeaders = {};
+    for (const [name, value] of response.headers) headers[name] = value;
+    const setCookie = response.headers.getSetCookie();
+    if (setCookie.length) headers["set-cookie"] = setCookie;
+    const reply = { status: response.status, headers, body, text: body.toString("utf8") };
+    seen.push({ label: `${who} GET ${pathname}`, headers });
+    replies.push({ who, path: pathname, reply });
+    return reply;
+  }
+
+  const of = (who: Who, pathname: string) => replies.filter((r) => r.who === who && r.path === pathname);
+
+  beforeAll(async () => {
+    visitor = new Client(origin);
+    a = await register("amaranth");
+    b = await register("bramble");
+    c = await register("cinder");
+
+    const unlock = await a.client.post("/chapter/4", { intent: "unlock" });
+    expect(unlock.status).toBe(200);
+    await saveSettings(a, A_SETTINGS);
+    await saveSettings(b, B_SETTINGS);
+    await saveSettings(c, A_SETTINGS);
+    const saved = await fetch(`${origin}/reader/progress`, {
+      method: "POST",
+      body: JSON.stringify({ entries: [{ chapter: 1, progress }] }),
+      headers: {
+        cookie: a.client.cookieHeader,
+        origin,
+        "sec-fetch-site": "same-origin",
+        "content-type": "application/json",
+      },
+    });
+    expect(saved.status).toBe(200);
+
+    const pages = ["/chapter/1", "/chapter/4", "/chapter/4.data", "/chapter/1.data", "/", "/toc"];
+    const personal = ["/account", "/coins", "/chapter/5"];
+    const everyone: Who[] = ["visitor", "A", "B", "C"];
+    // A cold cache hit by everyone at once, then warm caches in several orders.
+    await Promise.all(everyone.flatMap((who) => pages.map((page) => as(who, page))));
+    for (const order of [
+      ["A", "B", "visitor", "C"],
+      ["B", "visitor", "C", "A"],
+      ["visitor", "C", "A", "B"],
+      ["C", "A", "B", "visitor"],
+    ] as Who[][]) {
+      for (const page of pages) for (const who of order) await as(who, page);
+      for (const page of personal) for (const who of order) if (who !== "visitor") await as(who, page);
+    }
+  });
+
+  it("gives chapter 4's text only to the reader who unlocked it, in the page and in its route data", () => {
+    for (const path of ["/chapter/4", "/chapter/4.data"]) {
+      expect(of("A", path)).toHaveLength(5);
+      for (const { reply } of of("A", path)) {
+        expect(reply.status).toBe(200);
+        expect(reply.text).toContain(CHAPTER_4);
+      }
+      for (const who of ["B", "C", "visitor"] as const) {
+        expect(of(who, path)).toHaveLength(5);
+        for (const { reply } of of(who, path)) expect(reply.text).not.toContain(CHAPTER_4);
+      }
+    }
+    // They see the lock instead; the free chapter is everybody's.
+    for (const who of ["B", "C", "visitor"] as const)
+      for (const { reply } of of(who, "/chapter/4")) expect(reply.text).toContain("Chapter Locked");
+    for (const { reply } of replies.filter((r) => r.path === "/chapter/1"))
+      expect(reply.text).toContain(CHAPTER_1);
+  });
+
+  it("shows no reader's name, e-mail, balance or progress to anybody else", () => {
+    // Each reader's own pages do show them (so the checks below look for something real).
+    expect(of("A", "/account")[0]?.reply.text).toContain(a.username);
+    expect(of("A", "/account")[0]?.reply.text).toContain(a.email);
+    expect(of("B", "/account")[0]?.reply.text).toContain(b.email);
+    expect(of("A", "/chapter/5")[0]?.reply.text).toContain("Your balance: 2 coins");
+    expect(of("B", "/chapter/5")[0]?.reply.text).toContain("Your balance: 3 coins");
+    const readers = { A: a, B: b, C: c };
+    for (const { who, path, reply } of replies) {
+      for (const [name, reader] of Object.entries(readers)) {
+        if (name === who) continue;
+        expect(reply.text, `${who} ${path}`).not.toContain(reader.username);
+        expect(reply.text, `${who} ${path}`).not.toContain(reader.email);
+      }
+      if (who !== "A") {
+        for (const mark of progressMarks) expect(reply.text, `${who} ${path}`).not.toContain(mark);
+        expect(reply.text, `${who} ${path}`).not.toContain("Your balance: 2 coin");
+      }
+    }
+  });
+
+  it("renders each reader's own settings on <html>, and nobody else's", () => {
+    for (const path of ["/chapter/1", "/chapter/4", "/", "/toc", "/account"]) {
+      for (const { reply } of of("A", path)) {
+        expect(htmlTag(reply.text)).toContain("--reader-size:20px");
+        expect(htmlTag(reply.text)).toContain("--font-reader-dyslexic");
+      }
+      for (const { reply } of of("B", path)) {
+        expect(htmlTag(reply.text)).toContain("--reader-size:14px");
+        expect(htmlTag(reply.text)).not.toContain("dyslexic");
+      }
+      for (const { reply } of of("visitor", path)) {
+        expect(htmlTag(reply.text)).not.toContain("--reader-size");
+        expect(htmlTag(reply.text)).not.toContain("data-account-settings");
+      }
+    }
+  });
+
+  it("shares a chapter page between readers who may read it with the same settings, and no further", () => {
+    const etag = (who: Who, path: string) => new Set(of(who, path).map(({ reply }) => reply.headers.etag));
+    // Served from one kept page: one ETag for all of A's and C's requests for chapter 1.
+    expect(etag("A", "/chapter/1")).toEqual(etag("C", "/chapter/1"));
+    expect(etag("A", "/chapter/1").size).toBe(1);
+    expect([...etag("A", "/chapter/1")][0]).toMatch(/^"[\w-]+"$/);
+    expect(etag("B", "/chapter/1").size).toBe(1);
+    expect(etag("B", "/chapter/1")).not.toEqual(etag("A", "/chapter/1"));
+    expect(etag("visitor", "/chapter/1")).not.toEqual(etag("A", "/chapter/1"));
+    for (const { reply } of of("A", "/chapter/1")) expectHashPolicyFor(reply);
+    // C reads like A but has not unlocked chapter 4: C's page is made per request (nonce) and locked.
+    for (const { reply } of of("C", "/chapter/4")) {
+      expect(reply.headers.etag).toBeUndefined();
+      expect(csp(reply)).toMatch(/'nonce-[\w+/=]+'/);
+    }
+  });
+
+  it("lets shared caches keep visitors' pages (revalidating), never signed-in readers' ones", () => {
+    for (const { path, reply } of of("visitor", "/chapter/1").concat(
+      of("visitor", "/chapter/4"),
+      of("visitor", "/"),
+      of("visitor", "/toc"),
+    )) {
+      expect(reply.status, path).toBe(200);
+      expect(reply.headers["cache-control"], path).toBe("public, max-age=0, must-revalidate");
+    }
+    for (const { path, reply } of replies.filter((r) => r.who === "visitor"))
+      expect(reply.headers["set-cookie"], path).toBeUndefined();
+    for (const { who, path, reply } of replies.filter((r) => r.who !== "visitor")) {
+      expect(reply.headers["cache-control"], `${who} ${path}`).toMatch(/\bprivate\b/);
+      expect(reply.headers["cache-control"], `${who} ${path}`).not.toMatch(/\bpublic\b/);
+    }
+  });
+
+  it("keeps progress out of the page: only the reader's own progress request returns it", async () => {
+    const mine = await a.client.get("/reader/progress?chapter=1");
+    expect(mine.headers.get("cache-control")).toContain("private");
+    expect(((await mine.json()) as { progress: unknown }).progress).toEqual(progress);
+    const theirs = await b.client.get("/reader/progress?chapter=1");
+    expect(((await theirs.json()) as { progress: unknown }).progress).toBeNull();
+    expect((await visitor.get("/reader/progress?chapter=1")).status).toBe(401);
+  });
+
+  it("gives a signed-out session cookie the visitor's locked page, whatever was kept for it", async () => {
+    const stale = a.client.cookieHeader;
+    expect((await a.client.post("/logout", {})).status).toBe(302);
+    for (let i = 0; i < 2; i++) {
+      for (const pathname of ["/chapter/4", "/chapter/4.data", "/chapter/1"]) {
+        const response = await fetch(`${origin}${pathname}`, {
+          headers: { cookie: stale },
+          redirect: "manual",
+        });
+        const text = await response.text();
+        seen.push({ label: `stale GET ${pathname}`, headers: Object.fromEntries(response.headers) });
+        expect(response.status, pathname).toBe(200);
+        expect(text, pathname).not.toContain(CHAPTER_4);
+        expect(text, pathname).not.toContain(a.username);
+        if (!pathname.endsWith(".data")) expect(htmlTag(text)).not.toContain("--reader-size");
+      }
+    }
+  });
+});
+
+describe("revalidation", () => {
+  it("serves a kept page again with the same ETag per encoding, and 304 when the browser has it", async () => {
+    const first = await raw(origin, "/gallery", { headers: { "accept-encoding": "br" } });
+    const second = await raw(origin, "/gallery", { headers: { "accept-encoding": "br" } });
+    expect(first.status).toBe(200);
+    expect(first.headers["content-encoding"]).toBe("br");
+    expect(second.headers.etag).toBe(first.headers.etag);
+    // The render that kept the page sent the same bytes as the cache sends since.
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(second.text).toContain("Crimson Covenant");
+    expectHashPolicyFor(second);
+
+    const gz = await raw(origin, "/gallery", { headers: { "accept-encoding": "gzip" } });
+    const plain = await raw(origin, "/gallery");
+    expect(gz.headers["content-encoding"]).toBe("gzip");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(gz.text).toBe(second.text);
+    expect(plain.text).toBe(second.text);
+    expect(new Set([second.headers.etag, gz.headers.etag, plain.headers.etag]).size).toBe(3);
+
+    const notModified = await raw(origin, "/gallery", {
+      headers: { "accept-encoding": "br", "if-none-match": String(second.headers.etag) },
+    });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body.length).toBe(0);
+    expect(notModified.headers.etag).toBe(second.headers.etag);
+    const changed = await raw(origin, "/gallery", {
+      headers: { "accept-encoding": "br", "if-none-match": '"not-this-one"' },
+    });
+    expect(changed.status).toBe(200);
+  });
+
+  it("keeps per-request pages on a fresh nonce (not the cache's hashes)", async () => {
+    const first = await raw(origin, "/login");
+    const second = await raw(origin, "/login");
+    expect(csp(first)).toMatch(/'nonce-[\w+/=]+'/);
+    expect(csp(second)).not.toBe(csp(first));
+    expect(csp(first)).not.toContain("'sha256-");
+  });
+
+  it("answers HEAD first, then GET with the whole page (a HEAD render has no body to keep)", async () => {
+    const head = await raw(origin, "/wiki", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    const get = await raw(origin, "/wiki");
+    expect(get.status).toBe(200);
+    expect(get.text).toContain("Crimson Covenant");
+    expect(get.text).toContain("</html>");
+    expect(Number(get.headers["content-length"])).toBeGreaterThan(1000);
+  });
+});
+
+describe("the Host header", () => {
+  it("cannot change a kept page: the same bytes and ETag as with the right Host, no forged host inside", async () => {
+    const forged = {
+      host: "evil.example",
+      "x-forwarded-host": "evil.example",
+      "x-forwarded-proto": "https",
+      "accept-encoding": "br",
+    };
+    // The forged request renders the page (first after start) and so is the one kept.
+    const first = await raw(origin, "/wiki/characters", { headers: forged });
+    expect(first.status).toBe(200);
+    expect(first.text).not.toContain("evil.example");
+    const right = await raw(origin, "/wiki/characters", { headers: { "accept-encoding": "br" } });
+    expect(right.headers.etag).toBe(first.headers.etag);
+    expect(right.text).toBe(first.text);
+    // And the other way round: a forged Host is served the page made for the right one.
+    const kept = await raw(origin, "/about", { headers: { "accept-encoding": "br" } });
+    const again = await raw(origin, "/about", { headers: forged });
+    expect(again.headers.etag).toBe(kept.headers.etag);
+    expect(again.text).not.toContain("evil.example");
+  });
+});
+
+describe("the shareable mark", () => {
+  it("never reaches a client", async () => {
+    for (const pathname of ["/", "/toc", "/chapter/2", "/chapter/2.data", "/shop", "/nowhere"]) {
+      await raw(origin, pathname);
+      await raw(origin, pathname, { method: "HEAD" });
+    }
+    expect(seen.length).toBeGreaterThan(100);
+    for (const { label, headers } of seen) {
+      const names = Object.keys(headers).map((name) => name.toLowerCase());
+      expect(names, label).not.toContain("x-shareable-page");
+    }
+  });
+});
+
+describe.runIf(inject("postgres"))("content changes on PostgreSQL", () => {
+  it("show on kept pages within about a second of a change made outside the server", async () => {
+    const database = await createPostgresDatabase();
+    const onPostgres = spawnServer({
+      PORT: String(await freePort()),
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "cc-pg-page-cache-")),
+      DATABASE_URL: database.url,
+    });
+    const sql = new pg.Client({ connectionString: database.url });
+    try {
+      await waitUntilReady(onPostgres, 60_000);
+      await sql.connect();
+      const pages = ["/chapter/1", "/toc"];
+      const before = new Map<string, string | undefined>();
+      for (const pathname of pages) {
+        await raw(onPostgres.url, pathname);
+        const kept = await raw(onPostgres.url, pathname);
+        expect(kept.text).toContain("The Tithe Ledger");
+        expect(csp(kept)).toContain("'sha256-");
+        before.set(pathname, kept.headers.etag);
+      }
+      const title = `The Ledger Rewritten ${crypto.randomBytes(3).toString("hex")}`;
+      await sql.query("update chapters set title = $1 where number = 1", [title]);
+      const changedAt = Date.now();
+      for (const pathname of pages) {
+        let reply = await raw(onPostgres.url, pathname);
+        while (!reply.text.includes(title) && Date.now() - changedAt < 3_000) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          reply = await raw(onPostgres.url, pathname);
+        }
+        expect(reply.text, pathname).toContain(title);
+        expect(reply.headers.etag, pathname).not.toBe(before.get(pathname));
+      }
+      expect(Date.now() - changedAt).toBeLessThan(3_000);
+    } finally {
+      await sql.end().catch(() => {});
+      expect(await onPostgres.stop()).toBe(0);
+      await database.drop();
+    }
+  }, 120_000);
+});
