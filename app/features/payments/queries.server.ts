@@ -18,21 +18,22 @@ export async function getOwnPayment(userId: number, paymentId: number) {
   return payment;
 }
 
+/** What a page shows of a payment: what was bought, for how much, and where it stands. */
+export const paymentSummary = {
+  id: payments.id,
+  kind: payments.kind,
+  status: payments.status,
+  description: payments.description,
+  coins: payments.coins,
+  tierKey: payments.tierKey,
+  amountCents: payments.amountCents,
+  currency: payments.currency,
+};
+
 /** The reader's purchase history, newest first (payments that never started are left out). */
 export async function listPurchases(userId: number, limit = 50) {
   return db()
-    .select({
-      id: payments.id,
-      kind: payments.kind,
-      status: payments.status,
-      description: payments.description,
-      coins: payments.coins,
-      tierKey: payments.tierKey,
-      amountCents: payments.amountCents,
-      refundedCents: payments.refundedCents,
-      currency: payments.currency,
-      createdAt: payments.createdAt,
-    })
+    .select({ ...paymentSummary, refundedCents: payments.refundedCents, createdAt: payments.createdAt })
     .from(payments)
     .where(eq(payments.userId, userId))
     .orderBy(desc(payments.createdAt), desc(payments.id))

@@ -3,6 +3,7 @@ import { db } from "#db/client.server";
 import { payments } from "#db/schema";
 import { getEnv } from "~/lib/env.server";
 import { returnPath } from "./checkout.server";
+import { paymentSummary } from "./queries.server";
 import { signTestEvent, TEST_SIGNATURE_HEADER, type TestEventBody } from "./test-provider.server";
 import { receiveWebhook } from "./webhook.server";
 
@@ -10,16 +11,7 @@ import { receiveWebhook } from "./webhook.server";
 export async function getTestCheckout(sessionId: string) {
   if (getEnv().PAYMENT_PROVIDER !== "test") return undefined;
   const [payment] = await db()
-    .select({
-      id: payments.id,
-      kind: payments.kind,
-      status: payments.status,
-      description: payments.description,
-      coins: payments.coins,
-      tierKey: payments.tierKey,
-      amountCents: payments.amountCents,
-      currency: payments.currency,
-    })
+    .select(paymentSummary)
     .from(payments)
     .where(and(eq(payments.provider, "test"), eq(payments.providerSessionId, sessionId)));
   return payment;
