@@ -440,11 +440,42 @@ describe("concurrent misses", () => {
   });
 });
 
+describe("route data", () => {
+  it("keeps visitors' route data apart from the page, per _routes filter, with its type and React Router's mark", async () => {
+    render = async (req, res, page) => {
+      const body = Buffer.from(`[{"data":"${req.url}"}]`);
+      if (!page) throw new Error("route data should be marked for keeping");
+      cache.send(
+        req,
+        res,
+        "request-id",
+        await cache.store(page, body, "text/x-script", { "X-Remix-Response": "yes" }),
+      );
+    };
+    const urls = [
+      "/chapter/2.data",
+      "/chapter/2.data?_routes=routes%2Fchapter",
+      "/chapter/2.data?_routes=root",
+    ];
+    for (const url of urls) await request(url);
+    for (const url of urls) {
+      const again = await request(url);
+      expect(again.body.toString()).toBe(`[{"data":"${url}"}]`);
+      expect(again.headers["content-type"]).toBe("text/x-script");
+      expect(again.headers["x-remix-response"]).toBe("yes");
+    }
+    expect(nexts).toHaveLength(3);
+    // A signed-in reader's route data is never kept (the resolver gives no group for it here).
+    render = storingRender;
+    await request("/chapter/2.data", { headers: { cookie: "session=abc" } });
+    expect(nexts.at(-1)?.pending).toBeUndefined();
+  });
+});
+
 describe("what is keyed", () => {
   it.each([
     ["a query string", "GET", "/chapter/1?font=large"],
-    ["route data", "GET", "/chapter/1.data"],
-    ["route data of the index", "GET", "/_root.data"],
+    ["route data with a query other than _routes", "GET", "/chapter/1.data?font=large"],
     ["an asset", "GET", "/assets/entry-abc123.js"],
     ["a media file", "GET", "/media/art/chapter-1"],
     ["a file", "GET", "/favicon.svg"],

@@ -100,11 +100,16 @@ export class PageCache {
   handle(req: IncomingMessage, res: ServerResponse, requestId: string, next: () => void) {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     const url = req.url ?? "/";
-    // Pages only: no query strings, no files (a dot in the last segment), no route data, assets or media.
-    if (url.includes("?") || url.startsWith("/assets/") || url.startsWith("/media/")) return next();
-    if (url.lastIndexOf(".") > url.lastIndexOf("/")) return next();
+    const query = url.indexOf("?");
+    const pathname = query < 0 ? url : url.slice(0, query);
+    // Pages and their route data (`.data`, which React Router may narrow with `?_routes=`) only: no other
+    // query strings, no files (a dot in the last segment), assets or media.
+    const routeData = pathname.endsWith(".data");
+    if (query >= 0 && !(routeData && /^_routes=[\w%.,-]+$/.test(url.slice(query + 1)))) return next();
+    if (pathname.startsWith("/assets/") || pathname.startsWith("/media/")) return next();
+    if (!routeData && pathname.lastIndexOf(".") > pathname.lastIndexOf("/")) return next();
     const cookies = parseCookieHeader(req.headers.cookie);
-    const viewer = this.options.viewer(url, cookies);
+    const viewer = this.options.viewer(pathname, cookies);
     const answer = (group: string | undefined) => {
       if (!group) return next();
       const { language, theme, timeZone } = this.options.preferences(
@@ -163,8 +168,16 @@ export class PageCache {
     next();
   }
 
-  /** Keeps a rendered page under the pending key and returns the entry to send. */
-  async store(page: PendingPage, html: Buffer): Promise<Entry> {
+  /**
+   * Keeps a rendered page (or its route data, `text/x-script`, with the headers React Router's client looks
+   * for) under the pending key and returns the entry to send.
+   */
+  async store(
+    page: PendingPage,
+    html: Buffer,
+    contentType = "text/html; charset=utf-8",
+    passOn: Record<string, string> = {},
+  ): Promise<Entry> {
     const [br, gz, release] = await Promise.all([
       brotli(html, {
         params: {
@@ -183,7 +196,8 @@ export class PageCache {
       page.shared === "public" ? "public, max-age=0, must-revalidate" : "private, no-cache";
     const vary = "Accept-Encoding, Accept-Language, Cookie";
     const common = Object.entries({
-      "Content-Type": "text/html; charset=utf-8",
+      ...passOn,
+      "Content-Type": contentType,
       "Cache-Control": cacheControl,
       Vary: vary,
       ...(this.options.production

@@ -56,11 +56,14 @@ export function reactRouterHandler({
         shareable &&
         response.status === 200 &&
         !response.headers.has("Set-Cookie") &&
-        response.headers.get("Content-Type")?.startsWith("text/html")
+        /^text\/(html|x-script)\b/.test(response.headers.get("Content-Type") ?? "")
       ) {
-        const html = Buffer.from(await response.arrayBuffer());
-        if (html.length > 0) {
-          pages.send(req, res, res.locals.requestId as string, await pages.store(page, html));
+        const body = Buffer.from(await response.arrayBuffer());
+        if (body.length > 0) {
+          const remix = response.headers.get("X-Remix-Response");
+          const type = response.headers.get("Content-Type") as string;
+          const entry = await pages.store(page, body, type, remix ? { "X-Remix-Response": remix } : {});
+          pages.send(req, res, res.locals.requestId as string, entry);
           return;
         }
         page.settle(undefined);
