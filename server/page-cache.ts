@@ -33,17 +33,19 @@ export type PageCacheOptions = HeaderOptions & {
   viewer: ViewerResolver;
 };
 
+type Encoding = "identity" | "br" | "gzip";
+
 type Entry = {
   /** One body per encoding, compressed once when stored. */
-  bodies: { identity: Buffer; br: Buffer; gzip: Buffer };
+  bodies: Record<Encoding, Buffer>;
   /**
    * Headers for each encoding, as the flat name/value list `writeHead` takes without re-checking a map:
    * type, caching, ETag, CSP with the page's script hashes, security headers.
    */
-  headers: Record<"identity" | "br" | "gzip", string[]>;
+  headers: Record<Encoding, string[]>;
   /** The same for a 304: validators and caching only. */
-  notModified: Record<"identity" | "br" | "gzip", string[]>;
-  etags: Record<"identity" | "br" | "gzip", string>;
+  notModified: Record<Encoding, string[]>;
+  etags: Record<Encoding, string>;
   revision: number;
   expiresAt: number;
   bytes: number;
@@ -205,10 +207,10 @@ export class PageCache {
         : {}),
       ...fixedSecurityHeaders(this.options),
     }).flat();
-    const encodings = ["identity", "br", "gzip"] as const;
+    const encodings: Encoding[] = ["identity", "br", "gzip"];
     // A strong ETag names one byte sequence, so each encoding has its own.
     const etags = { identity: `"${tag}"`, br: `"${tag}-br"`, gzip: `"${tag}-gzip"` };
-    const byEncoding = (list: (encoding: (typeof encodings)[number]) => string[]) =>
+    const byEncoding = (list: (encoding: Encoding) => string[]) =>
       Object.fromEntries(encodings.map((encoding) => [encoding, list(encoding)])) as Entry["headers"];
     const entry: Entry = {
       bodies,

@@ -41,11 +41,11 @@ export function reactRouterHandler({
   pages: PageCache | undefined;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 }): RequestHandler {
-  let handle: ((request: Request, context: AppLoadContext) => Promise<Response>) | undefined;
+  // Given the function, React Router asks for the build on each request: under Vite it changes on edits.
+  const handle = createRequestHandler(build);
   return async (req, res, next) => {
     const page = pendingPage(req);
     try {
-      handle ??= createRequestHandler(await build());
       const response = await handle(toFetchRequest(origin, req, res), getLoadContext(req, res));
       const shareable = response.headers.get(SHAREABLE_HEADER) === "1";
       response.headers.delete(SHAREABLE_HEADER);
@@ -67,9 +67,7 @@ export function reactRouterHandler({
           return;
         }
         page.settle(undefined);
-        res.status(response.status);
-        for (const [name, value] of response.headers) res.append(name, value);
-        res.end();
+        await sendResponse(res, new Response(null, { status: response.status, headers: response.headers }));
         return;
       }
       page?.settle(undefined);
