@@ -2,14 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, readingProgress, readingSettings } from "#db/schema";
 import { type ChapterProgress, mergeProgress } from "./progress";
-import { defaultSettings, type ReadingSettings } from "./settings";
-
-export async function getReadingSettings(userId: number): Promise<ReadingSettings> {
-  const [row] = await db().select().from(readingSettings).where(eq(readingSettings.userId, userId));
-  return row
-    ? { fontSize: row.fontSize, fontFamily: row.fontFamily, lineHeight: row.lineHeight }
-    : defaultSettings;
-}
+import type { ReadingSettings } from "./settings";
 
 export async function saveReadingSettings(userId: number, settings: ReadingSettings) {
   await db()
