@@ -35,6 +35,13 @@ describe.each(drivers)("payments on %s", (driver) => {
     return { id, email: `${name}@example.com` };
   }
 
+  /** A new reader who has started buying a coin pack (the payment is pending). */
+  async function readerBuying(packKey: string) {
+    const user = await reader();
+    const { paymentId, url } = await startCheckout(user, { kind: "coins", packKey }, { ip: unique() });
+    return { user, paymentId, url };
+  }
+
   const balanceOf = async (id: number) => {
     const [row] = await handle.db.select({ balance: users.coinBalance }).from(users).where(eq(users.id, id));
     return row?.balance;
@@ -53,12 +60,7 @@ describe.each(drivers)("payments on %s", (driver) => {
   }
 
   it("prices a pack from the database and grants nothing before the provider confirms", async () => {
-    const user = await reader();
-    const { paymentId, url } = await startCheckout(
-      user,
-      { kind: "coins", packKey: "coins-5" },
-      { ip: unique() },
-    );
+    const { user, paymentId, url } = await readerBuying("coins-5");
     expect(url).toMatch(/^\/pay\/test\/tps_[\w-]{20,}$/);
     const payment = await paymentRow(paymentId);
     expect(payment).toMatchObject({ status: "pending", amountCents: 99, currency: "USD", coins: 5 });
@@ -98,12 +100,7 @@ describe.each(drivers)("payments on %s", (driver) => {
   });
 
   it("refuses a bad signature with 400 and changes nothing", async () => {
-    const user = await reader();
-    const { paymentId, url } = await startCheckout(
-      user,
-      { kind: "coins", packKey: "coins-5" },
-      { ip: unique() },
-    );
+    const { user, paymentId, url } = await readerBuying("coins-5");
     const body: TestEventBody = {
       id: `evt_forged_${unique()}`,
       type: "checkout.approved",
@@ -124,12 +121,7 @@ describe.each(drivers)("payments on %s", (driver) => {
   });
 
   it("refuses a confirmation whose amount or currency differs from the stored payment", async () => {
-    const user = await reader();
-    const { paymentId, url } = await startCheckout(
-      user,
-      { kind: "coins", packKey: "coins-65" },
-      { ip: unique() },
-    );
+    const { user, paymentId, url } = await readerBuying("coins-65");
     const session = sessionOf(url);
     const cheap = await deliver({
       id: `evt_cheap_${unique()}`,
@@ -147,12 +139,7 @@ describe.each(drivers)("payments on %s", (driver) => {
   });
 
   it("reverses a refund: coins taken back as far as the balance allows, spend and tier recomputed", async () => {
-    const user = await reader();
-    const { paymentId, url } = await startCheckout(
-      user,
-      { kind: "coins", packKey: "coins-12" },
-      { ip: unique() },
-    );
+    const { user, paymentId, url } = await readerBuying("coins-12");
     await answerTestCheckout(sessionOf(url), "approve");
     expect(await balanceOf(user.id)).toBe(15);
     const payment = await paymentRow(paymentId);
@@ -368,12 +355,7 @@ describe.each(drivers)("payments on %s", (driver) => {
   });
 
   it("credits once when the same confirmation arrives 10 times at once", async () => {
-    const user = await reader();
-    const { paymentId, url } = await startCheckout(
-      user,
-      { kind: "coins", packKey: "coins-30" },
-      { ip: unique() },
-    );
+    const { user, paymentId, url } = await readerBuying("coins-30");
     const body: TestEventBody = {
       id: `evt_burst_${unique()}`,
       type: "checkout.approved",
