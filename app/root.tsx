@@ -1,11 +1,8 @@
-import cinzel from "@fontsource/cinzel/files/cinzel-latin-600-normal.woff2?url";
-import cormorant from "@fontsource/cormorant-garamond/files/cormorant-garamond-latin-400-normal.woff2?url";
 import {
   isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
-  Scripts,
   ScrollRestoration,
   useLocation,
   useNavigation,
@@ -23,16 +20,14 @@ import { SideMenu } from "./features/layout/side-menu";
 import { settingsStyle } from "./features/reader/settings";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
 import { getSiteSettings } from "./features/site/queries.server";
+import fonts from "./fonts.css?url";
 import { defaultLanguage } from "./i18n/config";
+import { AppScripts } from "./lib/app-scripts";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
 import { themeForPath } from "./lib/route-theme";
 
 export const links: Route.LinksFunction = () => [
-  // The two faces every page shows above the fold arrive with the stylesheet, so text does not shift
-  // when they swap in.
-  { rel: "preload", href: cinzel, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
-  { rel: "preload", href: cormorant, as: "font", type: "font/woff2", crossOrigin: "anonymous" },
   // With a precedence React puts the stylesheet in the head before the script preloads: over HTTP/1.1 a
   // browser opens six connections per host, and the page cannot paint before its stylesheet arrives.
   { rel: "stylesheet", href: stylesheet, precedence: "default" },
@@ -54,14 +49,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * Runs before first paint: follows the system colour scheme until a theme is chosen, and remembers the
- * reader's time zone so the server can show dates in it.
+ * Runs before first paint: applies a visitor's reading settings, follows the system colour scheme until a
+ * theme is chosen, remembers the reader's time zone so the server can show dates in it, and on a repeat
+ * visit (the faces are in the browser's cache by then) asks for the font stylesheet before painting, so
+ * the text does not swap faces on every page (ADR 11).
  */
-const headScript = `(function(){var d=document.documentElement,c=document.cookie;
+const headScript = (fontsHref: string) => `(function(){var d=document.documentElement,c=document.cookie;
 if(!d.hasAttribute("data-account-settings"))try{var r=JSON.parse(localStorage.getItem("reading")||"{}").settings;
 if(r&&[14,16,18,20].indexOf(r.fontSize)>=0&&[1.5,1.75,2].indexOf(r.lineHeight)>=0&&/^(serif|sans-serif|gothic|dyslexic)$/.test(r.fontFamily)){
 d.style.setProperty("--reader-size",r.fontSize+"px");d.style.setProperty("--reader-leading",r.lineHeight);
 d.style.setProperty("--reader-family","var(--font-reader-"+r.fontFamily+")")}}catch(e){}
+try{if(localStorage.getItem("fonts")){var l=document.createElement("link");l.rel="stylesheet";l.href=${JSON.stringify(fontsHref)};
+l.setAttribute("blocking","render");document.head.appendChild(l)}}catch(e){}
 if(!/(^|; )theme=/.test(c)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
 try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&c.indexOf("tz="+encodeURIComponent(z))<0)
 document.cookie="tz="+encodeURIComponent(z)+"; Path=/; Max-Age=31536000; SameSite=Lax"}catch(e){}})()`;
@@ -83,7 +82,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: headScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: headScript(fonts) }} />
+        <noscript>
+          <link rel="stylesheet" href={fonts} />
+        </noscript>
         <Meta />
         <Links />
       </head>
@@ -121,7 +123,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           </p>
         </footer>
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <AppScripts nonce={nonce} stylesheet={fonts} />
       </body>
     </html>
   );

@@ -1,0 +1,45 @@
+import { expect, hydrated, test } from "./fixtures";
+
+/** When each resource of the page started loading, and when the page was first painted (ms from navigation). */
+async function timeline(page: import("@playwright/test").Page) {
+  return page.evaluate(() => ({
+    firstPaint: performance.getEntriesByName("first-paint")[0]?.startTime ?? Number.NaN,
+    resources: performance
+      .getEntriesByType("resource")
+      .map((entry) => ({ url: new URL(entry.name).pathname, start: entry.startTime })),
+  }));
+}
+
+// ADR 11: the page paints with its HTML, stylesheet and artwork alone; the app's scripts and the site's
+// faces are asked for once it has been painted, and a repeat visit takes the (cached) faces before painting.
+test("scripts and faces load after the first paint; a repeat visit paints with the faces", async ({
+  page,
+}) => {
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  const { firstPaint, resources } = await timeline(page);
+  const late = resources.filter((r) => /\/assets\/.+\.(js|woff2)$|\/assets\/fonts-.+\.css$/.test(r.url));
+  expect(late.filter((r) => r.url.endsWith(".js")).length).toBeGreaterThan(1);
+  expect(late.some((r) => r.url.endsWith(".woff2"))).toBe(true);
+  for (const resource of late) expect(resource.start, resource.url).toBeGreaterThanOrEqual(firstPaint);
+  expect(await page.locator('link[rel="modulepreload"]').count()).toBeGreaterThan(1);
+
+  // The app works once started: the settings sheet opens.
+  await page.getByRole("button", { name: "Settings" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+
+  await page.reload();
+  await expect(page.locator('head link[rel="stylesheet"][blocking="render"][href*="/fonts-"]')).toHaveCount(
+    1,
+  );
+  await hydrated(page);
+  expect(await page.evaluate(() => document.fonts.check('600 16px "Cinzel"'))).toBe(true);
+});
+
+test("the served page preloads no script and names the faces for browsers without JavaScript", async ({
+  request,
+}) => {
+  const html = await (await request.get("/chapter/1")).text();
+  expect(html).not.toMatch(/<link[^>]*modulepreload/);
+  expect(html).toMatch(/<noscript><link rel="stylesheet" href="\/assets\/fonts-[\w-]+\.css"\/><\/noscript>/);
+});
