@@ -3,10 +3,10 @@ import {
   Links,
   Meta,
   Outlet,
-  ScrollRestoration,
   useLocation,
   useNavigation,
   useRouteLoaderData,
+  UNSAFE_useScrollRestoration as useScrollRestoration,
 } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
@@ -50,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /**
  * Runs before first paint: applies a visitor's reading settings, follows the system colour scheme until a
- * theme is chosen, remembers the reader's time zone so the server can show dates in it, and on a repeat
+ * theme is chosen, and on a repeat
  * visit (the faces are in the browser's cache by then) asks for the font stylesheet before painting, so
  * the text does not swap faces on every page (ADR 11).
  */
@@ -61,9 +61,7 @@ d.style.setProperty("--reader-size",r.fontSize+"px");d.style.setProperty("--read
 d.style.setProperty("--reader-family","var(--font-reader-"+r.fontFamily+")")}}catch(e){}
 try{if(localStorage.getItem("fonts")){var l=document.createElement("link");l.rel="stylesheet";l.href=${JSON.stringify(fontsHref)};
 l.setAttribute("blocking","render");document.head.appendChild(l)}}catch(e){}
-if(!/(^|; )theme=/.test(c)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
-try{var z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&c.indexOf("tz="+encodeURIComponent(z))<0)
-document.cookie="tz="+encodeURIComponent(z)+"; Path=/; Max-Age=31536000; SameSite=Lax"}catch(e){}})()`;
+if(!/(^|; )theme=/.test(c)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark")})()`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -82,7 +80,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: headScript(fonts) }} />
+        {/* Run once, as the server wrote it; the browser's build need not carry it. */}
+        <script
+          nonce={nonce}
+          suppressHydrationWarning
+          dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? headScript(fonts) : "" }}
+        />
         <noscript>
           <link rel="stylesheet" href={fonts} />
         </noscript>
@@ -90,10 +93,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body data-route-theme={themeForPath(pathname)} className="flex min-h-dvh flex-col">
-        <a
-          href="#main"
-          className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded focus:bg-primary focus:px-3 focus:py-2 focus:text-on-primary"
-        >
+        <a href="#main" className="skip-link">
           {t("nav.skipToContent")}
         </a>
         <header className="sticky top-0 z-30 border-b border-line bg-[color:var(--surface)] backdrop-blur">
@@ -122,7 +122,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </Link>
           </p>
         </footer>
-        <ScrollRestoration nonce={nonce} />
         <AppScripts nonce={nonce} stylesheet={fonts} />
       </body>
     </html>
@@ -135,6 +134,10 @@ const skeletons: Record<string, () => React.ReactNode> = { "/toc": TocSkeleton, 
 export default function App() {
   const root = useRouteLoaderData<typeof loader>("root");
   useSyncOnSignIn(Boolean(root?.signedIn));
+  // React Router's <ScrollRestoration> without its inline script: between pages of the app the hook keeps
+  // and restores positions; on a reload the browser restores the document's own (the hook hands scrolling
+  // back to it when the page is left).
+  useScrollRestoration();
   const navigation = useNavigation();
   const { pathname } = useLocation();
   const pending = navigation.state === "loading" ? navigation.location.pathname : undefined;

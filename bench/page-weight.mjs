@@ -1,10 +1,10 @@
-// Page weight: HTML bytes and compressed JavaScript (gzip -9 and brotli q11) that each page loads.
+// Page weight: HTML bytes (and the part that is not chapter text) and the brotli JavaScript each page loads.
 // Usage: npm run build && node bench/page-weight.mjs [/path ...]   (starts the built server on a temp data dir)
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import zlib from "node:zlib";
+import { loadedScripts } from "./loaded-scripts.mjs";
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ["/chapter/1", "/toc", "/", "/shop"];
 const port = 3400 + Math.floor(Math.random() * 500);
@@ -28,25 +28,17 @@ try {
     } catch {}
     await new Promise((r) => setTimeout(r, 200));
   }
+  const scripts = await loadedScripts(paths.map((page) => base + page));
   const rows = [];
   for (const page of paths) {
     const html = await (await fetch(base + page)).text();
-    const scripts = [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
-    let gzip = 0;
-    let brotli = 0;
-    for (const script of scripts) {
-      const bytes = fs.readFileSync(path.join("build/client", script));
-      gzip += zlib.gzipSync(bytes, { level: 9 }).length;
-      brotli += zlib.brotliCompressSync(bytes, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
-      }).length;
-    }
+    const text = (/<article[^>]*data-chapter-body[^>]*>([\s\S]*?)<\/article>/.exec(html)?.[1] ?? "").length;
     rows.push({
       page,
       htmlBytes: Buffer.byteLength(html),
-      scripts: scripts.length,
-      jsGzipKB: +(gzip / 1024).toFixed(1),
-      jsBrotliKB: +(brotli / 1024).toFixed(1),
+      shellBytes: Buffer.byteLength(html) - text,
+      scripts: scripts[base + page].scripts.length,
+      jsBrotliKB: +(scripts[base + page].brotliBytes / 1024).toFixed(1),
     });
   }
   console.table(rows);

@@ -8,6 +8,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
+import { loadedScripts } from "./loaded-scripts.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => [...arg.replace(/^--/, "").split("="), true].slice(0, 2)),
@@ -180,29 +181,14 @@ function lighthouse(url) {
   };
 }
 
-/** The JavaScript a page loads at start: its module scripts and preloads, and its language's catalogue. */
-function pageScripts(html) {
-  const loaded = [
-    ...html.matchAll(/<link rel="modulepreload" href="(\/assets\/[\w.-]+\.js)"/g),
-    ...html.matchAll(/<script[^>]* src="(\/assets\/[\w.-]+\.js)"/g),
-    ...html.matchAll(/import\(?\s*(?:\* as \w+ from )?"(\/assets\/[\w.-]+\.js)"/g),
-  ].map((match) => match[1]);
-  const language = /<html lang="(\w+)"/.exec(html)?.[1] ?? "en";
-  const catalogue = fs
-    .readdirSync("build/client/assets")
-    .find((name) => new RegExp(`^${language}-[\\w-]+\\.js$`).test(name));
-  return [...new Set([...loaded, ...(catalogue ? [`/assets/${catalogue}`] : [])])];
-}
-
-function pageWeight(html) {
-  const js = pageScripts(html).reduce(
-    (sum, s) => sum + fs.statSync(path.join("build/client", `${s}.br`)).size,
-    0,
-  );
+/** HTML bytes (plain and brotli) of a page, and the JavaScript it loads (bench/loaded-scripts.mjs). */
+function pageWeight(html, scripts) {
   return {
     htmlBytes: Buffer.byteLength(html),
     htmlBrotliBytes: zlib.brotliCompressSync(Buffer.from(html)).length,
-    jsBrotliKB: +(js / 1024).toFixed(1),
+    ...(scripts
+      ? { scripts: scripts.scripts.length, jsBrotliKB: +(scripts.brotliBytes / 1024).toFixed(1) }
+      : {}),
   };
 }
 
@@ -239,8 +225,10 @@ for (const [name, route] of [
 }
 results.runs.chapterSignedInBr = wrk(`${app.base}/chapter/1`, { ...br, Cookie: cookie });
 results.weights = {};
-for (const route of ["/chapter/1", "/toc", "/", "/shop"]) {
-  results.weights[route] = pageWeight(await fetchText(`${app.base}${route}`));
+const pages = ["/chapter/1", "/toc", "/", "/shop"];
+const scripts = await loadedScripts(pages.map((route) => `${app.base}${route}`));
+for (const route of pages) {
+  results.weights[route] = pageWeight(await fetchText(`${app.base}${route}`), scripts[`${app.base}${route}`]);
 }
 Object.assign(results.weights["/chapter/1"], textRatio(chapterHtml));
 // The issue's reference page is a 4,000-word chapter: of the generated free ones (the first of each volume,

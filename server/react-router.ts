@@ -27,6 +27,17 @@ function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressRespons
 }
 
 /**
+ * A kept page goes to many readers, its inline scripts allowed by their hashes (page-cache.ts), so the
+ * nonce React wrote on its tags is one request's and only weight: it is taken out.
+ */
+function withoutNonce(body: Buffer, nonce: unknown): Buffer {
+  const attribute = ` nonce="${nonce}"`;
+  return typeof nonce === "string" && body.includes(attribute)
+    ? Buffer.from(body.toString("utf8").replaceAll(attribute, ""))
+    : body;
+}
+
+/**
  * React Router behind Express. A page the page cache asked for (a miss) and the route marked shareable is
  * read whole, kept and sent from the cache's copy; everything else streams as React Router makes it.
  */
@@ -58,7 +69,7 @@ export function reactRouterHandler({
         !response.headers.has("Set-Cookie") &&
         /^text\/(html|x-script)\b/.test(response.headers.get("Content-Type") ?? "")
       ) {
-        const body = Buffer.from(await response.arrayBuffer());
+        const body = withoutNonce(Buffer.from(await response.arrayBuffer()), res.locals.cspNonce);
         if (body.length > 0) {
           const remix = response.headers.get("X-Remix-Response");
           const type = response.headers.get("Content-Type") as string;

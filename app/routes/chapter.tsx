@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { data, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
@@ -7,7 +7,6 @@ import { ChapterBody } from "~/features/reader/chapter-body";
 import { LockedView } from "~/features/reader/locked-view";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { defaultSettings, type ReadingSettings, settingsStyle } from "~/features/reader/settings";
-import { SettingsSheet } from "~/features/reader/settings-sheet";
 import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
 import { useReadingProgress } from "~/features/reader/use-reading-progress";
 import { useSwipe } from "~/features/reader/use-swipe";
@@ -20,6 +19,10 @@ import { Link } from "~/ui/link";
 import { Spinner } from "~/ui/spinner";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/chapter";
+
+// The settings sheet is fetched when first wanted (pointer over its button, focus, or a press).
+const loadSettingsSheet = () => import("~/features/reader/settings-sheet");
+const SettingsSheet = lazy(() => loadSettingsSheet().then((module) => ({ default: module.SettingsSheet })));
 
 function parseNumber(id: string | undefined): number | undefined {
   return id && /^\d{1,6}$/.test(id) ? Number(id) : undefined;
@@ -141,6 +144,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
   const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
   const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
   const [sheetOpen, setSheetOpen] = useState(false);
+  const [sheetWanted, setSheetWanted] = useState(false);
 
   useEffect(() => {
     if (!signedIn) setSettings(loadStoredSettings());
@@ -268,7 +272,12 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
                 <button
                   type="button"
                   className={buttonClass("ghost", "px-2 sm:px-3")}
-                  onClick={() => setSheetOpen(true)}
+                  onPointerEnter={loadSettingsSheet}
+                  onFocus={loadSettingsSheet}
+                  onClick={() => {
+                    setSheetWanted(true);
+                    setSheetOpen(true);
+                  }}
                 >
                   <SlidersIcon />
                   <span className="sr-only sm:not-sr-only">{t("reader.settings.open")}</span>
@@ -341,15 +350,17 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         </p>
       ) : null}
       {loadingChapter ? <Spinner fullScreen text={t("reader.loading")} /> : null}
-      {chapter.lock ? null : (
-        <SettingsSheet
-          open={sheetOpen}
-          onOpenChange={setSheetOpen}
-          settings={settings}
-          onChange={applySettings}
-          bookmarks={progress.bookmarks}
-          onJump={jump}
-        />
+      {chapter.lock || !sheetWanted ? null : (
+        <Suspense fallback={null}>
+          <SettingsSheet
+            open={sheetOpen}
+            onOpenChange={setSheetOpen}
+            settings={settings}
+            onChange={applySettings}
+            bookmarks={progress.bookmarks}
+            onJump={jump}
+          />
+        </Suspense>
       )}
     </div>
   );

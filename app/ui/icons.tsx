@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-/** A decorative 24×24 stroke icon: the text beside it (or an aria-label) carries the meaning. */
+/** A decorative 24×24 stroke icon (stroke styles: `.icon` in app.css): the text beside it (or an aria-label) carries the meaning. */
 function Icon({
   className,
   filled = false,
@@ -14,12 +14,7 @@ function Icon({
     <svg
       aria-hidden="true"
       viewBox="0 0 24 24"
-      className={className}
-      fill={filled ? "currentColor" : "none"}
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
+      className={`icon ${filled ? "icon-filled " : ""}${className}`}
     >
       {children}
     </svg>

@@ -92,10 +92,11 @@ function inlineScriptHashes(html: string): string[] {
   return hashes;
 }
 
-/** The policy names every inline script of the page by its hash, and no nonce. */
+/** The policy names every inline script of the page by its hash, and no nonce (nor does the page). */
 function expectHashPolicyFor(reply: Reply) {
   const policy = csp(reply);
   expect(policy).not.toContain("'nonce-");
+  expect(reply.text).not.toMatch(/<[^>]+ nonce="/);
   const scriptSrc = (/(?:^|; )script-src ([^;]*)/.exec(policy)?.[1] ?? "").split(" ");
   const hashes = inlineScriptHashes(reply.text);
   expect(hashes.length).toBeGreaterThan(0);

@@ -29,7 +29,7 @@ export function LanguagePicker({ language }: { language: Language }) {
         className="h-11 rounded-md border border-line bg-transparent px-2 text-sm text-ink"
       >
         {languages.map((code) => (
-          <option key={code} value={code} lang={code} className="bg-white text-black">
+          <option key={code} value={code} lang={code}>
             {languageNames[code]}
           </option>
         ))}
@@ -67,18 +67,11 @@ export function ThemeToggle() {
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
-        className="inline-flex h-11 w-11 items-center justify-center rounded-md text-ink hover:bg-[color:var(--line)]"
+        className="btn-icon"
         aria-label={dark ? t("nav.lightTheme") : t("nav.darkTheme")}
         title={dark ? t("nav.lightTheme") : t("nav.darkTheme")}
       >
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="h-5 w-5"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-        >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="icon h-5 w-5">
           {dark ? (
             <>
               <circle cx="12" cy="12" r="4" />

@@ -1,103 +1,40 @@
-import { useState } from "react";
-import { Form } from "react-router";
+import { lazy, Suspense, useState } from "react";
 import { useTranslation } from "~/i18n/react";
-import { CloseIcon, MenuIcon } from "~/ui/icons";
-import { NavLink } from "~/ui/link";
-import { Modal } from "~/ui/modal";
+import { MenuIcon } from "~/ui/icons";
 
-const items = [
-  { to: "/", key: "nav.home" },
-  { to: "/chapters", key: "nav.chapters" },
-  { to: "/wiki", key: "nav.wiki" },
-  { to: "/shop", key: "nav.shop" },
-  { to: "/fundraiser", key: "nav.fundraiser" },
-  { to: "/account", key: "nav.account" },
-  { to: "/about", key: "nav.about" },
-] as const;
+const loadPanel = () => import("./side-menu-panel");
+const SideMenuPanel = lazy(loadPanel);
 
-const guestItems = [
-  { to: "/login", key: "nav.login" },
-  { to: "/register", key: "nav.register" },
-] as const;
-
-const linkClass = ({ isActive }: { isActive: boolean }) =>
-  `block rounded-md px-4 py-3 font-display text-base tracking-wide hover:bg-[color:var(--line)] ${
-    isActive ? "text-primary" : "text-ink"
-  }`;
-
-/** The right-hand slide-in menu: a modal dialog (focus trapped, Escape closes) over a dimmed backdrop. */
+/**
+ * The right-hand slide-in menu. Its panel is fetched when first wanted (a pointer over the button, focus,
+ * or a press) and kept mounted afterwards: pages do not download or render a menu nobody opened.
+ */
 export function SideMenu({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const close = () => setOpen(false);
+  const [wanted, setWanted] = useState(false);
   return (
     <>
       <button
         type="button"
-        className="inline-flex h-11 w-11 items-center justify-center rounded-md text-ink hover:bg-[color:var(--line)]"
+        className="btn-icon"
         aria-label={t("nav.openMenu")}
         aria-haspopup="dialog"
         aria-expanded={open}
-        onClick={() => setOpen(true)}
+        onPointerEnter={loadPanel}
+        onFocus={loadPanel}
+        onClick={() => {
+          setWanted(true);
+          setOpen(true);
+        }}
       >
         <MenuIcon />
       </button>
-      <Modal
-        open={open}
-        onClose={close}
-        labelledBy="side-menu-title"
-        className="side-menu fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-none w-[min(20rem,85vw)] max-w-none flex-col gap-2 overflow-y-auto border-l border-line bg-[#f8f4ec] p-4 text-ink shadow-2xl open:flex dark:bg-[#120e0b]"
-      >
-        <div className="flex items-center justify-between">
-          <h2 id="side-menu-title" className="font-display text-lg text-primary">
-            {t("nav.menu")}
-          </h2>
-          <button
-            type="button"
-            className="inline-flex h-11 w-11 items-center justify-center rounded-md hover:bg-[color:var(--line)]"
-            aria-label={t("nav.closeMenu")}
-            onClick={close}
-          >
-            <CloseIcon />
-          </button>
-        </div>
-        <nav aria-label={t("nav.main")}>
-          <ul className="flex flex-col">
-            {items.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  end={item.to === "/"}
-                  className={linkClass}
-                  onClick={close}
-                  viewTransition
-                >
-                  {t(item.key)}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-          <ul className="mt-4 flex flex-col border-t border-line pt-4">
-            {signedIn ? (
-              <li>
-                <Form method="post" action="/logout" onSubmit={close}>
-                  <button type="submit" className={`${linkClass({ isActive: false })} w-full text-left`}>
-                    {t("nav.logout")}
-                  </button>
-                </Form>
-              </li>
-            ) : (
-              guestItems.map((item) => (
-                <li key={item.to}>
-                  <NavLink to={item.to} className={linkClass} onClick={close}>
-                    {t(item.key)}
-                  </NavLink>
-                </li>
-              ))
-            )}
-          </ul>
-        </nav>
-      </Modal>
+      {wanted ? (
+        <Suspense fallback={null}>
+          <SideMenuPanel open={open} close={() => setOpen(false)} signedIn={signedIn} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

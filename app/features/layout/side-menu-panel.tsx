@@ -1,0 +1,91 @@
+import { Form } from "react-router";
+import { useTranslation } from "~/i18n/react";
+import { CloseIcon } from "~/ui/icons";
+import { NavLink } from "~/ui/link";
+import { Modal } from "~/ui/modal";
+
+const items = [
+  { to: "/", key: "nav.home" },
+  { to: "/chapters", key: "nav.chapters" },
+  { to: "/wiki", key: "nav.wiki" },
+  { to: "/shop", key: "nav.shop" },
+  { to: "/fundraiser", key: "nav.fundraiser" },
+  { to: "/account", key: "nav.account" },
+  { to: "/about", key: "nav.about" },
+] as const;
+
+const guestItems = [
+  { to: "/login", key: "nav.login" },
+  { to: "/register", key: "nav.register" },
+] as const;
+
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `block rounded-md px-4 py-3 font-display text-base tracking-wide hover:bg-[color:var(--line)] ${
+    isActive ? "text-primary" : "text-ink"
+  }`;
+
+/** The menu itself, a modal dialog (focus trapped, Escape closes) over a dimmed backdrop. */
+export default function SideMenuPanel({
+  open,
+  close,
+  signedIn,
+}: {
+  open: boolean;
+  close: () => void;
+  signedIn: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal
+      open={open}
+      onClose={close}
+      labelledBy="side-menu-title"
+      className="side-menu fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-none w-[min(20rem,85vw)] max-w-none flex-col gap-2 overflow-y-auto border-l border-line bg-[#f8f4ec] p-4 text-ink shadow-2xl open:flex dark:bg-[#120e0b]"
+    >
+      <div className="flex items-center justify-between">
+        <h2 id="side-menu-title" className="font-display text-lg text-primary">
+          {t("nav.menu")}
+        </h2>
+        <button type="button" className="btn-icon" aria-label={t("nav.closeMenu")} onClick={close}>
+          <CloseIcon />
+        </button>
+      </div>
+      <nav aria-label={t("nav.main")}>
+        <ul className="flex flex-col">
+          {items.map((item) => (
+            <li key={item.to}>
+              <NavLink
+                to={item.to}
+                end={item.to === "/"}
+                className={linkClass}
+                onClick={close}
+                viewTransition
+              >
+                {t(item.key)}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
+        <ul className="mt-4 flex flex-col border-t border-line pt-4">
+          {signedIn ? (
+            <li>
+              <Form method="post" action="/logout" onSubmit={close}>
+                <button type="submit" className={`${linkClass({ isActive: false })} w-full text-left`}>
+                  {t("nav.logout")}
+                </button>
+              </Form>
+            </li>
+          ) : (
+            guestItems.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} className={linkClass} onClick={close}>
+                  {t(item.key)}
+                </NavLink>
+              </li>
+            ))
+          )}
+        </ul>
+      </nav>
+    </Modal>
+  );
+}
