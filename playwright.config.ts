@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { chromium } from "./chromium.mjs";
 
 const port = Number(process.env.E2E_PORT ?? 3210);
 // Each run starts the built server on a fresh data directory with the demo content.
@@ -8,20 +9,7 @@ const dataDir = path.join(os.tmpdir(), `cc-e2e-${process.pid}-${Date.now()}`);
 // Workers inherit this: tests read e-mails from the outbox as an operator would.
 process.env.E2E_DATA_DIR ??= dataDir;
 
-/** Debian's Chromium; browser downloads are impossible on these machines. */
-const launchOptions = {
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-};
+const launchOptions = chromium;
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -2,25 +2,12 @@
 // page has hydrated and the network is quiet, sized as the server sends it (the pre-compressed .br file).
 import fs from "node:fs";
 import path from "node:path";
-import { chromium } from "@playwright/test";
-
-const chromiumArgs = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { chromium as browserType } from "@playwright/test";
+import { chromium } from "../chromium.mjs";
 
 /** Opens each URL in a fresh context; returns, per URL, the scripts' paths and their brotli bytes. */
 export async function loadedScripts(urls) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
-    args: chromiumArgs,
-  });
+  const browser = await browserType.launch(chromium);
   const out = {};
   try {
     for (const url of urls) {

@@ -8,6 +8,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
+import { chromium } from "../chromium.mjs";
 import { loadedScripts } from "./loaded-scripts.mjs";
 
 const args = Object.fromEntries(
@@ -163,9 +164,9 @@ function lighthouse(url) {
       "--output=json",
       `--output-path=${out}`,
       "--quiet",
-      "--chrome-flags=--headless --no-sandbox --disable-gpu --disable-background-networking --disable-quic --no-first-run --disable-component-update --disable-sync",
+      `--chrome-flags=${chromium.args.join(" ")}`,
     ],
-    { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? "/usr/bin/chromium" }, stdio: "ignore" },
+    { env: { ...process.env, CHROME_PATH: chromium.executablePath }, stdio: "ignore" },
   );
   const report = JSON.parse(fs.readFileSync(out, "utf8"));
   fs.rmSync(out);
