@@ -1,8 +1,7 @@
 import { StrictMode, startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { loadCatalogue } from "~/i18n/catalogues.client";
-import { defaultLanguage, isLanguage } from "~/i18n/config";
+import { catalogue, loadCore, pageLanguage } from "~/i18n/catalogues.client";
 import { I18nProvider } from "~/i18n/react";
 
 /**
@@ -22,14 +21,12 @@ function quietAbortedViewTransitions() {
 
 async function hydrate() {
   quietAbortedViewTransitions();
-  const lang = document.documentElement.lang;
-  const language = isLanguage(lang) ? lang : defaultLanguage;
-  const catalogue = await loadCatalogue(language);
+  await loadCore();
   startTransition(() => {
     hydrateRoot(
       document,
       <StrictMode>
-        <I18nProvider language={language} catalogue={catalogue}>
+        <I18nProvider language={pageLanguage()} catalogue={catalogue}>
           <HydratedRouter />
         </I18nProvider>
       </StrictMode>,

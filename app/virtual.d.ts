@@ -4,3 +4,9 @@ declare module "virtual:react-router/server-build" {
   const build: ServerBuild;
   export = build;
 }
+
+/** Half of a language's catalogue (app/i18n/vite-plugin.ts). */
+declare module "virtual:i18n/*" {
+  const catalogue: import("~/i18n/translate").Catalogue;
+  export default catalogue;
+}

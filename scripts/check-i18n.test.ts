@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { checkProject, checkSource, compareCatalogues } from "./check-i18n";
+import {
+  checkCoreModules,
+  checkProject,
+  checkRouteModules,
+  checkServerKeys,
+  checkSource,
+  compareCatalogues,
+} from "./check-i18n";
 
 describe("compareCatalogues", () => {
   const en = { a: { title: "Hello {{name}}" }, coins_one: "{{count}} coin", coins_other: "{{count}} coins" };
@@ -39,6 +46,89 @@ describe("checkSource", () => {
     expect(problems.join("\n")).toMatch(/title="Hover text"/);
     expect(problems.join("\n")).toMatch(/alt="A moon"/);
     expect(problems.join("\n")).toMatch(/unknown message key "missing.key"/);
+  });
+});
+
+/** A project of the given files, as the checks read it. */
+const project = (files: Record<string, string>) => (file: string) => files[file];
+
+describe("checkCoreModules", () => {
+  const keys = new Set(["nav.home", "reader.title", "auth.title", "shop.filters.all"]);
+  const others = {
+    "app/routes/chapter.tsx": "export default function Chapter() { return null; }",
+    "app/routes/not-found.tsx": "export default function NotFound() { return null; }",
+  };
+
+  it("accepts core keys, and what only the server or types bring", () => {
+    const read = project({
+      ...others,
+      "app/root.tsx": `import type { Props } from "./features/auth/types";
+        import { signIn } from "~/features/auth/session.server";
+        import { Menu } from "./menu";
+        export const Layout = () => t("nav.home");`,
+      "app/menu.tsx": `export const Menu = () => [t("reader.title"), t(\`reader.\${size}\`)];`,
+      "app/features/auth/types.ts": 'export type Props = { title: "auth.title" };',
+      "app/features/auth/session.server.ts": 'export const signIn = () => "auth.title";',
+    });
+    expect(checkCoreModules(read, keys)).toEqual([]);
+  });
+
+  it("reports keys outside the core in the modules the core pages import, as strings or templates", () => {
+    const read = project({
+      ...others,
+      "app/root.tsx": 'import { Menu } from "./features/menu";\nexport const Layout = () => t("nav.home");',
+      "app/features/menu.tsx": `import "./items";
+        export const Menu = () => t(\`shop.filters.\${filter}\`);`,
+      "app/features/items.ts": 'export const items = [{ key: "auth.title" }];',
+    });
+    expect(checkCoreModules(read, keys)).toEqual([
+      'app/features/menu.tsx:2: "shop.filters." is used by a core page but not in a core namespace',
+      'app/features/items.ts:1: "auth.title" is used by a core page but not in a core namespace',
+    ]);
+  });
+
+  it("reports a core module that imports the full catalogue", () => {
+    const read = project({
+      ...others,
+      "app/root.tsx": 'import "./features/menu";',
+      "app/features/menu.tsx": 'import "~/i18n/full-catalogue";',
+      "app/i18n/full-catalogue.ts": "await loadAll();",
+    });
+    expect(checkCoreModules(read, keys)).toEqual([
+      "app/features/menu.tsx: imports app/i18n/full-catalogue.ts on the core pages",
+    ]);
+  });
+});
+
+describe("checkServerKeys", () => {
+  const keys = new Set(["mail.welcome.subject", "nav.home"]);
+
+  it("reports keys of the server's namespaces outside .server modules", () => {
+    const code = `export const subject = t("mail.welcome.subject");
+export const body = t(\`mail.\${key}.body\`);`;
+    expect(checkServerKeys("app/features/mail/preview.tsx", code, keys)).toEqual([
+      'app/features/mail/preview.tsx:1: "mail.welcome.subject" is in a namespace only the server has',
+      'app/features/mail/preview.tsx:2: "mail." is in a namespace only the server has',
+    ]);
+    expect(checkServerKeys("app/features/mail/templates.server.ts", code, keys)).toEqual([]);
+  });
+});
+
+describe("checkRouteModules", () => {
+  it("reports a page outside the core that does not import the full catalogue", () => {
+    const read = project({
+      "app/routes.ts": `export default [
+        index("routes/home.tsx"), route("login", "routes/login.tsx"), route("logout", "routes/logout.ts"),
+        route("chapter/:id", "routes/chapter.tsx"),
+      ];`,
+      "app/routes/home.tsx": 'import "~/i18n/full-catalogue";\nexport default function Home() {}',
+      "app/routes/login.tsx": "export default function Login() {}",
+      "app/routes/logout.ts": "export function action() {}",
+      "app/routes/chapter.tsx": "export default function Chapter() {}",
+    });
+    expect(checkRouteModules(read)).toEqual([
+      'app/routes/login.tsx: a page outside the core lacks import "~/i18n/full-catalogue"',
+    ]);
   });
 });
 

@@ -1,11 +1,13 @@
 /**
  * The catalogue check: every language has every key (with the plural forms its language needs) and the same
- * {{variables}}; every static t("key") in the code exists; no component renders text that bypasses the catalogue.
- * Run by `npm run lint`; its functions are unit-tested in tests/unit/check-i18n.test.ts.
+ * {{variables}}; every static t("key") in the code exists; no component renders text that bypasses the catalogue;
+ * the browser's two halves of the catalogue (app/i18n/config.ts) hold what the pages need when they render.
+ * Run by `npm run lint`; its functions are unit-tested in scripts/check-i18n.test.ts.
  */
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
+import { coreNamespaces, serverNamespaces } from "../app/i18n/config";
 
 type Catalogue = { [key: string]: string | Catalogue };
 const PLURAL = /_(zero|one|two|few|many|other)$/;
@@ -110,21 +112,178 @@ export function checkSource(file: string, code: string, knownKeys: Set<string>):
 function walk(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? walk(full) : entry.name.endsWith(".tsx") ? [full] : [];
+    return entry.isDirectory() ? walk(full) : /\.tsx?$/.test(entry.name) ? [full] : [];
   });
 }
 
+/** A project file's text by its path from the project root (`app/root.tsx`), or undefined if there is none. */
+type Read = (file: string) => string | undefined;
+
+/** The modules the browser starts with only the core namespaces: the layout and the core pages. */
+export const coreModules = ["app/root.tsx", "app/routes/chapter.tsx", "app/routes/not-found.tsx"];
+const fullCatalogue = "app/i18n/full-catalogue.ts";
+
+const parse = (file: string, code: string) =>
+  ts.createSourceFile(
+    file,
+    code,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
+
+const lineOf = (source: ts.SourceFile, node: ts.Node) =>
+  `${source.fileName}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`;
+
+const namespaceOf = (key: string) => key.split(".")[0] ?? "";
+
+/** The catalogue keys a module names: whole keys in strings, key beginnings in templates (`reader.${size}`). */
+function namedKeys(source: ts.SourceFile, knownKeys: Set<string>) {
+  const found: { key: string; where: string }[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteralLike(node) && knownKeys.has(node.text)) {
+      found.push({ key: node.text, where: lineOf(source, node) });
+    } else if (ts.isTemplateExpression(node) && node.head.text.includes(".")) {
+      found.push({ key: node.head.text, where: lineOf(source, node) });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+function resolveImport(from: string, specifier: string, read: Read): string | undefined {
+  const base = specifier.startsWith("~/")
+    ? path.posix.join("app", specifier.slice(2))
+    : specifier.startsWith(".")
+      ? path.posix.join(path.posix.dirname(from), specifier)
+      : undefined; // a package
+  if (base === undefined) return undefined;
+  return ["", ".ts", ".tsx", "/index.ts", "/index.tsx"]
+    .map((ending) => base + ending)
+    .find((file) => /\.tsx?$/.test(file) && read(file) !== undefined);
+}
+
+/** The project modules a module imports code from (types aside), static and dynamic imports alike. */
+function imports(source: ts.SourceFile, read: Read): string[] {
+  const specifiers: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      if (!node.importClause?.isTypeOnly) specifiers.push(node.moduleSpecifier.text);
+    } else if (
+      ts.isExportDeclaration(node) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      if (!node.isTypeOnly) specifiers.push(node.moduleSpecifier.text);
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
+      specifiers.push(node.arguments[0].text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return specifiers.flatMap((specifier) => resolveImport(source.fileName, specifier, read) ?? []);
+}
+
+/**
+ * What the core modules need on the browser: every key they or the modules they import (`.server` modules
+ * aside: they never reach the browser) name in a string, `t("nav.home")` as `{ key: "nav.home" }`, or begin
+ * in a template (`reader.settings.${size}`) must be in a core namespace, which the browser has before it
+ * hydrates. And none of them may import the full catalogue, which would load it on the chapter page.
+ */
+export function checkCoreModules(read: Read, knownKeys: Set<string>): string[] {
+  const problems: string[] = [];
+  const namespaces = new Set([...knownKeys].map(namespaceOf));
+  // Every module reached, with the one that imports it first; the loop visits those added as it goes.
+  const importer = new Map(coreModules.map((file) => [file, ""]));
+  for (const file of importer.keys()) {
+    if (file === fullCatalogue) {
+      problems.push(`${importer.get(file)}: imports ${fullCatalogue} on the core pages`);
+      continue;
+    }
+    const code = read(file);
+    if (code === undefined) {
+      problems.push(`${file}: core module not found`);
+      continue;
+    }
+    const source = parse(file, code);
+    for (const { key, where } of namedKeys(source, knownKeys)) {
+      const namespace = namespaceOf(key);
+      if (namespaces.has(namespace) && !coreNamespaces.includes(namespace)) {
+        problems.push(`${where}: "${key}" is used by a core page but not in a core namespace`);
+      }
+    }
+    for (const imported of imports(source, read)) {
+      if (!importer.has(imported) && !/\.server\.tsx?$/.test(imported)) importer.set(imported, file);
+    }
+  }
+  return problems;
+}
+
+/** Keys of the server's namespaces named in a module the browser may load, which never has them. */
+export function checkServerKeys(file: string, code: string, knownKeys: Set<string>): string[] {
+  if (/\.(server|test)\.tsx?$/.test(file)) return [];
+  return namedKeys(parse(file, code), knownKeys)
+    .filter(({ key }) => serverNamespaces.includes(namespaceOf(key)))
+    .map(({ key, where }) => `${where}: "${key}" is in a namespace only the server has`);
+}
+
+/** Every page outside the core imports the full catalogue, so that its texts are in before it renders. */
+export function checkRouteModules(read: Read): string[] {
+  const routes = parse("app/routes.ts", read("app/routes.ts") ?? "");
+  const files: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteral(node) && /\.tsx?$/.test(node.text)) files.push(`app/${node.text}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(routes);
+  return [...new Set(files)]
+    .filter((file) => !coreModules.includes(file))
+    .flatMap((file) => {
+      const source = parse(file, read(file) ?? "");
+      const renders = source.statements.some(
+        (statement) =>
+          ts.isExportAssignment(statement) ||
+          (ts.canHaveModifiers(statement) &&
+            ts.getModifiers(statement)?.some((modifier) => modifier.kind === ts.SyntaxKind.DefaultKeyword)),
+      );
+      const importsFull = source.statements.some(
+        (statement) =>
+          ts.isImportDeclaration(statement) &&
+          ts.isStringLiteral(statement.moduleSpecifier) &&
+          statement.moduleSpecifier.text === "~/i18n/full-catalogue",
+      );
+      return renders && !importsFull
+        ? [`${file}: a page outside the core lacks import "~/i18n/full-catalogue"`]
+        : [];
+    });
+}
+
 export function checkProject(root: string): string[] {
-  const localeDir = path.join(root, "app/i18n/locales");
-  const read = (language: string) =>
-    JSON.parse(fs.readFileSync(path.join(localeDir, `${language}.json`), "utf8"));
-  const en = read("en") as Catalogue;
-  const problems = ["es", "fr", "ja"].flatMap((language) => compareCatalogues(en, read(language), language));
+  const read: Read = (file) => {
+    const full = path.join(root, file);
+    return fs.existsSync(full) ? fs.readFileSync(full, "utf8") : undefined;
+  };
+  const catalogue = (language: string): Catalogue =>
+    JSON.parse(read(`app/i18n/locales/${language}.json`) ?? "{}");
+  const en = catalogue("en");
+  const problems = ["es", "fr", "ja"].flatMap((language) =>
+    compareCatalogues(en, catalogue(language), language),
+  );
   const keys = new Set([...flatten(en).keys()].map((key) => key.replace(PLURAL, "")));
   for (const key of flatten(en).keys()) keys.add(key);
   for (const file of walk(path.join(root, "app"))) {
-    problems.push(...checkSource(path.relative(root, file), fs.readFileSync(file, "utf8"), keys));
+    const relative = path.relative(root, file);
+    const code = fs.readFileSync(file, "utf8");
+    if (file.endsWith(".tsx")) problems.push(...checkSource(relative, code, keys));
+    problems.push(...checkServerKeys(relative, code, keys));
   }
+  problems.push(...checkCoreModules(read, keys), ...checkRouteModules(read));
   return problems;
 }
 
@@ -135,5 +294,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     console.error(`i18n check: ${problems.length} problem(s)`);
     process.exit(1);
   }
-  console.log("i18n check: catalogues complete, no text outside them");
+  console.log("i18n check: catalogues complete, no text outside them, core pages need only the core");
 }

@@ -2,6 +2,16 @@ export const languages = ["en", "es", "fr", "ja"] as const;
 export type Language = (typeof languages)[number];
 export const defaultLanguage: Language = "en";
 
+/**
+ * The catalogue namespaces the browser loads before it hydrates: those the layout (app/root.tsx), the chapter
+ * page, the 404 page and the error screen use. The other pages' namespaces come with their route modules
+ * (app/i18n/full-catalogue.ts); `npm run lint` checks both halves (scripts/check-i18n.ts).
+ */
+export const coreNamespaces = ["common", "nav", "footer", "error", "notFound", "reader", "toc"];
+
+/** Namespaces only the server uses (e-mails): never sent to the browser. */
+export const serverNamespaces = ["mail"];
+
 /** Each language's own name for itself: shown as is in every interface language. */
 export const languageNames: Record<Language, string> = {
   en: "English",

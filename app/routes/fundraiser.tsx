@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser, listSupportTiers } from "~/features/fundraiser/queries.server";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { listGalleryItems } from "~/features/gallery/queries.server";
 import { useTranslation } from "~/i18n/react";

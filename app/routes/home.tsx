@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { getLatestChapter } from "~/features/chapters/queries.server";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser } from "~/features/fundraiser/queries.server";

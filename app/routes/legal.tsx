@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getLegalPage } from "~/features/site/queries.server";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { useEffect, useState } from "react";
 import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";

@@ -80,6 +80,28 @@ test.describe("language", () => {
     await expect(page.getByRole("link", { name: "Todo" })).toBeVisible();
   });
 
+  test("a chapter loads the core catalogue only; a client navigation brings the next page's texts", async ({
+    page,
+    prefer,
+  }) => {
+    await prefer({ lang: "ja" });
+    const catalogues: string[] = [];
+    page.on("request", (request) => {
+      const chunk = /\/assets\/((?:core|pages)-\w+)-/.exec(request.url());
+      if (chunk?.[1]) catalogues.push(chunk[1]);
+    });
+    await page.goto("/chapter/1");
+    await hydrated(page);
+    expect(catalogues).toEqual(["core-ja"]);
+
+    await page.getByRole("button", { name: "メニューを開く" }).click();
+    await page.getByRole("dialog").getByRole("link", { name: "ログイン", exact: true }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("おかえりなさい");
+    await expect(page.getByLabel("パスワード", { exact: true })).toBeVisible();
+    expect(catalogues).toEqual(["core-ja", "pages-ja"]);
+  });
+
   test("Accept-Language decides without a cookie", async ({ browser }) => {
     const context = await browser.newContext({ locale: "fr-FR" });
     const page = await context.newPage();

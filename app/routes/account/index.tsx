@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { Form, redirect, useNavigation } from "react-router";
 import { getLinkedProviders } from "~/features/account/queries.server";
 import { changeEmail, changePassword, deleteAccount, FieldError } from "~/features/auth/commands.server";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { Form, useNavigation } from "react-router";
 import { requestPasswordReset } from "~/features/auth/commands.server";
 import { EmailField, FailureAlert } from "~/features/auth/fields";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { Form, redirect, useNavigation } from "react-router";
 import { authenticate } from "~/features/auth/commands.server";
 import { EmailField, FailureAlert } from "~/features/auth/fields";

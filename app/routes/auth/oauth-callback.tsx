@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { data, redirect } from "react-router";
 import {
   completeAuthorization,

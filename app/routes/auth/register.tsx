@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { Form, redirect, useNavigation, useRouteLoaderData } from "react-router";
 import { createAccount, FieldError } from "~/features/auth/commands.server";
 import { EmailField, FailureAlert, NewPasswordFields } from "~/features/auth/fields";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { Form, redirect, useNavigation } from "react-router";
 import { isResetTokenValid, resetPassword } from "~/features/auth/commands.server";
 import { NewPasswordFields } from "~/features/auth/fields";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { requireUser } from "~/features/auth/session.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
 import { useTranslation } from "~/i18n/react";

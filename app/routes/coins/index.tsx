@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { useEffect, useRef } from "react";
 import { data, Form, redirect, useNavigation, useRevalidator } from "react-router";
 import { getSessionUser, requireUser } from "~/features/auth/session.server";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { ItemName } from "~/features/payments/item-name";
 import { testAnswerSchema } from "~/features/payments/schemas";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { matchesFilter, type ShopFilter, shopFilters } from "~/features/shop/catalog";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { wikiSections } from "#db/schema";
 import { listWikiPages } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";

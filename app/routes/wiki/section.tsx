@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { listWikiPages } from "~/features/wiki/queries.server";
