@@ -4,7 +4,6 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
 import { ChapterBody } from "~/features/reader/chapter-body";
-import { LockedView } from "~/features/reader/locked-view";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { defaultSettings, type ReadingSettings, settingsStyle } from "~/features/reader/settings";
 import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
@@ -20,9 +19,13 @@ import { Spinner } from "~/ui/spinner";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/chapter";
 
-// The settings sheet is fetched when first wanted (pointer over its button, focus, or a press).
+// The settings sheet is fetched when first wanted (pointer over its button, focus, or a press), and the
+// locked view only by a page that shows one: readers of a free chapter download neither.
 const loadSettingsSheet = () => import("~/features/reader/settings-sheet");
 const SettingsSheet = lazy(() => loadSettingsSheet().then((module) => ({ default: module.SettingsSheet })));
+const LockedView = lazy(() =>
+  import("~/features/reader/locked-view").then((module) => ({ default: module.LockedView })),
+);
 
 function parseNumber(id: string | undefined): number | undefined {
   return id && /^\d{1,6}$/.test(id) ? Number(id) : undefined;
@@ -309,7 +312,9 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
           </p>
         ) : null}
         {chapter.lock ? (
-          <LockedView lock={chapter.lock} chapter={chapter.number} />
+          <Suspense fallback={null}>
+            <LockedView lock={chapter.lock} chapter={chapter.number} />
+          </Suspense>
         ) : (
           <>
             <Artwork items={chapter.artwork} position="before" />
