@@ -160,7 +160,12 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
               {t("toc.volumeTitle", { number: volume.number, title: volume.title })}
             </h2>
             <p className="mb-4 text-muted">{volume.summaryMd}</p>
-            <ol className="flex flex-col gap-2">
+            {/* Volumes out of view are laid out only when scrolled near (a serial of 1,000 chapters is
+                11,000 elements); the estimate of a row's height keeps the scroll bar steady meanwhile. */}
+            <ol
+              className="flex flex-col gap-2 [content-visibility:auto]"
+              style={{ containIntrinsicBlockSize: `auto ${volume.chapters.length * 82}px` }}
+            >
               {ordered(volume.chapters).map((chapter) => (
                 <li key={chapter.number}>
                   <ChapterRow chapter={chapter} mark={marks[chapter.number]} />
