@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { loadedScripts } from "./loaded-scripts.mjs";
+import { chapterTextLength, loadedScripts } from "./page-figures.mjs";
 
 const paths = process.argv.slice(2).length ? process.argv.slice(2) : ["/chapter/1", "/toc", "/", "/shop"];
 const port = 3400 + Math.floor(Math.random() * 500);
@@ -32,7 +32,7 @@ try {
   const rows = [];
   for (const page of paths) {
     const html = await (await fetch(base + page)).text();
-    const text = (/<article[^>]*data-chapter-body[^>]*>([\s\S]*?)<\/article>/.exec(html)?.[1] ?? "").length;
+    const text = chapterTextLength(html);
     rows.push({
       page,
       htmlBytes: Buffer.byteLength(html),

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { chromium } from "../chromium.mjs";
-import { loadedScripts } from "./loaded-scripts.mjs";
+import { chapterTextLength, loadedScripts } from "./page-figures.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => [...arg.replace(/^--/, "").split("="), true].slice(0, 2)),
@@ -182,7 +182,7 @@ function lighthouse(url) {
   };
 }
 
-/** HTML bytes (plain and brotli) of a page, and the JavaScript it loads (bench/loaded-scripts.mjs). */
+/** HTML bytes (plain and brotli) of a page, and the JavaScript it loads (bench/page-figures.mjs). */
 function pageWeight(html, scripts) {
   return {
     htmlBytes: Buffer.byteLength(html),
@@ -195,7 +195,7 @@ function pageWeight(html, scripts) {
 
 /** The chapter text's own markup in a chapter page, and the page's size as a multiple of it. */
 function textRatio(html) {
-  const text = (/<article[^>]*data-chapter-body[^>]*>([\s\S]*?)<\/article>/.exec(html)?.[1] ?? "").length;
+  const text = chapterTextLength(html);
   return { chapterTextBytes: text, htmlToTextRatio: +(Buffer.byteLength(html) / text).toFixed(2) };
 }
 

@@ -14,6 +14,7 @@ import { logger } from "~/lib/logger.server";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
+import { useLazyDialog } from "~/ui/lazy-dialog";
 import { Link } from "~/ui/link";
 import { Spinner } from "~/ui/spinner";
 import { useFormat } from "~/ui/use-format";
@@ -146,8 +147,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
   // Signed-in readers' settings come with the root loader (rendered on <html>); visitors' from storage.
   const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
   const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
-  const [sheetOpen, setSheetOpen] = useState(false);
-  const [sheetWanted, setSheetWanted] = useState(false);
+  const sheet = useLazyDialog(loadSettingsSheet);
 
   useEffect(() => {
     if (!signedIn) setSettings(loadStoredSettings());
@@ -181,7 +181,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
   // Arrow keys and j (next) / k (previous) move between chapters on a keyboard (not while typing or with a dialog open).
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.altKey || event.ctrlKey || event.metaKey || sheetOpen) return;
+      if (event.altKey || event.ctrlKey || event.metaKey || sheet.open) return;
       if (
         event.target instanceof HTMLElement &&
         event.target.closest("input, textarea, select, [contenteditable]")
@@ -275,12 +275,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
                 <button
                   type="button"
                   className={buttonClass("ghost", "px-2 sm:px-3")}
-                  onPointerEnter={loadSettingsSheet}
-                  onFocus={loadSettingsSheet}
-                  onClick={() => {
-                    setSheetWanted(true);
-                    setSheetOpen(true);
-                  }}
+                  {...sheet.triggerProps}
                 >
                   <SlidersIcon />
                   <span className="sr-only sm:not-sr-only">{t("reader.settings.open")}</span>
@@ -355,11 +350,11 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         </p>
       ) : null}
       {loadingChapter ? <Spinner fullScreen text={t("reader.loading")} /> : null}
-      {chapter.lock || !sheetWanted ? null : (
+      {chapter.lock || !sheet.mounted ? null : (
         <Suspense fallback={null}>
           <SettingsSheet
-            open={sheetOpen}
-            onOpenChange={setSheetOpen}
+            open={sheet.open}
+            onOpenChange={sheet.setOpen}
             settings={settings}
             onChange={applySettings}
             bookmarks={progress.bookmarks}

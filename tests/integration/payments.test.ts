@@ -52,6 +52,12 @@ describe.each(drivers)("payments on %s", (driver) => {
     return row;
   };
   const sessionOf = (url: string) => url.replace("/pay/test/", "");
+  /** The test provider's approval of the checkout at `url`, for the amount it states (a new event id). */
+  const approval = (url: string, amountCents: number, currency = "USD"): TestEventBody => ({
+    id: `evt_${unique()}`,
+    type: "checkout.approved",
+    data: { session: sessionOf(url), amountCents, currency },
+  });
 
   /** A signed test-provider event, posted through the webhook path like any provider's. */
   async function deliver(body: TestEventBody, sign = signTestEvent) {
@@ -101,11 +107,7 @@ describe.each(drivers)("payments on %s", (driver) => {
 
   it("refuses a bad signature with 400 and changes nothing", async () => {
     const { user, paymentId, url } = await readerBuying("coins-5");
-    const body: TestEventBody = {
-      id: `evt_forged_${unique()}`,
-      type: "checkout.approved",
-      data: { session: sessionOf(url), amountCents: 99, currency: "USD" },
-    };
+    const body = approval(url, 99);
     const forged = await deliver(body, (raw) =>
       signTestEvent(raw, "not-the-secret-not-the-secret-not-the-secret"),
     );
@@ -122,17 +124,8 @@ describe.each(drivers)("payments on %s", (driver) => {
 
   it("refuses a confirmation whose amount or currency differs from the stored payment", async () => {
     const { user, paymentId, url } = await readerBuying("coins-65");
-    const session = sessionOf(url);
-    const cheap = await deliver({
-      id: `evt_cheap_${unique()}`,
-      type: "checkout.approved",
-      data: { session, amountCents: 1, currency: "USD" },
-    });
-    const yen = await deliver({
-      id: `evt_yen_${unique()}`,
-      type: "checkout.approved",
-      data: { session, amountCents: 899, currency: "JPY" },
-    });
+    const cheap = await deliver(approval(url, 1));
+    const yen = await deliver(approval(url, 899, "JPY"));
     expect([cheap.status, yen.status]).toEqual([400, 400]);
     expect((await paymentRow(paymentId)).status).toBe("pending");
     expect(await balanceOf(user.id)).toBe(3);
@@ -356,11 +349,7 @@ describe.each(drivers)("payments on %s", (driver) => {
 
   it("credits once when the same confirmation arrives 10 times at once", async () => {
     const { user, paymentId, url } = await readerBuying("coins-30");
-    const body: TestEventBody = {
-      id: `evt_burst_${unique()}`,
-      type: "checkout.approved",
-      data: { session: sessionOf(url), amountCents: 449, currency: "USD" },
-    };
+    const body = approval(url, 449);
     const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(body)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     expect(answers.filter((answer) => !answer.body.duplicate)).toHaveLength(1);

@@ -1,18 +1,15 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense } from "react";
 import { useTranslation } from "~/i18n/react";
 import { MenuIcon } from "~/ui/icons";
+import { useLazyDialog } from "~/ui/lazy-dialog";
 
 const loadPanel = () => import("./side-menu-panel");
 const SideMenuPanel = lazy(loadPanel);
 
-/**
- * The right-hand slide-in menu. Its panel is fetched when first wanted (a pointer over the button, focus,
- * or a press) and kept mounted afterwards: pages do not download or render a menu nobody opened.
- */
+/** The right-hand slide-in menu; its panel is fetched when first wanted. */
 export function SideMenu({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
-  const [open, setOpen] = useState(false);
-  const [wanted, setWanted] = useState(false);
+  const menu = useLazyDialog(loadPanel);
   return (
     <>
       <button
@@ -20,19 +17,14 @@ export function SideMenu({ signedIn }: { signedIn: boolean }) {
         className="btn-icon"
         aria-label={t("nav.openMenu")}
         aria-haspopup="dialog"
-        aria-expanded={open}
-        onPointerEnter={loadPanel}
-        onFocus={loadPanel}
-        onClick={() => {
-          setWanted(true);
-          setOpen(true);
-        }}
+        aria-expanded={menu.open}
+        {...menu.triggerProps}
       >
         <MenuIcon />
       </button>
-      {wanted ? (
+      {menu.mounted ? (
         <Suspense fallback={null}>
-          <SideMenuPanel open={open} close={() => setOpen(false)} signedIn={signedIn} />
+          <SideMenuPanel open={menu.open} close={() => menu.setOpen(false)} signedIn={signedIn} />
         </Suspense>
       ) : null}
     </>

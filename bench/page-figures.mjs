@@ -1,11 +1,19 @@
-// The JavaScript a page loads without any interaction: every script the browser fetched by the time the
-// page has hydrated and the network is quiet, sized as the server sends it (the pre-compressed .br file).
+// Figures of a page that bench/run.mjs and bench/page-weight.mjs both take.
 import fs from "node:fs";
 import path from "node:path";
 import { chromium as browserType } from "@playwright/test";
 import { chromium } from "../chromium.mjs";
 
-/** Opens each URL in a fresh context; returns, per URL, the scripts' paths and their brotli bytes. */
+/** The length of the chapter text's own markup in a chapter page (0 for other pages). */
+export function chapterTextLength(html) {
+  return (/<article[^>]*data-chapter-body[^>]*>([\s\S]*?)<\/article>/.exec(html)?.[1] ?? "").length;
+}
+
+/**
+ * The JavaScript a page loads without any interaction: every script the browser fetched by the time the
+ * page has hydrated and the network is quiet, sized as the server sends it (the pre-compressed .br file).
+ * Opens each URL in a fresh context; returns, per URL, the scripts' paths and their brotli bytes.
+ */
 export async function loadedScripts(urls) {
   const browser = await browserType.launch(chromium);
   const out = {};
