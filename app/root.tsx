@@ -28,8 +28,8 @@ import { getPreferences } from "./lib/preferences.server";
 import { themeForPath } from "./lib/route-theme";
 
 export const links: Route.LinksFunction = () => [
-  // With a precedence React puts the stylesheet in the head before the script preloads: over HTTP/1.1 a
-  // browser opens six connections per host, and the page cannot paint before its stylesheet arrives.
+  // With a precedence React puts the stylesheet first in the head: the page cannot paint before it arrives.
+  // The app's scripts and the site's faces come after the first paint (AppScripts, ADR 11).
   { rel: "stylesheet", href: stylesheet, precedence: "default" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
@@ -50,9 +50,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /**
  * Runs before first paint: applies a visitor's reading settings, follows the system colour scheme until a
- * theme is chosen, and on a repeat
- * visit (the faces are in the browser's cache by then) asks for the font stylesheet before painting, so
- * the text does not swap faces on every page (ADR 11).
+ * theme is chosen, and on a repeat visit (the faces are in the browser's cache by then) asks for the font
+ * stylesheet before painting, so the text does not swap faces on every page (ADR 11).
  */
 const headScript = (fontsHref: string) => `(function(){var d=document.documentElement,c=document.cookie;
 if(!d.hasAttribute("data-account-settings"))try{var r=JSON.parse(localStorage.getItem("reading")||"{}").settings;

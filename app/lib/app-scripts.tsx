@@ -27,6 +27,7 @@ let hydrated = false;
  * React Router writes it, and the modules are preloaded and imported once the browser has painted. The
  * site's faces (`stylesheet`) are asked for then too, and the reader's time zone is remembered in a cookie
  * so the server can show dates in it.
+ *
  * Same globals, same hand-off: `HydratedRouter` cannot tell the difference. The manifest names the page's
  * own routes only; React Router asks the server for others as links to them appear (lazy route discovery).
  */
