@@ -19,9 +19,34 @@ function quietAbortedViewTransitions() {
   }) as typeof document.startViewTransition;
 }
 
+type RouteManifest = { routes: Record<string, { module: string }> };
+
+/**
+ * The page's route modules, as React Router's own script hands them over. The boot script (AppScripts)
+ * imported them with this entry, so they are in flight or loaded already.
+ */
+async function loadRouteModules() {
+  const { routes } = (window as unknown as { __reactRouterManifest: RouteManifest }).__reactRouterManifest;
+  const ids = Object.keys(routes);
+  const modules = await Promise.all(ids.map((id) => import(/* @vite-ignore */ routes[id]?.module as string)));
+  Object.assign(window, {
+    __reactRouterRouteModules: Object.fromEntries(ids.map((id, index) => [id, modules[index]])),
+  });
+}
+
+/** Remembers the reader's time zone, so the server can show dates in it (app/lib/preferences.server.ts). */
+function rememberTimeZone() {
+  try {
+    const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone);
+    if (zone && !document.cookie.includes(`tz=${zone}`))
+      document.cookie = `tz=${zone}; Path=/; Max-Age=31536000; SameSite=Lax`;
+  } catch {}
+}
+
 async function hydrate() {
   quietAbortedViewTransitions();
-  await loadCore();
+  rememberTimeZone();
+  await Promise.all([loadCore(), loadRouteModules()]);
   startTransition(() => {
     hydrateRoot(
       document,

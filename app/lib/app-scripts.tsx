@@ -18,18 +18,42 @@ const json = (value: unknown) => JSON.stringify(value).replace(/[&><\u2028\u2029
 let hydrated = false;
 
 /**
+ * The hand-off as React Router writes it, less what the browser would read as the default anyway: flags that
+ * are off (`future`), route traits that are false, empty stylesheet lists, and the route's chunks (`imports`,
+ * which only serve to preload a route before it is shown: these are shown, and imported by the boot script).
+ */
+function compactContext(handoff: string): string {
+  const context = JSON.parse(handoff) as { future?: Record<string, unknown> };
+  if (context.future)
+    context.future = Object.fromEntries(Object.entries(context.future).filter(([, on]) => on !== false));
+  return json(context);
+}
+
+function compactRoute(route: object): object {
+  return Object.fromEntries(
+    Object.entries(route).filter(
+      ([key, value]) =>
+        value !== false &&
+        key !== "imports" &&
+        !(key === "css" && Array.isArray(value) && value.length === 0),
+    ),
+  );
+}
+
+/**
  * React Router's `<Scripts />`, except that the app's JavaScript starts after the first paint (ADR 11).
  *
  * React Router preloads every module of the page in the head and imports them from an inline module
  * script, so on a slow phone 110 KB of scripts share the connection with the stylesheet and the artwork,
  * and hydration runs before the page is first painted. The page is complete without scripts (links and
  * forms work; reading settings are applied by the head script), so here the hand-off data is written as
- * React Router writes it, and the modules are preloaded and imported once the browser has painted. The
- * site's faces (`stylesheet`) are asked for then too, and the reader's time zone is remembered in a cookie
- * so the server can show dates in it.
+ * React Router writes it and, once the browser has painted, every module of the page is imported at once
+ * (no waterfall) and the site's faces (`stylesheet`) are asked for. The entry (entry.client.tsx) registers
+ * the route modules and hydrates.
  *
  * Same globals, same hand-off: `HydratedRouter` cannot tell the difference. The manifest names the page's
  * own routes only; React Router asks the server for others as links to them appear (lazy route discovery).
+ * What runs here is kept short: it is in every page's HTML (ADR 12).
  */
 export function AppScripts({ nonce, stylesheet }: { nonce?: string; stylesheet: string }) {
   const framework = useContext(FrameworkContext);
@@ -46,22 +70,26 @@ export function AppScripts({ nonce, stylesheet }: { nonce?: string; stylesheet: 
   if (import.meta.env.SSR && router?.static && framework.serverHandoffString && state) {
     const { manifest } = framework;
     if (framework.renderMeta) framework.renderMeta.didRenderScripts = true;
-    context = `window.__reactRouterContext=${framework.serverHandoffString};window.__reactRouterContext.stream=new ReadableStream({start(c){window.__reactRouterContext.streamController=c}}).pipeThrough(new TextEncoderStream());`;
-    const routeIds = state.matches.map((match) => match.route.id);
-    const routes = Object.fromEntries(routeIds.map((id) => [id, manifest.routes[id]]));
-    boot = `${manifest.hmr?.runtime ? `import ${json(manifest.hmr.runtime)};` : ""}
-const M=window.__reactRouterManifest=${json({ ...manifest, sri: undefined, routes })};
-const ids=${json(routeIds)},R=ids.map(id=>M.routes[id]);let started=0;
-const start=()=>{if(started++)return;
-const f=${json(stylesheet)};if(!document.querySelector("link[href='"+f+"']")){const s=document.createElement("link");s.rel="stylesheet";s.href=f;
-s.onload=()=>{try{localStorage.setItem("fonts","1")}catch{}};document.head.append(s)}
-for(const href of new Set([M.entry.module,...M.entry.imports,...R.flatMap(r=>[r.module,...r.imports])])){const l=document.createElement("link");l.rel="modulepreload";l.href=href;document.head.append(l)}
-Promise.all(R.map(r=>import(r.module))).then(m=>{window.__reactRouterRouteModules=Object.fromEntries(ids.map((id,i)=>[id,m[i]]));import(M.entry.module)});
-try{const z=Intl.DateTimeFormat().resolvedOptions().timeZone;if(z&&!document.cookie.includes("tz="+encodeURIComponent(z)))document.cookie="tz="+encodeURIComponent(z)+"; Path=/; Max-Age=31536000; SameSite=Lax"}catch{}};
-const P=window.PerformanceObserver;
-if(document.visibilityState!=="visible")start();
-else if(P&&P.supportedEntryTypes&&P.supportedEntryTypes.includes("paint"))new P((_,o)=>{o.disconnect();setTimeout(start)}).observe({type:"paint",buffered:true});
-else requestAnimationFrame(()=>setTimeout(start));`;
+    context = `(window.__reactRouterContext=${compactContext(framework.serverHandoffString)}).stream=new ReadableStream({start(c){window.__reactRouterContext.streamController=c}}).pipeThrough(new TextEncoderStream())`;
+    const shown = state.matches.flatMap(({ route }) => manifest.routes[route.id] ?? []);
+    const modules = new Set([
+      manifest.entry.module,
+      ...manifest.entry.imports,
+      ...shown.flatMap((route) => [route.module, ...(route.imports ?? [])]),
+    ]);
+    // The browser's React Router reads the routes and the version (for route discovery) only.
+    const clientManifest = {
+      routes: Object.fromEntries(shown.map((route) => [route.id, compactRoute(route)])),
+      version: manifest.version,
+      ...(manifest.hmr ? { hmr: manifest.hmr } : {}),
+    };
+    boot = `${manifest.hmr?.runtime ? `import ${json(manifest.hmr.runtime)};` : ""}window.__reactRouterManifest=${json(clientManifest)};
+const go=()=>{for(const m of ${json([...modules])})import(m);const f=${json(stylesheet)};
+if(!document.querySelector("link[href='"+f+"']"))document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:f,onload(){try{localStorage.fonts=1}catch{}}}))},
+P=window.PerformanceObserver;
+if(document.visibilityState!="visible")go();
+else if(P?.supportedEntryTypes?.includes("paint"))new P((_,o)=>{o.disconnect();setTimeout(go)}).observe({type:"paint",buffered:true});
+else requestAnimationFrame(()=>setTimeout(go))`;
   }
   return (
     <>
