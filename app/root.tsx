@@ -53,14 +53,12 @@ export async function loader({ request }: Route.LoaderArgs) {
  * theme is chosen, and on a repeat visit (the faces are in the browser's cache by then) asks for the font
  * stylesheet before painting, so the text does not swap faces on every page (ADR 11).
  */
-const headScript = (fontsHref: string) => `(function(){var d=document.documentElement,c=document.cookie;
-if(!d.hasAttribute("data-account-settings"))try{var r=JSON.parse(localStorage.getItem("reading")||"{}").settings;
-if(r&&[14,16,18,20].indexOf(r.fontSize)>=0&&[1.5,1.75,2].indexOf(r.lineHeight)>=0&&/^(serif|sans-serif|gothic|dyslexic)$/.test(r.fontFamily)){
-d.style.setProperty("--reader-size",r.fontSize+"px");d.style.setProperty("--reader-leading",r.lineHeight);
-d.style.setProperty("--reader-family","var(--font-reader-"+r.fontFamily+")")}}catch(e){}
-try{if(localStorage.getItem("fonts")){var l=document.createElement("link");l.rel="stylesheet";l.href=${JSON.stringify(fontsHref)};
-l.setAttribute("blocking","render");document.head.appendChild(l)}}catch(e){}
-if(!/(^|; )theme=/.test(c)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark")})()`;
+const headScript = (fontsHref: string) =>
+  `(()=>{const d=document.documentElement,s=d.style;try{const r=!d.hasAttribute("data-account-settings")&&JSON.parse(localStorage.reading||"{}").settings;
+if(r&&[14,16,18,20].includes(r.fontSize)&&[1.5,1.75,2].includes(r.lineHeight)&&/^(serif|sans-serif|gothic|dyslexic)$/.test(r.fontFamily)){
+s.setProperty("--reader-size",r.fontSize+"px");s.setProperty("--reader-leading",r.lineHeight);s.setProperty("--reader-family","var(--font-reader-"+r.fontFamily+")")}
+if(localStorage.fonts)document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:"render"}))}catch{}
+if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark")})()`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -95,12 +93,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           {t("nav.skipToContent")}
         </a>
-        <header className="sticky top-0 z-30 border-b border-line bg-[color:var(--surface)] backdrop-blur">
-          <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-2 px-3 sm:px-6">
-            <Link to="/" className="truncate font-display text-lg tracking-wider text-primary sm:text-xl">
+        <header className="site-header">
+          <div className="site-header-row">
+            <Link to="/" className="site-title">
               {data?.site.title}
             </Link>
-            <div className="flex shrink-0 items-center gap-1">
+            <div className="site-tools">
               <LanguagePicker language={language} />
               <ThemeToggle />
               <SideMenu signedIn={Boolean(data?.signedIn)} />
@@ -110,15 +108,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <main id="main" className="flex-1">
           {children}
         </main>
-        <footer className="border-t border-line py-6 text-center text-sm text-muted">
+        <footer className="site-footer">
           <p>{data?.site.tagline}</p>
-          <p className="mt-2 flex justify-center gap-4">
-            <Link to="/terms" className="underline underline-offset-2">
-              {t("footer.terms")}
-            </Link>
-            <Link to="/privacy" className="underline underline-offset-2">
-              {t("footer.privacy")}
-            </Link>
+          <p className="site-footer-links">
+            <Link to="/terms">{t("footer.terms")}</Link>
+            <Link to="/privacy">{t("footer.privacy")}</Link>
           </p>
         </footer>
         <AppScripts nonce={nonce} stylesheet={fonts} />
@@ -152,12 +146,8 @@ export default function App() {
 function NavigationProgress() {
   const { t } = useTranslation();
   return (
-    <div
-      role="progressbar"
-      aria-label={t("common.loading")}
-      className="fixed inset-x-0 top-0 z-50 h-1 overflow-hidden"
-    >
-      <div className="h-full w-1/3 animate-[progress_1s_ease-in-out_infinite] bg-primary motion-reduce:w-full motion-reduce:animate-none" />
+    <div role="progressbar" aria-label={t("common.loading")} className="navigation-progress">
+      <div />
     </div>
   );
 }

@@ -17,8 +17,8 @@ const args = Object.fromEntries(
 const duration = Number(args.duration ?? 10);
 const connections = 50;
 
-function wrk(url, headers = {}) {
-  const flags = ["-t2", `-c${connections}`, `-d${duration}s`, "--latency"];
+function wrk(url, headers = {}, seconds = duration) {
+  const flags = ["-t2", `-c${connections}`, `-d${seconds}s`, "--latency"];
   for (const [name, value] of Object.entries(headers)) flags.push("-H", `${name}: ${value}`);
   const out = execFileSync("wrk", [...flags, url], { encoding: "utf8" });
   const ms = (label) => {
@@ -218,6 +218,9 @@ const compared = [
   ["chapterSmallBr", small.base],
   ["chapterBr", app.base],
 ];
+// A process's first seconds under load are its compiler's warm-up, not its steady state: each server gets
+// a few seconds of the same load before it is measured.
+for (const [, base] of compared) wrk(`${base}/chapter/1`, br, 3);
 const pairs = Object.fromEntries(compared.map(([name]) => [name, []]));
 for (let round = 0; round < 3; round++) {
   for (const [name, base] of round % 2 ? [...compared].reverse() : compared) {

@@ -225,37 +225,33 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
 
   return (
     <div className="pb-20">
-      <header
-        data-reader-header
-        className="sticky top-16 z-20 border-b border-line bg-[color:var(--surface)] backdrop-blur"
-      >
-        <div className="mx-auto flex max-w-3xl flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-2">
+      <header data-reader-header className="reader-header">
+        <div className="reader-header-row">
           <div className="min-w-0">
             <p className="text-sm text-muted">
-              {t("toc.chapterNumber", { number: chapter.number })} ·{" "}
-              {t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}
+              {`${t("toc.chapterNumber", { number: chapter.number })} · ${t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}`}
             </p>
-            <h1 className="truncate font-display text-lg text-primary sm:text-xl">{chapter.title}</h1>
+            <h1 className="reader-title">{chapter.title}</h1>
           </div>
-          <nav aria-label={t("reader.navigation")} className="flex items-center gap-1">
+          <nav aria-label={t("reader.navigation")} className="reader-tools">
             {chapter.previous ? (
               <Link
                 to={`/chapter/${chapter.previous}`}
-                className={buttonClass("ghost", "px-2 sm:px-3")}
+                className={buttonClass("tool")}
                 aria-label={t("reader.previous")}
               >
                 ←
               </Link>
             ) : null}
-            <Link to="/toc" className={buttonClass("ghost", "px-2 sm:px-3")}>
+            <Link to="/toc" className={buttonClass("tool")}>
               <ListIcon />
-              <span className="sr-only sm:not-sr-only">{t("reader.toc")}</span>
+              <span className="tool-label">{t("reader.toc")}</span>
             </Link>
             {chapter.next ? (
               <Link
                 to={`/chapter/${chapter.next}`}
                 prefetch="render"
-                className={buttonClass("ghost", "px-2 sm:px-3")}
+                className={buttonClass("tool")}
                 aria-label={t("reader.next")}
               >
                 →
@@ -265,20 +261,16 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
               <>
                 <button
                   type="button"
-                  className={buttonClass("ghost", "px-2 sm:px-3")}
+                  className={buttonClass("tool")}
                   aria-pressed={bookmarked.has(progress.paragraph)}
                   onClick={() => toggleBookmark(currentParagraph())}
                 >
                   <BookmarkIcon filled={bookmarked.has(progress.paragraph)} />
-                  <span className="sr-only sm:not-sr-only">{t("reader.bookmarks.toggle")}</span>
+                  <span className="tool-label">{t("reader.bookmarks.toggle")}</span>
                 </button>
-                <button
-                  type="button"
-                  className={buttonClass("ghost", "px-2 sm:px-3")}
-                  {...sheet.triggerProps}
-                >
+                <button type="button" className={buttonClass("tool")} {...sheet.triggerProps}>
                   <SlidersIcon />
-                  <span className="sr-only sm:not-sr-only">{t("reader.settings.open")}</span>
+                  <span className="tool-label">{t("reader.settings.open")}</span>
                 </button>
               </>
             )}
@@ -286,7 +278,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         </div>
         {chapter.lock ? null : (
           <div
-            className="h-1 bg-primary transition-[width] motion-reduce:transition-none"
+            className="reader-progress"
             style={{ width: `${progress.completionPercentage}%` }}
             role="progressbar"
             aria-label={t("reader.progress")}
@@ -297,8 +289,8 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         )}
       </header>
 
-      <div className="mx-auto max-w-3xl px-4 pt-8 sm:px-6">
-        <p className="mb-6 text-center font-display text-sm tracking-[0.3em] text-accent uppercase">
+      <div className="reader-column">
+        <p className="reader-volume">
           {t("toc.volumeTitle", { number: chapter.volume.number, title: chapter.volume.title })}
         </p>
         {error ? (
@@ -325,7 +317,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
             ) : null}
           </>
         )}
-        <nav aria-label={t("reader.navigation")} className="mt-10 flex flex-wrap justify-between gap-3">
+        <nav aria-label={t("reader.navigation")} className="reader-pager">
           {chapter.previous ? (
             <Link to={`/chapter/${chapter.previous}`} className={buttonClass("outline")}>
               {t("reader.previous")}

@@ -71,7 +71,7 @@ function StatusBadge({ chapter }: { chapter: TocChapter }) {
   if (chapter.status === "paid") {
     return (
       <span className="flex items-center gap-1 text-sm text-primary">
-        <CoinIcon />
+        <CoinIcon className="h-4 w-4" />
         {t("toc.coins", { count: chapter.coinsRequired })}
       </span>
     );
@@ -85,7 +85,7 @@ function StatusBadge({ chapter }: { chapter: TocChapter }) {
   }
   return (
     <span className="flex items-center gap-1 text-sm text-muted">
-      <LockIcon />
+      <LockIcon className="h-4 w-4" />
       {t("toc.releases", { date: format.date(chapter.releaseAt, { month: "short", day: "numeric" }) })}
     </span>
   );

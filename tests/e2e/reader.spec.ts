@@ -124,6 +124,8 @@ test("a left swipe on a touch screen goes to the next chapter", async ({ browser
   const page = await context.newPage();
   await page.goto("/chapter/1");
   await hydrated(page);
+  // The swipe code is fetched once the page finds a touch screen.
+  await page.waitForLoadState("networkidle");
   await page.evaluate(() => {
     const at = (x: number) => new Touch({ identifier: 1, target: document.body, clientX: x, clientY: 400 });
     window.dispatchEvent(new TouchEvent("touchstart", { touches: [at(300)], changedTouches: [at(300)] }));
@@ -132,6 +134,20 @@ test("a left swipe on a touch screen goes to the next chapter", async ({ browser
   });
   await expect(page.getByText("Next chapter →")).toBeVisible();
   await expect(page).toHaveURL(/\/chapter\/2$/);
+  await context.close();
+});
+
+test("without a touch screen the page does not download the swipe code", async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ hasTouch: false, baseURL });
+  const page = await context.newPage();
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  await page.waitForLoadState("networkidle");
+  const scripts = await page.evaluate(() =>
+    performance.getEntriesByType("resource").map((entry) => new URL(entry.name).pathname),
+  );
+  expect(scripts.some((path) => path.includes("/chapter-"))).toBe(true);
+  expect(scripts.filter((path) => path.includes("swipe-tracker"))).toEqual([]);
   await context.close();
 });
 

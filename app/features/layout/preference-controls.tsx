@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { Form, useFetcher, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { type Language, languageNames, languages } from "~/i18n/config";
 import { useTranslation } from "~/i18n/react";
+import { MoonIcon, SunIcon } from "~/ui/icons";
 
 function useCurrentPath() {
   const location = useLocation();
@@ -16,7 +17,7 @@ export function LanguagePicker({ language }: { language: Language }) {
   const { t } = useTranslation();
   const redirectTo = useCurrentPath();
   return (
-    <Form method="post" action="/preferences" reloadDocument className="flex items-center gap-1">
+    <form method="post" action="/preferences" className="lang-form">
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <label htmlFor="language-picker" className="sr-only">
         {t("nav.language")}
@@ -26,7 +27,7 @@ export function LanguagePicker({ language }: { language: Language }) {
         name="lang"
         defaultValue={language}
         onChange={(event) => event.currentTarget.form?.requestSubmit()}
-        className="h-11 rounded-md border border-line bg-transparent px-2 text-sm text-ink"
+        className="lang-select"
       >
         {languages.map((code) => (
           <option key={code} value={code} lang={code}>
@@ -35,32 +36,36 @@ export function LanguagePicker({ language }: { language: Language }) {
         ))}
       </select>
       <noscript>
-        <button type="submit" className="h-11 rounded-md border border-line px-2 text-sm">
+        <button type="submit" className="lang-select">
           {t("nav.apply")}
         </button>
       </noscript>
-    </Form>
+    </form>
   );
 }
 
 /**
  * Light/dark toggle. Without a saved choice the page follows the system setting (the head script adds
- * `dark`); a click saves the opposite of what is shown now, in a cookie the server renders from.
+ * `dark`); a click shows the opposite at once and saves it in a cookie the server renders from (without
+ * JavaScript the form posts and the page comes back in the new theme). Nothing on the page needs reloading,
+ * so the choice is sent with a plain request and its redirect back to the page is not followed.
  */
 export function ThemeToggle() {
   const { t } = useTranslation();
-  const fetcher = useFetcher();
   const redirectTo = useCurrentPath();
   const [dark, setDark] = useState(false);
   useEffect(() => setDark(document.documentElement.classList.contains("dark")), []);
   const next = dark ? "light" : "dark";
   return (
-    <fetcher.Form
+    <form
       method="post"
       action="/preferences"
-      onSubmit={() => {
+      onSubmit={(event) => {
+        event.preventDefault();
         document.documentElement.classList.toggle("dark", next === "dark");
         setDark(next === "dark");
+        const body = new FormData(event.currentTarget);
+        void fetch("/preferences", { method: "POST", body, redirect: "manual" }).catch(() => {});
       }}
     >
       <input type="hidden" name="theme" value={next} />
@@ -71,17 +76,8 @@ export function ThemeToggle() {
         aria-label={dark ? t("nav.lightTheme") : t("nav.darkTheme")}
         title={dark ? t("nav.lightTheme") : t("nav.darkTheme")}
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="icon h-5 w-5">
-          {dark ? (
-            <>
-              <circle cx="12" cy="12" r="4" />
-              <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
-            </>
-          ) : (
-            <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
-          )}
-        </svg>
+        {dark ? <SunIcon /> : <MoonIcon />}
       </button>
-    </fetcher.Form>
+    </form>
   );
 }

@@ -1,61 +1,24 @@
 import { useEffect, useRef, useState } from "react";
-
-const MIN_DISTANCE = 10;
-const HINT_DISTANCE = 50;
-const NAVIGATE_AFTER_MS = 300;
+import type { SwipeHandlers, SwipeHint } from "./swipe-tracker";
 
 /**
- * Touch-only swipe navigation (SEED.md section 4): left goes to the next chapter, right to the previous;
- * a move of 10 px counts, past 50 px a hint shows and the page changes 300 ms later.
+ * Swipes between chapters (swipe-tracker.ts) on a touch screen. The tracker's code is fetched only where
+ * there is a touch screen: a mouse or a keyboard never swipes. Returns the hint to show, if any.
  */
-export function useSwipe({ onNext, onPrevious }: { onNext?: () => void; onPrevious?: () => void }) {
-  const [hint, setHint] = useState<"next" | "previous" | undefined>();
-  const handlers = useRef({ onNext, onPrevious });
-  handlers.current = { onNext, onPrevious };
+export function useSwipe(handlers: SwipeHandlers): SwipeHint {
+  const [hint, setHint] = useState<SwipeHint>();
+  const current = useRef(handlers);
+  current.current = handlers;
   useEffect(() => {
-    let startX = 0;
-    let startY = 0;
-    let tracking = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const start = (event: TouchEvent) => {
-      const touch = event.touches[0];
-      if (!touch || event.touches.length > 1) return;
-      startX = touch.clientX;
-      startY = touch.clientY;
-      tracking = true;
-    };
-    const move = (event: TouchEvent) => {
-      const touch = event.touches[0];
-      if (!tracking || !touch) return;
-      const dx = touch.clientX - startX;
-      const dy = touch.clientY - startY;
-      if (Math.abs(dx) < MIN_DISTANCE || Math.abs(dx) < Math.abs(dy)) return setHint(undefined);
-      const direction = dx < 0 ? "next" : "previous";
-      const possible = direction === "next" ? handlers.current.onNext : handlers.current.onPrevious;
-      setHint(Math.abs(dx) > HINT_DISTANCE && possible ? direction : undefined);
-    };
-    const end = (event: TouchEvent) => {
-      const touch = event.changedTouches[0];
-      if (!tracking || !touch) return;
-      tracking = false;
-      const dx = touch.clientX - startX;
-      const dy = touch.clientY - startY;
-      if (Math.abs(dx) <= HINT_DISTANCE || Math.abs(dx) < Math.abs(dy)) return setHint(undefined);
-      const go = dx < 0 ? handlers.current.onNext : handlers.current.onPrevious;
-      if (!go) return setHint(undefined);
-      timer = setTimeout(() => {
-        setHint(undefined);
-        go();
-      }, NAVIGATE_AFTER_MS);
-    };
-    window.addEventListener("touchstart", start, { passive: true });
-    window.addEventListener("touchmove", move, { passive: true });
-    window.addEventListener("touchend", end, { passive: true });
+    if (!(navigator.maxTouchPoints > 0)) return;
+    let stop: (() => void) | undefined;
+    let left = false;
+    void import("./swipe-tracker").then(({ trackSwipes }) => {
+      if (!left) stop = trackSwipes(current, setHint);
+    });
     return () => {
-      clearTimeout(timer);
-      window.removeEventListener("touchstart", start);
-      window.removeEventListener("touchmove", move);
-      window.removeEventListener("touchend", end);
+      left = true;
+      stop?.();
     };
   }, []);
   return hint;
