@@ -39,6 +39,7 @@ function rememberTimeZone() {
   try {
     const zone = encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone);
     if (zone && !document.cookie.includes(`tz=${zone}`))
+      // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser served.
       document.cookie = `tz=${zone}; Path=/; Max-Age=31536000; SameSite=Lax`;
   } catch {}
 }

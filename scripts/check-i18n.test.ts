@@ -87,6 +87,21 @@ describe("checkCoreModules", () => {
     ]);
   });
 
+  it("accepts a part loaded later that brings the full catalogue with it, not one that does not", () => {
+    const read = project({
+      ...others,
+      "app/root.tsx":
+        'const Sheet = () => import("./features/sheet");\nconst Panel = () => import("./features/panel");',
+      "app/features/sheet.tsx":
+        'import "~/i18n/full-catalogue";\nexport const Sheet = () => t("auth.title");',
+      "app/features/panel.tsx": 'export const Panel = () => t("auth.title");',
+      "app/i18n/full-catalogue.ts": "await loadAll();",
+    });
+    expect(checkCoreModules(read, keys)).toEqual([
+      'app/features/panel.tsx:1: "auth.title" is used by a core page but not in a core namespace',
+    ]);
+  });
+
   it("reports a core module that imports the full catalogue", () => {
     const read = project({
       ...others,

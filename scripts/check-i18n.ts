@@ -166,35 +166,49 @@ function resolveImport(from: string, specifier: string, read: Read): string | un
 
 /** The project modules a module imports code from (types aside), static and dynamic imports alike. */
 function imports(source: ts.SourceFile, read: Read): string[] {
-  const specifiers: string[] = [];
+  return importsByKind(source, read).map(({ file }) => file);
+}
+
+function importsByKind(source: ts.SourceFile, read: Read): { file: string; dynamic: boolean }[] {
+  const specifiers: { specifier: string; dynamic: boolean }[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
-      if (!node.importClause?.isTypeOnly) specifiers.push(node.moduleSpecifier.text);
+      if (!node.importClause?.isTypeOnly)
+        specifiers.push({ specifier: node.moduleSpecifier.text, dynamic: false });
     } else if (
       ts.isExportDeclaration(node) &&
       node.moduleSpecifier &&
       ts.isStringLiteral(node.moduleSpecifier)
     ) {
-      if (!node.isTypeOnly) specifiers.push(node.moduleSpecifier.text);
+      if (!node.isTypeOnly) specifiers.push({ specifier: node.moduleSpecifier.text, dynamic: false });
     } else if (
       ts.isCallExpression(node) &&
       node.expression.kind === ts.SyntaxKind.ImportKeyword &&
       node.arguments[0] &&
       ts.isStringLiteral(node.arguments[0])
     ) {
-      specifiers.push(node.arguments[0].text);
+      specifiers.push({ specifier: node.arguments[0].text, dynamic: true });
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return specifiers.flatMap((specifier) => resolveImport(source.fileName, specifier, read) ?? []);
+  return specifiers.flatMap(({ specifier, dynamic }) => {
+    const file = resolveImport(source.fileName, specifier, read);
+    return file ? [{ file, dynamic }] : [];
+  });
+}
+
+function bringsFullCatalogue(file: string, read: Read): boolean {
+  const code = read(file);
+  return code !== undefined && imports(parse(file, code), read).includes(fullCatalogue);
 }
 
 /**
  * What the core modules need on the browser: every key they or the modules they import (`.server` modules
  * aside: they never reach the browser) name in a string, `t("nav.home")` as `{ key: "nav.home" }`, or begin
  * in a template (`reader.settings.${size}`) must be in a core namespace, which the browser has before it
- * hydrates. And none of them may import the full catalogue, which would load it on the chapter page.
+ * hydrates. And none of them may import the full catalogue, which would load it on the chapter page; a
+ * part they load later (`import()`) may, and then brings its own texts.
  */
 export function checkCoreModules(read: Read, knownKeys: Set<string>): string[] {
   const problems: string[] = [];
@@ -218,8 +232,12 @@ export function checkCoreModules(read: Read, knownKeys: Set<string>): string[] {
         problems.push(`${where}: "${key}" is used by a core page but not in a core namespace`);
       }
     }
-    for (const imported of imports(source, read)) {
-      if (!importer.has(imported) && !/\.server\.tsx?$/.test(imported)) importer.set(imported, file);
+    for (const { file: imported, dynamic } of importsByKind(source, read)) {
+      if (importer.has(imported) || /\.server\.tsx?$/.test(imported)) continue;
+      // A part loaded later (a dialog) may bring the rest of the catalogue with it: then its texts are in
+      // before it renders, and it is not part of what the page starts with.
+      if (dynamic && bringsFullCatalogue(imported, read)) continue;
+      importer.set(imported, file);
     }
   }
   return problems;

@@ -7,7 +7,7 @@ export const defaultLanguage: Language = "en";
  * page, the 404 page and the error screen use. The other pages' namespaces come with their route modules
  * (app/i18n/full-catalogue.ts); `npm run lint` checks both halves (scripts/check-i18n.ts).
  */
-export const coreNamespaces = ["common", "nav", "footer", "error", "notFound", "reader", "toc"];
+export const coreNamespaces = ["common", "nav", "footer", "error", "notFound", "reader"];
 
 /** Namespaces only the server uses (e-mails): never sent to the browser. */
 export const serverNamespaces = ["mail"];

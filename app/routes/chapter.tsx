@@ -229,7 +229,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         <div className="reader-header-row">
           <div className="min-w-0">
             <p className="text-sm text-muted">
-              {`${t("toc.chapterNumber", { number: chapter.number })} · ${t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}`}
+              {`${t("reader.chapterNumber", { number: chapter.number })} · ${t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}`}
             </p>
             <h1 className="reader-title">{chapter.title}</h1>
           </div>
@@ -291,7 +291,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
 
       <div className="reader-column">
         <p className="reader-volume">
-          {t("toc.volumeTitle", { number: chapter.volume.number, title: chapter.volume.title })}
+          {t("reader.volumeTitle", { number: chapter.volume.number, title: chapter.volume.title })}
         </p>
         {error ? (
           <p role="alert" className="mb-6 rounded-md border border-[#b42318] px-4 py-3">

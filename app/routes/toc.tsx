@@ -96,7 +96,7 @@ function ChapterRow({ chapter, mark }: { chapter: TocChapter; mark?: ProgressMar
   const label = (
     <>
       <span className="flex flex-col">
-        <span className="text-sm text-muted">{t("toc.chapterNumber", { number: chapter.number })}</span>
+        <span className="text-sm text-muted">{t("reader.chapterNumber", { number: chapter.number })}</span>
         <span className="font-display text-lg">{chapter.title}</span>
       </span>
       <span className="flex shrink-0 flex-col items-end gap-1">
@@ -157,7 +157,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
         {ordered(loaderData.volumes).map((volume) => (
           <section key={volume.number} aria-labelledby={`volume-${volume.number}`}>
             <h2 id={`volume-${volume.number}`} className="mb-1 font-display text-2xl text-primary">
-              {t("toc.volumeTitle", { number: volume.number, title: volume.title })}
+              {t("reader.volumeTitle", { number: volume.number, title: volume.title })}
             </h2>
             <p className="mb-4 text-muted">{volume.summaryMd}</p>
             {/* Volumes out of view are laid out only when scrolled near (a serial of 1,000 chapters is

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { Form } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { CloseIcon } from "~/ui/icons";
@@ -5,18 +6,18 @@ import { NavLink } from "~/ui/link";
 import { Modal } from "~/ui/modal";
 
 const items = [
-  { to: "/", key: "nav.home" },
-  { to: "/chapters", key: "nav.chapters" },
-  { to: "/wiki", key: "nav.wiki" },
-  { to: "/shop", key: "nav.shop" },
-  { to: "/fundraiser", key: "nav.fundraiser" },
-  { to: "/account", key: "nav.account" },
-  { to: "/about", key: "nav.about" },
+  { to: "/", key: "menu.home" },
+  { to: "/chapters", key: "menu.chapters" },
+  { to: "/wiki", key: "menu.wiki" },
+  { to: "/shop", key: "menu.shop" },
+  { to: "/fundraiser", key: "menu.fundraiser" },
+  { to: "/account", key: "menu.account" },
+  { to: "/about", key: "menu.about" },
 ] as const;
 
 const guestItems = [
-  { to: "/login", key: "nav.login" },
-  { to: "/register", key: "nav.register" },
+  { to: "/login", key: "menu.login" },
+  { to: "/register", key: "menu.register" },
 ] as const;
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -44,13 +45,13 @@ export default function SideMenuPanel({
     >
       <div className="flex items-center justify-between">
         <h2 id="side-menu-title" className="font-display text-lg text-primary">
-          {t("nav.menu")}
+          {t("menu.title")}
         </h2>
-        <button type="button" className="btn-icon" aria-label={t("nav.closeMenu")} onClick={close}>
+        <button type="button" className="btn-icon" aria-label={t("menu.close")} onClick={close}>
           <CloseIcon />
         </button>
       </div>
-      <nav aria-label={t("nav.main")}>
+      <nav aria-label={t("menu.main")}>
         <ul className="flex flex-col">
           {items.map((item) => (
             <li key={item.to}>
@@ -71,7 +72,7 @@ export default function SideMenuPanel({
             <li>
               <Form method="post" action="/logout" onSubmit={close}>
                 <button type="submit" className={`${linkClass({ isActive: false })} w-full text-left`}>
-                  {t("nav.logout")}
+                  {t("menu.logout")}
                 </button>
               </Form>
             </li>

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { Form, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
@@ -23,43 +24,45 @@ export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
       {lock.kind === "release" ? (
         <>
           <h2 id="locked-title" className="font-display text-2xl text-primary">
-            {t("reader.locked.title")}
+            {t("readerPanels.locked.title")}
           </h2>
-          <p>{t("reader.locked.release", { date: format.date(lock.releaseAt, { dateStyle: "long" }) })}</p>
+          <p>
+            {t("readerPanels.locked.release", { date: format.date(lock.releaseAt, { dateStyle: "long" }) })}
+          </p>
         </>
       ) : (
         <>
           {/* The spec's message already begins "Chapter Locked:", so it is the heading itself. */}
           <h2 id="locked-title" className="font-display text-xl text-primary">
-            {t("reader.locked.coins", { count: lock.coinsRequired })}
+            {t("readerPanels.locked.coins", { count: lock.coinsRequired })}
           </h2>
           {!lock.signedIn ? (
             <Link
               to={`/login?redirectTo=${encodeURIComponent(`/chapter/${chapter}`)}`}
               className={buttonClass("primary")}
             >
-              {t("reader.locked.login")}
+              {t("readerPanels.locked.login")}
             </Link>
           ) : lock.balance >= lock.coinsRequired ? (
             <Form method="post">
               <input type="hidden" name="intent" value="unlock" />
               <button type="submit" className={buttonClass("primary")} disabled={unlocking}>
-                {t("reader.locked.unlock", { count: lock.coinsRequired })}
+                {t("readerPanels.locked.unlock", { count: lock.coinsRequired })}
               </button>
             </Form>
           ) : (
             <Link to="/coins" className={buttonClass("primary")}>
-              {t("reader.locked.getMoreCoins")}
+              {t("readerPanels.locked.getMoreCoins")}
             </Link>
           )}
           {lock.signedIn ? (
             <p className="text-sm text-muted">
-              {t("reader.locked.balance", { count: lock.balance })}
+              {t("readerPanels.locked.balance", { count: lock.balance })}
               {lock.balance < GET_MORE_BELOW ? (
                 <>
                   {" · "}
                   <Link to="/coins" className="text-primary underline underline-offset-2">
-                    {t("reader.locked.getMore")}
+                    {t("readerPanels.locked.getMore")}
                   </Link>
                 </>
               ) : null}

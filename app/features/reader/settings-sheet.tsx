@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Modal } from "~/ui/modal";
@@ -66,39 +67,39 @@ export function SettingsSheet({
     >
       <div className="flex items-center justify-between">
         <h2 id="reader-settings-title" className="font-display text-xl text-primary">
-          {t("reader.settings.title")}
+          {t("readerPanels.settings.title")}
         </h2>
         <button type="button" className={buttonClass("ghost")} onClick={() => onOpenChange(false)}>
-          {t("reader.settings.close")}
+          {t("readerPanels.settings.close")}
         </button>
       </div>
       <Options
-        legend={t("reader.settings.fontSize")}
+        legend={t("readerPanels.settings.fontSize")}
         name="fontSize"
         value={settings.fontSize}
         options={fontSizes.map((s) => ({
           value: s.value as number,
-          label: t(`reader.settings.sizes.${s.key}`),
+          label: t(`readerPanels.settings.sizes.${s.key}`),
         }))}
         onChange={(fontSize) => onChange({ ...settings, fontSize })}
       />
       <Options
-        legend={t("reader.settings.fontFamily")}
+        legend={t("readerPanels.settings.fontFamily")}
         name="fontFamily"
         value={settings.fontFamily}
         options={fontFamilyKeys.map((key) => ({
           value: key,
-          label: t(`reader.settings.families.${key}`),
+          label: t(`readerPanels.settings.families.${key}`),
         }))}
         onChange={(fontFamily) => onChange({ ...settings, fontFamily })}
       />
       <Options
-        legend={t("reader.settings.lineHeight")}
+        legend={t("readerPanels.settings.lineHeight")}
         name="lineHeight"
         value={settings.lineHeight}
         options={lineHeights.map((h) => ({
           value: h.value as number,
-          label: t(`reader.settings.spacing.${h.key}`),
+          label: t(`readerPanels.settings.spacing.${h.key}`),
         }))}
         onChange={(lineHeight) => onChange({ ...settings, lineHeight })}
       />
@@ -107,14 +108,14 @@ export function SettingsSheet({
         className={buttonClass("outline", "self-start")}
         onClick={() => onChange(defaultSettings)}
       >
-        {t("reader.settings.reset")}
+        {t("readerPanels.settings.reset")}
       </button>
       <section aria-labelledby="bookmarks-title">
         <h3 id="bookmarks-title" className="mb-2 font-display text-sm tracking-wide">
-          {t("reader.bookmarks.title")}
+          {t("readerPanels.bookmarks.title")}
         </h3>
         {bookmarks.length === 0 ? (
-          <p className="text-muted">{t("reader.bookmarks.empty")}</p>
+          <p className="text-muted">{t("readerPanels.bookmarks.empty")}</p>
         ) : (
           <ul className="flex flex-wrap gap-2">
             {bookmarks.map((paragraph) => (
@@ -127,7 +128,7 @@ export function SettingsSheet({
                     onJump(paragraph);
                   }}
                 >
-                  {t("reader.bookmarks.paragraph", { number: paragraph + 1 })}
+                  {t("readerPanels.bookmarks.paragraph", { number: paragraph + 1 })}
                 </button>
               </li>
             ))}

@@ -237,7 +237,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <div className="mt-6 flex flex-wrap gap-3">
           <Form method="post" action="/logout">
             <button type="submit" className={buttonClass("outline")}>
-              {t("nav.logout")}
+              {t("menu.logout")}
             </button>
           </Form>
           <Form method="post">

@@ -1,0 +1,25 @@
+import { loadAllStoredProgress, loadSyncMark, storeSyncMark } from "./storage";
+
+/**
+ * Sends what a visitor read in this browser to the account they signed in to: every chapter record newer
+ * than the last hand-over; the server merges it (furthest progress, union of bookmarks).
+ */
+export function syncStoredProgress() {
+  const since = loadSyncMark();
+  const entries = Object.entries(loadAllStoredProgress())
+    .filter(([, progress]) => progress.lastReadAt > since)
+    .map(([chapter, progress]) => ({ chapter: Number(chapter), progress }));
+  if (entries.length === 0) return;
+  const startedAt = new Date().toISOString();
+  fetch("/reader/progress", {
+    method: "POST",
+    body: JSON.stringify({ entries }),
+    headers: { "Content-Type": "application/json" },
+  })
+    .then((response) => {
+      if (response.ok) storeSyncMark(startedAt);
+    })
+    .catch(() => {
+      // Offline: the next page load tries again.
+    });
+}
