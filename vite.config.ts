@@ -15,11 +15,10 @@ const framework = /node_modules\/(react|react-dom|react-router|scheduler)\//;
 const layout = new RegExp(
   [
     "/app/root\\.",
-    "/app/ui/(button|icons|lazy-dialog|link|spinner|skeleton|use-format)\\.",
+    "/app/ui/(button|icons|lazy-dialog|link|spinner|use-format)\\.",
     "/app/lib/(app-scripts|document-only|format|nonce|route-theme)\\.",
     "/app/i18n/(react|translate|config|catalogues\\.client)\\.",
     "/app/features/layout/(error-screen|preference-controls|side-menu)\\.",
-    "/app/features/chapters/toc-skeleton\\.",
     "/app/features/reader/(storage|settings|progress|use-sync-on-sign-in)\\.",
   ].join("|"),
 );

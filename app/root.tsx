@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -13,7 +14,6 @@ import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { getSessionUser } from "./features/auth/session.server";
-import { TocSkeleton } from "./features/chapters/toc-skeleton";
 import { ErrorScreen, NotFoundScreen } from "./features/layout/error-screen";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
@@ -89,7 +89,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
       </head>
-      <body data-route-theme={themeForPath(pathname)} className="flex min-h-dvh flex-col">
+      <body data-route-theme={themeForPath(pathname)}>
         <a href="#main" className="skip-link">
           {t("nav.skipToContent")}
         </a>
@@ -121,8 +121,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** Pages with a skeleton of their own show it while their data loads; others keep the old page meanwhile. */
-const skeletons: Record<string, () => React.ReactNode> = { "/toc": TocSkeleton, "/chapters": TocSkeleton };
+/**
+ * Pages with a skeleton of their own show it while their data loads; others keep the old page meanwhile.
+ * The skeleton is fetched as the navigation to its page starts, with that page's own code.
+ */
+const TocSkeleton = lazy(() =>
+  import("./features/chapters/toc-skeleton").then((module) => ({ default: module.TocSkeleton })),
+);
+const skeletons: Record<string, React.ComponentType> = { "/toc": TocSkeleton, "/chapters": TocSkeleton };
 
 export default function App() {
   const root = useRouteLoaderData<typeof loader>("root");
@@ -138,7 +144,13 @@ export default function App() {
   return (
     <>
       {navigation.state !== "idle" ? <NavigationProgress /> : null}
-      {Skeleton ? <Skeleton /> : <Outlet />}
+      {Skeleton ? (
+        <Suspense fallback={null}>
+          <Skeleton />
+        </Suspense>
+      ) : (
+        <Outlet />
+      )}
     </>
   );
 }

@@ -22,10 +22,12 @@ let hydrated = false;
  * are off (`future`), route traits that are false, empty stylesheet lists, and the route's chunks (`imports`,
  * which only serve to preload a route before it is shown: these are shown, and imported by the boot script).
  */
+const withoutFalse = (entries: object) =>
+  Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== false));
+
 function compactContext(handoff: string): string {
-  const context = JSON.parse(handoff) as { future?: Record<string, unknown> };
-  if (context.future)
-    context.future = Object.fromEntries(Object.entries(context.future).filter(([, on]) => on !== false));
+  const context = withoutFalse(JSON.parse(handoff));
+  if (context.future) context.future = withoutFalse(context.future);
   return json(context);
 }
 
@@ -72,10 +74,11 @@ export function AppScripts({ nonce, stylesheet }: { nonce?: string; stylesheet: 
     if (framework.renderMeta) framework.renderMeta.didRenderScripts = true;
     context = `(window.__reactRouterContext=${compactContext(framework.serverHandoffString)}).stream=new ReadableStream({start(c){window.__reactRouterContext.streamController=c}}).pipeThrough(new TextEncoderStream())`;
     const shown = state.matches.flatMap(({ route }) => manifest.routes[route.id] ?? []);
-    const modules = new Set([
+    // The entry and every chunk it or the routes import; the routes' own modules are read from the manifest.
+    const entryChunks = new Set([
       manifest.entry.module,
       ...manifest.entry.imports,
-      ...shown.flatMap((route) => [route.module, ...(route.imports ?? [])]),
+      ...shown.flatMap((route) => route.imports ?? []),
     ]);
     // The browser's React Router reads the routes and the version (for route discovery) only.
     const clientManifest = {
@@ -84,7 +87,7 @@ export function AppScripts({ nonce, stylesheet }: { nonce?: string; stylesheet: 
       ...(manifest.hmr ? { hmr: manifest.hmr } : {}),
     };
     boot = `${manifest.hmr?.runtime ? `import ${json(manifest.hmr.runtime)};` : ""}window.__reactRouterManifest=${json(clientManifest)};
-const go=()=>{for(const m of ${json([...modules])})import(m);const f=${json(stylesheet)};
+const go=()=>{for(const m of [...${json([...entryChunks])},...Object.values(window.__reactRouterManifest.routes).map(r=>r.module)])import(m);const f=${json(stylesheet)};
 if(!document.querySelector("link[href='"+f+"']"))document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:f,onload(){try{localStorage.fonts=1}catch{}}}))},
 P=window.PerformanceObserver;
 if(document.visibilityState!="visible")go();

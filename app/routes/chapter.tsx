@@ -233,10 +233,12 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
             </p>
             <h1 className="reader-title">{chapter.title}</h1>
           </div>
+          {/* Links to other chapters need no route discovery (`discover`): this page's route shows them. */}
           <nav aria-label={t("reader.navigation")} className="reader-tools">
             {chapter.previous ? (
               <Link
                 to={`/chapter/${chapter.previous}`}
+                discover="none"
                 className={buttonClass("tool")}
                 aria-label={t("reader.previous")}
               >
@@ -250,6 +252,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
             {chapter.next ? (
               <Link
                 to={`/chapter/${chapter.next}`}
+                discover="none"
                 prefetch="render"
                 className={buttonClass("tool")}
                 aria-label={t("reader.next")}
@@ -282,8 +285,6 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
             style={{ width: `${progress.completionPercentage}%` }}
             role="progressbar"
             aria-label={t("reader.progress")}
-            aria-valuemin={0}
-            aria-valuemax={100}
             aria-valuenow={progress.completionPercentage}
           />
         )}
@@ -319,14 +320,14 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         )}
         <nav aria-label={t("reader.navigation")} className="reader-pager">
           {chapter.previous ? (
-            <Link to={`/chapter/${chapter.previous}`} className={buttonClass("outline")}>
+            <Link to={`/chapter/${chapter.previous}`} discover="none" className={buttonClass("outline")}>
               {t("reader.previous")}
             </Link>
           ) : (
             <span />
           )}
           {chapter.next ? (
-            <Link to={`/chapter/${chapter.next}`} className={buttonClass("primary")}>
+            <Link to={`/chapter/${chapter.next}`} discover="none" className={buttonClass("primary")}>
               {t("reader.next")}
             </Link>
           ) : null}
