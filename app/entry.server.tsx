@@ -23,9 +23,11 @@ export default function handleRequest(
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
-    // Crawlers and pre-renderers get the whole document at once; browsers get it streamed.
-    const readyOption =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    // Crawlers, pre-renderers and the page cache (which reads a page whole before sending it) get the whole
+    // document at once, every part in place: nothing sent after the shell with React's script to move it,
+    // which a browser without JavaScript would never show. Other pages are streamed.
+    const whole = (userAgent && isbot(userAgent)) || routerContext.isSpaMode || loadContext.keptPage;
+    const readyOption = whole ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <DocumentOnlyProvider value={loadContext.documentOnly ?? {}}>

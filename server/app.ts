@@ -19,7 +19,7 @@ import { preferencesFromCookies } from "~/lib/preferences.server";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { securityHeaders } from "./headers";
 import { originCheck } from "./origin-check";
-import { PageCache } from "./page-cache";
+import { PageCache, pendingPage } from "./page-cache";
 import { reactRouterHandler } from "./react-router";
 import { precompressedAssets } from "./static-assets";
 
@@ -159,6 +159,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         requestId: res.locals.requestId as string,
         ip: req.ip ?? "unknown",
         documentRequest: !req.path.endsWith(".data"),
+        keptPage: pendingPage(req) !== undefined,
         documentOnly: {},
       }),
     }),

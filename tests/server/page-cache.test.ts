@@ -134,6 +134,22 @@ async function saveSettings(reader: Reader, settings: Record<string, string>) {
   expect(response.status).toBe(200);
 }
 
+// First in the file: on a fresh server the locked view's module is not loaded yet, so its part of the page
+// suspends; a streamed render would send it after the shell, with React's script to move it in place.
+describe("kept pages", () => {
+  it("are rendered whole: no part streamed after the shell, no script to place it", async () => {
+    for (const [pathname, shown] of [
+      ["/chapter/4", "Chapter Locked"],
+      ["/chapter/1", CHAPTER_1],
+    ]) {
+      const { status, text } = await raw(origin, pathname as string);
+      expect(status).toBe(200);
+      expect(text).toContain(shown);
+      expect(text).not.toMatch(/<template id="B:|\$RC\(|<div hidden id="S:/);
+    }
+  });
+});
+
 describe("cached pages never show one reader's data to another", () => {
   /** A unlocked chapter 4, saved progress and large dyslexic type; B and C did not unlock; C reads like A. */
   let a: Reader;
