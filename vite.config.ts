@@ -18,7 +18,7 @@ const layout = new RegExp(
     "/app/ui/(button|icons|lazy-dialog|link|spinner|use-format)\\.",
     "/app/lib/(app-scripts|document-only|format|nonce|route-theme)\\.",
     "/app/i18n/(react|translate|config|catalogues\\.client)\\.",
-    "/app/features/layout/(error-screen|preference-controls|side-menu)\\.",
+    "/app/features/layout/(preference-controls|side-menu)\\.",
     "/app/features/reader/(storage|settings|progress|use-sync-on-sign-in)\\.",
   ].join("|"),
 );

@@ -14,7 +14,6 @@ import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import { getSessionUser } from "./features/auth/session.server";
-import { ErrorScreen, NotFoundScreen } from "./features/layout/error-screen";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
 import { settingsStyle } from "./features/reader/settings";
@@ -164,8 +163,19 @@ function NavigationProgress() {
   );
 }
 
+/**
+ * The error screens. The server renders them as they are; the browser fetches them when it shows one (a page
+ * that hydrates one keeps the server's markup meanwhile), so pages without an error do not download them.
+ */
+const screens = import.meta.env.SSR ? await import("./features/layout/error-screen") : undefined;
+const screen = (name: "ErrorScreen" | "NotFoundScreen") =>
+  screens?.[name] ??
+  lazy(() => import("./features/layout/error-screen").then((module) => ({ default: module[name] })));
+const ErrorScreen = screen("ErrorScreen");
+const NotFoundScreen = screen("NotFoundScreen");
+
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />;
-  console.error(error);
-  return <ErrorScreen />;
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  if (!notFound) console.error(error);
+  return <Suspense fallback={null}>{notFound ? <NotFoundScreen /> : <ErrorScreen />}</Suspense>;
 }

@@ -160,6 +160,22 @@ test.describe("not found", () => {
     await page.getByRole("link", { name: "Go Home" }).click();
     await expect(page).toHaveURL(/\/$/);
   });
+
+  // The layout's error screens are fetched by the browser only when shown: hydrating one keeps the
+  // server's markup until its code is in.
+  test("a page whose data is not found shows the layout's 404 screen, which works once hydrated", async ({
+    page,
+  }) => {
+    const response = await page.goto("/wiki/nobody");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await hydrated(page);
+    await page.waitForLoadState("networkidle");
+    await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+    await page.getByRole("link", { name: "Go Home" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("heading", { name: "Page not found" })).toHaveCount(0);
+  });
 });
 
 test.describe("without JavaScript", () => {
