@@ -1,5 +1,5 @@
 import "~/i18n/full-catalogue";
-import { useEffect, useState } from "react";
+import { memo, startTransition, useEffect, useState } from "react";
 import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
@@ -37,11 +37,15 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const headers = shareableIfLoaderSays;
 
-/** Signed-in readers' marks come with the page; a visitor's from this browser's storage, after hydration. */
+/**
+ * Signed-in readers' marks come with the page; a visitor's from this browser's storage, after hydration.
+ * Applying them is a transition (the browser stays responsive) that re-renders only the rows whose mark
+ * changed (`ChapterRow` is memoised): a table of 1,000 chapters is 11,000 elements.
+ */
 function useMarks(fromServer: Record<number, ProgressMark> | undefined) {
   const [marks, setMarks] = useState(fromServer ?? {});
   useEffect(() => {
-    setMarks(fromServer ?? toMarks(loadAllStoredProgress()));
+    startTransition(() => setMarks(fromServer ?? toMarks(loadAllStoredProgress())));
   }, [fromServer]);
   return marks;
 }
@@ -91,7 +95,7 @@ function StatusBadge({ chapter }: { chapter: TocChapter }) {
   );
 }
 
-function ChapterRow({ chapter, mark }: { chapter: TocChapter; mark?: ProgressMark }) {
+const ChapterRow = memo(function ChapterRow({ chapter, mark }: { chapter: TocChapter; mark?: ProgressMark }) {
   const { t } = useTranslation();
   const label = (
     <>
@@ -123,7 +127,7 @@ function ChapterRow({ chapter, mark }: { chapter: TocChapter; mark?: ProgressMar
       {label}
     </Link>
   );
-}
+});
 
 export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
