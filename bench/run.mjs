@@ -153,7 +153,19 @@ async function startBaseline(html) {
   };
 }
 
+/** Lighthouse now and then fails to drive the browser (seen once in a dozen runs): up to three tries. */
 function lighthouse(url) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return lighthouseOnce(url);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      console.error(`lighthouse ${url} failed (try ${attempt} of 3), trying again`);
+    }
+  }
+}
+
+function lighthouseOnce(url) {
   const out = path.join(os.tmpdir(), `cc-lh-${Date.now()}.json`);
   execFileSync(
     "npx",
