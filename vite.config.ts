@@ -7,15 +7,14 @@ import { i18nCatalogues } from "./app/i18n/vite-plugin.ts";
 /**
  * The browser's code in a few files (ADR 11): brotli compresses modules better together than apart, and a
  * page asks for fewer files. React, React DOM and React Router are one file every page needs; the layout
- * and the small modules it and the reader share are another. Route modules and lazy parts stay apart, and
- * so does the entry: it hydrates when evaluated, which must wait until the boot script has imported the
- * route modules (app/lib/app-scripts.tsx).
+ * and the small modules it and the reader share are another. Route modules, lazy parts and the entry (the
+ * boot script imports it by the URL React Router's manifest gives: app/lib/app-scripts.tsx) stay apart.
  */
 const framework = /node_modules\/(react|react-dom|react-router|scheduler)\//;
 const layout = new RegExp(
   [
     "/app/root\\.",
-    "/app/ui/(button|icons|lazy-dialog|link|spinner|use-format)\\.",
+    "/app/ui/(button|icons|lazy-component|lazy-dialog|link|spinner|use-format)\\.",
     "/app/lib/(app-scripts|document-only|format|nonce|route-theme)\\.",
     "/app/i18n/(react|translate|config|catalogues\\.client)\\.",
     "/app/features/layout/(preference-controls|side-menu)\\.",

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from "react";
+import { Suspense } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -10,6 +10,7 @@ import {
   UNSAFE_useScrollRestoration as useScrollRestoration,
 } from "react-router";
 import { useTranslation } from "~/i18n/react";
+import { lazyComponent } from "~/ui/lazy-component";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
@@ -124,9 +125,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
  * Pages with a skeleton of their own show it while their data loads; others keep the old page meanwhile.
  * The skeleton is fetched as the navigation to its page starts, with that page's own code.
  */
-const TocSkeleton = lazy(() =>
-  import("./features/chapters/toc-skeleton").then((module) => ({ default: module.TocSkeleton })),
-);
+const TocSkeleton = lazyComponent(() => import("./features/chapters/toc-skeleton"), "TocSkeleton");
 const skeletons: Record<string, React.ComponentType> = { "/toc": TocSkeleton, "/chapters": TocSkeleton };
 
 export default function App() {
@@ -169,8 +168,7 @@ function NavigationProgress() {
  */
 const screens = import.meta.env.SSR ? await import("./features/layout/error-screen") : undefined;
 const screen = (name: "ErrorScreen" | "NotFoundScreen") =>
-  screens?.[name] ??
-  lazy(() => import("./features/layout/error-screen").then((module) => ({ default: module[name] })));
+  screens?.[name] ?? lazyComponent(() => import("./features/layout/error-screen"), name);
 const ErrorScreen = screen("ErrorScreen");
 const NotFoundScreen = screen("NotFoundScreen");
 

@@ -255,10 +255,6 @@ export class PageCache {
   send(req: IncomingMessage, res: ServerResponse, requestId: string, entry: Entry): void {
     const accepts = (req.headers["accept-encoding"] as string | undefined) ?? "";
     const encoding = accepts.includes("br") ? "br" : accepts.includes("gzip") ? "gzip" : "identity";
-    // A page just rendered for this request went through the app's middleware, which set a CSP for this
-    // request's nonce. The kept page allows its scripts by their hashes; a 304 carries no CSP, and the
-    // browser keeps that of its copy, unless this one is left in place to replace it.
-    res.removeHeader("Content-Security-Policy");
     if (req.headers["if-none-match"]?.includes(entry.etags[encoding])) {
       res.writeHead(304, entry.notModified[encoding].concat("X-Request-Id", requestId));
       res.end();

@@ -74,6 +74,10 @@ export function reactRouterHandler({
           const remix = response.headers.get("X-Remix-Response");
           const type = response.headers.get("Content-Type") as string;
           const entry = await pages.store(page, body, type, remix ? { "X-Remix-Response": remix } : {});
+          // The app's middleware set a CSP for this request's nonce. The kept page allows its scripts by their
+          // hashes (its own headers say so); a 304 carries no CSP, and the browser keeps its copy's, unless
+          // this one is left in place to replace it.
+          res.removeHeader("Content-Security-Policy");
           pages.send(req, res, res.locals.requestId as string, entry);
           return;
         }

@@ -17,29 +17,22 @@ const json = (value: unknown) => JSON.stringify(value).replace(/[&><\u2028\u2029
 
 let hydrated = false;
 
-/**
+const withoutFalse = (entries: object): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== false));
+
+/*
  * The hand-off as React Router writes it, less what the browser would read as the default anyway: flags that
  * are off (`future`), route traits that are false, empty stylesheet lists, and the route's chunks (`imports`,
  * which only serve to preload a route before it is shown: these are shown, and imported by the boot script).
  */
-const withoutFalse = (entries: object) =>
-  Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== false));
-
 function compactContext(handoff: string): string {
   const context = withoutFalse(JSON.parse(handoff));
   if (context.future) context.future = withoutFalse(context.future);
   return json(context);
 }
 
-function compactRoute(route: object): object {
-  return Object.fromEntries(
-    Object.entries(route).filter(
-      ([key, value]) =>
-        value !== false &&
-        key !== "imports" &&
-        !(key === "css" && Array.isArray(value) && value.length === 0),
-    ),
-  );
+function compactRoute({ imports, css, ...route }: { imports?: string[]; css?: string[] }) {
+  return { ...withoutFalse(route), ...(css?.length ? { css } : {}) };
 }
 
 /**

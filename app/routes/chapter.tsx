@@ -1,5 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { data, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
+import { Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { data, type LinkProps, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
@@ -14,6 +14,7 @@ import { logger } from "~/lib/logger.server";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
+import { lazyComponent } from "~/ui/lazy-component";
 import { useLazyDialog } from "~/ui/lazy-dialog";
 import { Link } from "~/ui/link";
 import { Spinner } from "~/ui/spinner";
@@ -23,10 +24,8 @@ import type { Route } from "./+types/chapter";
 // The settings sheet is fetched when first wanted (pointer over its button, focus, or a press), and the
 // locked view only by a page that shows one: readers of a free chapter download neither.
 const loadSettingsSheet = () => import("~/features/reader/settings-sheet");
-const SettingsSheet = lazy(() => loadSettingsSheet().then((module) => ({ default: module.SettingsSheet })));
-const LockedView = lazy(() =>
-  import("~/features/reader/locked-view").then((module) => ({ default: module.LockedView })),
-);
+const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
+const LockedView = lazyComponent(() => import("~/features/reader/locked-view"), "LockedView");
 
 function parseNumber(id: string | undefined): number | undefined {
   return id && /^\d{1,6}$/.test(id) ? Number(id) : undefined;
@@ -80,6 +79,11 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) =>
   loaderData && "chapter" in loaderData
     ? [{ title: `${loaderData.chapter.number}. ${loaderData.chapter.title}` }]
     : [];
+
+/** A link to another chapter. It needs no route discovery (`discover`): this page's route shows it. */
+function ChapterLink({ number, ...props }: Omit<LinkProps, "to" | "discover"> & { number: number }) {
+  return <Link to={`/chapter/${number}`} discover="none" {...props} />;
+}
 
 /** The chapter's artwork for one side of the text, with captions. The first image before the text loads first. */
 function Artwork({
@@ -233,32 +237,29 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
             </p>
             <h1 className="reader-title">{chapter.title}</h1>
           </div>
-          {/* Links to other chapters need no route discovery (`discover`): this page's route shows them. */}
           <nav aria-label={t("reader.navigation")} className="reader-tools">
             {chapter.previous ? (
-              <Link
-                to={`/chapter/${chapter.previous}`}
-                discover="none"
+              <ChapterLink
+                number={chapter.previous}
                 className={buttonClass("tool")}
                 aria-label={t("reader.previous")}
               >
                 ←
-              </Link>
+              </ChapterLink>
             ) : null}
             <Link to="/toc" className={buttonClass("tool")}>
               <ListIcon />
               <span className="tool-label">{t("reader.toc")}</span>
             </Link>
             {chapter.next ? (
-              <Link
-                to={`/chapter/${chapter.next}`}
-                discover="none"
+              <ChapterLink
+                number={chapter.next}
                 prefetch="render"
                 className={buttonClass("tool")}
                 aria-label={t("reader.next")}
               >
                 →
-              </Link>
+              </ChapterLink>
             ) : null}
             {chapter.lock ? null : (
               <>
@@ -320,16 +321,16 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         )}
         <nav aria-label={t("reader.navigation")} className="reader-pager">
           {chapter.previous ? (
-            <Link to={`/chapter/${chapter.previous}`} discover="none" className={buttonClass("outline")}>
+            <ChapterLink number={chapter.previous} className={buttonClass("outline")}>
               {t("reader.previous")}
-            </Link>
+            </ChapterLink>
           ) : (
             <span />
           )}
           {chapter.next ? (
-            <Link to={`/chapter/${chapter.next}`} discover="none" className={buttonClass("primary")}>
+            <ChapterLink number={chapter.next} className={buttonClass("primary")}>
               {t("reader.next")}
-            </Link>
+            </ChapterLink>
           ) : null}
         </nav>
       </div>
