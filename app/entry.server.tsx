@@ -11,7 +11,20 @@ import { getPreferences } from "~/lib/preferences.server";
 
 export const streamTimeout = 5_000;
 
-export default function handleRequest(
+/**
+ * React Router's route data for the page, as the text of its stream (turbo-stream). The page writes it in
+ * its hand-off data block (app/lib/app-scripts.tsx), so React Router's own scripts for it are not rendered.
+ * No loader here defers data: the stream is complete once the loaders are, so reading it first delays
+ * nothing. (A loader that deferred data would hold the page until that data came.)
+ */
+async function takeRouteData(routerContext: EntryContext): Promise<string | undefined> {
+  const stream = routerContext.serverHandoffStream;
+  if (!stream) return undefined;
+  routerContext.serverHandoffStream = undefined;
+  return await new Response(stream).text();
+}
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -20,6 +33,8 @@ export default function handleRequest(
 ) {
   const { language } = getPreferences(request);
   const nonce = loadContext.cspNonce;
+  const routeData = await takeRouteData(routerContext);
+  const documentOnly = { ...loadContext.documentOnly, ...(routeData === undefined ? {} : { routeData }) };
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");
@@ -30,7 +45,7 @@ export default function handleRequest(
     const readyOption = whole ? "onAllReady" : "onShellReady";
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <DocumentOnlyProvider value={loadContext.documentOnly ?? {}}>
+        <DocumentOnlyProvider value={documentOnly}>
           <I18nProvider language={language} catalogue={catalogues[language]}>
             <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
           </I18nProvider>

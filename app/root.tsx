@@ -17,7 +17,6 @@ import stylesheet from "./app.css?url";
 import { getSessionUser } from "./features/auth/session.server";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
-import { settingsStyle } from "./features/reader/settings";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
@@ -26,13 +25,6 @@ import { AppScripts } from "./lib/app-scripts";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
 import { themeForPath } from "./lib/route-theme";
-
-export const links: Route.LinksFunction = () => [
-  // With a precedence React puts the stylesheet first in the head: the page cannot paint before it arrives.
-  // The app's scripts and the site's faces come after the first paint (AppScripts, ADR 11).
-  { rel: "stylesheet", href: stylesheet, precedence: "default" },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const preferences = getPreferences(request);
@@ -44,19 +36,18 @@ export async function loader({ request }: Route.LoaderArgs) {
     // page cache can share it (server/page-cache.ts). Personal figures are fetched by the parts showing them.
     signedIn: Boolean(user),
     // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).
-    readingSettings: user ? user.readingSettings : null,
+    ...(user ? { readingSettings: user.readingSettings } : {}),
   };
 }
 
 /**
- * Runs before first paint: applies a visitor's reading settings, follows the system colour scheme until a
+ * Runs before first paint: applies a visitor's reading settings (as `showSettings` does), follows the system colour scheme until a
  * theme is chosen, and on a repeat visit (the faces are in the browser's cache by then) asks for the font
  * stylesheet before painting, so the text does not swap faces on every page (ADR 11).
  */
 const headScript = (fontsHref: string) =>
-  `(()=>{const d=document.documentElement,s=d.style;try{const r=!d.hasAttribute("data-account-settings")&&JSON.parse(localStorage.reading||"{}").settings;
-if(r&&[14,16,18,20].includes(r.fontSize)&&[1.5,1.75,2].includes(r.lineHeight)&&/^(serif|sans-serif|gothic|dyslexic)$/.test(r.fontFamily)){
-s.setProperty("--reader-size",r.fontSize+"px");s.setProperty("--reader-leading",r.lineHeight);s.setProperty("--reader-family","var(--font-reader-"+r.fontFamily+")")}
+  `(()=>{const d=document.documentElement;try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings;
+if(r)for(const k of["fontSize","lineHeight","fontFamily"])if(r[k])d.dataset[k]=r[k];
 if(localStorage.fonts)document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:"render"}))}catch{}
 if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark")})()`;
 
@@ -70,8 +61,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
     <html
       lang={language}
       className={data?.theme === "dark" ? "dark" : undefined}
-      style={data?.readingSettings ? (settingsStyle(data.readingSettings) as React.CSSProperties) : undefined}
-      data-account-settings={data?.readingSettings ? "" : undefined}
+      data-font-size={data?.readingSettings?.fontSize}
+      data-line-height={data?.readingSettings?.lineHeight}
+      data-font-family={data?.readingSettings?.fontFamily}
       suppressHydrationWarning
     >
       <head>
@@ -86,6 +78,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <noscript>
           <link rel="stylesheet" href={fonts} />
         </noscript>
+        {/* The page paints once the stylesheet is here; it follows the head script, which so runs at once.
+            The app's scripts and the site's faces come after the first paint (AppScripts, ADR 11). Written
+            here rather than by <Links />, which would give it the request's nonce, a difference on hydration. */}
+        <link rel="stylesheet" href={stylesheet} />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />
       </head>
@@ -115,7 +112,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <Link to="/privacy">{t("footer.privacy")}</Link>
           </p>
         </footer>
-        <AppScripts nonce={nonce} stylesheet={fonts} />
+        <AppScripts stylesheet={fonts} />
       </body>
     </html>
   );

@@ -18,7 +18,7 @@ export type ViewerResolver = (
   cookies: Map<string, string>,
 ) => string | undefined | Promise<string | undefined>;
 
-export type PageKeyParts = { language: string; theme: string | undefined; timeZone: string };
+export type PageKeyParts = { language: string; theme?: string; timeZone: string };
 
 export type PageCacheOptions = HeaderOptions & {
   maxBytes: number;
@@ -66,11 +66,11 @@ export function pendingPage(req: IncomingMessage): PendingPage | undefined {
   return (req as { [pendingSymbol]?: PendingPage })[pendingSymbol];
 }
 
-/** The hashes of a page's inline scripts, for its CSP. */
+/** The hashes of a page's inline scripts (not files, not data blocks), for its CSP. */
 function inlineScriptHashes(html: string): string {
   const hashes = new Set<string>();
   for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
-    if (/\bsrc\s*=/.test(match[1] ?? "") || !match[2]) continue;
+    if (/\bsrc\s*=|\btype="application\/json"/.test(match[1] ?? "") || !match[2]) continue;
     hashes.add(`'sha256-${crypto.createHash("sha256").update(match[2]).digest("base64")}'`);
   }
   return [...hashes].join(" ");

@@ -5,8 +5,8 @@ export type Theme = "light" | "dark";
 /** The visitor's display preferences, from cookies (set by the /preferences action and the head script). */
 export type Preferences = {
   language: Language;
-  /** Undefined until chosen: the page then follows `prefers-color-scheme`. */
-  theme: Theme | undefined;
+  /** Absent until chosen: the page then follows `prefers-color-scheme`. */
+  theme?: Theme;
   timeZone: string;
 };
 
@@ -56,8 +56,8 @@ export function preferencesFromCookies(
   const tz = cookies.get("tz");
   return {
     language: isLanguage(lang) ? lang : negotiateLanguage(acceptLanguage),
-    theme: theme === "light" || theme === "dark" ? theme : undefined,
     timeZone: isTimeZone(tz) ? tz : "UTC",
+    ...(theme === "light" || theme === "dark" ? { theme } : {}),
   };
 }
 

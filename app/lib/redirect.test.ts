@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { safeRedirectPath } from "./redirect";
+import { refererPath, safeRedirectPath } from "./redirect";
 
 describe("safeRedirectPath", () => {
   it.each([
@@ -20,5 +20,24 @@ describe("safeRedirectPath", () => {
     undefined,
   ])("refuses %s", (input) => {
     expect(safeRedirectPath(input, "/fallback")).toBe("/fallback");
+  });
+});
+
+describe("refererPath", () => {
+  const from = (referer?: string) =>
+    refererPath(new Request("http://localhost/preferences", { headers: referer ? { referer } : {} }));
+
+  it("gives the path and query of the page a form came from", () => {
+    expect(from("http://localhost/chapter/4?x=1#p3")).toBe("/chapter/4?x=1");
+  });
+
+  it("gives nothing without a usable Referer", () => {
+    expect(from()).toBeUndefined();
+    expect(from("not a url")).toBeUndefined();
+  });
+
+  it("keeps only the path of another site's address, which safeRedirectPath then accepts as this site's", () => {
+    expect(safeRedirectPath(from("https://evil.example//evil.example/x"))).toBe("/");
+    expect(safeRedirectPath(from("https://evil.example/toc"))).toBe("/toc");
   });
 });

@@ -16,3 +16,15 @@ export function safeRedirectPath(
     return fallback;
   }
 }
+
+/** The page a form was sent from (its `Referer`), as a path and query: somewhere on this site to go back to. */
+export function refererPath(request: Request): string | undefined {
+  const referer = request.headers.get("referer");
+  if (!referer) return undefined;
+  try {
+    const url = new URL(referer);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return undefined;
+  }
+}

@@ -5,7 +5,7 @@ import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
 import { ChapterBody } from "~/features/reader/chapter-body";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
-import { defaultSettings, type ReadingSettings, settingsStyle } from "~/features/reader/settings";
+import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reader/settings";
 import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
 import { useReadingProgress } from "~/features/reader/use-reading-progress";
 import { useSwipe } from "~/features/reader/use-swipe";
@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // A page load carries the text once, in the HTML; route data for client navigations carries it itself.
   if (context.documentRequest && chapter.html !== undefined) {
     context.documentOnly.chapterHtml = chapter.html;
-    chapter.html = undefined;
+    delete chapter.html;
   }
   // Nothing personal here (progress is fetched by the page), so every visitor, and every signed-in reader
   // who may read the chapter, gets the same page: the page cache renders it once for all of them.
@@ -159,8 +159,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
 
   const applySettings = (next: ReadingSettings) => {
     setSettings(next);
-    for (const [name, value] of Object.entries(settingsStyle(next)))
-      document.documentElement.style.setProperty(name, value);
+    showSettings(next);
     storeSettings(next);
     if (signedIn) {
       const body = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
@@ -228,8 +227,8 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
   const error = actionData && "error" in actionData ? actionData.error : undefined;
 
   return (
-    <div className="pb-20">
-      <header data-reader-header className="reader-header">
+    <>
+      <header className="reader-header">
         <div className="reader-header-row">
           <div className="min-w-0">
             <p className="text-sm text-muted">
@@ -280,7 +279,8 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
             )}
           </nav>
         </div>
-        {chapter.lock ? null : (
+        {/* Over the header's bottom edge, once reading has begun: at 0 it would show nothing. */}
+        {chapter.lock || !progress.completionPercentage ? null : (
           <div
             className="reader-progress"
             style={{ width: `${progress.completionPercentage}%` }}
@@ -356,7 +356,7 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
           />
         </Suspense>
       )}
-    </div>
+    </>
   );
 }
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { languages } from "~/i18n/config";
 import { getEnv } from "~/lib/env.server";
 import { preferenceCookie } from "~/lib/preferences.server";
-import { safeRedirectPath } from "~/lib/redirect";
+import { refererPath, safeRedirectPath } from "~/lib/redirect";
 import type { Route } from "./+types/preferences";
 
 const schema = z.object({
@@ -12,7 +12,11 @@ const schema = z.object({
   redirectTo: z.string().optional(),
 });
 
-/** Saves the language or theme choice in a cookie, then goes back to the page it came from. */
+/**
+ * Saves the language or theme choice in a cookie, then goes back to the page it came from: `redirectTo` if
+ * the form names one, else the page that sent it (`Referer`; the site's Referrer-Policy sends the path to
+ * its own pages), else the home page.
+ */
 export async function action({ request }: Route.ActionArgs) {
   const parsed = schema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success || (!parsed.data.lang && !parsed.data.theme)) {
@@ -22,7 +26,7 @@ export async function action({ request }: Route.ActionArgs) {
   const headers = new Headers();
   if (parsed.data.lang) headers.append("Set-Cookie", preferenceCookie("lang", parsed.data.lang, secure));
   if (parsed.data.theme) headers.append("Set-Cookie", preferenceCookie("theme", parsed.data.theme, secure));
-  return redirect(safeRedirectPath(parsed.data.redirectTo), { headers });
+  return redirect(safeRedirectPath(parsed.data.redirectTo ?? refererPath(request)), { headers });
 }
 
 export function loader() {

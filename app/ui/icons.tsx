@@ -1,11 +1,12 @@
 /**
  * Decorative 24×24 stroke icons, drawn by the stylesheet (`.icon` in app.css: each is a mask painted in the
  * text colour), so a page carries a short class name, not the drawing. The text beside an icon (or an
- * aria-label) carries the meaning. Sizes: 1.25 rem unless a class says otherwise.
+ * aria-label) carries the meaning; an icon is an empty element, which assistive technology has nothing to read
+ * in (so it needs no `aria-hidden`). Sizes: 1.25 rem unless a class says otherwise.
  */
 function icon(name: string) {
   return ({ className }: { className?: string }) => (
-    <span aria-hidden="true" className={`icon icon-${name}${className ? ` ${className}` : ""}`} />
+    <span className={`icon icon-${name}${className ? ` ${className}` : ""}`} />
   );
 }
 

@@ -11,14 +11,19 @@ async function timeline(page: import("@playwright/test").Page) {
 }
 
 // ADR 11: the page paints with its HTML, stylesheet and artwork alone; the app's scripts and the site's
-// faces are asked for once it has been painted, and a repeat visit takes the (cached) faces before painting.
+// faces are asked for once it has been painted (by the boot script, ADR 12), and a repeat visit takes the
+// (cached) faces before painting.
 test("scripts and faces load after the first paint; a repeat visit paints with the faces", async ({
   page,
 }) => {
   await page.goto("/chapter/1");
   await hydrated(page);
   const { firstPaint, resources } = await timeline(page);
-  const late = resources.filter((r) => /\/assets\/.+\.(js|woff2)$|\/assets\/fonts-.+\.css$/.test(r.url));
+  const boot = resources.filter((r) => /\/assets\/boot-[\w-]+\.js$/.test(r.url));
+  expect(boot).toHaveLength(1);
+  const late = resources.filter(
+    (r) => !boot.includes(r) && /\/assets\/.+\.(js|woff2)$|\/assets\/fonts-.+\.css$/.test(r.url),
+  );
   expect(late.filter((r) => r.url.endsWith(".js")).length).toBeGreaterThan(1);
   expect(late.some((r) => r.url.endsWith(".woff2"))).toBe(true);
   for (const resource of late) expect(resource.start, resource.url).toBeGreaterThanOrEqual(firstPaint);
@@ -41,4 +46,24 @@ test("the served page preloads no script and names the faces for browsers withou
   const html = await (await request.get("/chapter/1")).text();
   expect(html).not.toMatch(/<link[^>]*modulepreload/);
   expect(html).toMatch(/<noscript><link rel="stylesheet" href="\/assets\/fonts-[\w-]+\.css"\/><\/noscript>/);
+});
+
+test("a visitor's stored reading settings are applied before any of the app's code runs; unknown values are not", async ({
+  page,
+}) => {
+  // Every script file comes back empty: what the reader sees comes from the head script and the stylesheet.
+  await page.route("**/assets/*.js", (route) => route.fulfill({ contentType: "text/javascript", body: "" }));
+  const stored = (settings: object) =>
+    page.addInitScript((value) => localStorage.setItem("reading", value), JSON.stringify({ settings }));
+  await stored({ fontSize: 20, lineHeight: 2, fontFamily: "sans-serif" });
+  await page.goto("/chapter/1");
+  const article = page.locator("article");
+  await expect(article).toHaveCSS("font-size", "20px");
+  await expect(article).toHaveCSS("line-height", "40px");
+  expect(await article.evaluate((element) => getComputedStyle(element).fontFamily)).toMatch(/system-ui/);
+
+  await stored({ fontSize: "20px;color:red", lineHeight: 9, fontFamily: "x" });
+  await page.reload();
+  await expect(article).toHaveCSS("font-size", "16px");
+  await expect(article).toHaveCSS("line-height", "28px");
 });

@@ -207,11 +207,8 @@ test("a signed-in reader's settings are kept on the account and rendered by the 
   await page.getByText("Relaxed").click();
   await expect(page.locator("article")).toHaveCSS("font-size", "18px");
   await expect
-    .poll(
-      async () =>
-        (await (await page.request.get("/chapter/2")).text()).match(/<html[^>]*style="([^"]*)"/)?.[1] ?? "",
-    )
-    .toContain("--reader-size:18px");
+    .poll(async () => (await (await page.request.get("/chapter/2")).text()).match(/<html[^>]*>/)?.[0] ?? "")
+    .toContain('data-font-size="18"');
   const html = await (await page.request.get("/chapter/2")).text();
-  expect(html).toMatch(/<html[^>]*style="[^"]*--reader-leading:2/);
+  expect(html).toMatch(/<html[^>]*data-line-height="2"/);
 });

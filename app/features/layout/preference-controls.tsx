@@ -1,29 +1,19 @@
 import { useEffect, useState } from "react";
-import { useLocation } from "react-router";
 import { type Language, languageNames, languages } from "~/i18n/config";
 import { useTranslation } from "~/i18n/react";
 import { MoonIcon, SunIcon } from "~/ui/icons";
 
-function useCurrentPath() {
-  const location = useLocation();
-  return `${location.pathname}${location.search}`;
-}
-
 /**
  * The language picker: a plain form (works without JavaScript); with JavaScript a choice submits at once.
- * The page reloads in the new language, since the server renders it.
+ * The page reloads in the new language, since the server renders it. The forms here name no page to come
+ * back to: /preferences goes back to the page that sent them (app/routes/preferences.ts).
  */
 export function LanguagePicker({ language }: { language: Language }) {
   const { t } = useTranslation();
-  const redirectTo = useCurrentPath();
   return (
     <form method="post" action="/preferences" className="lang-form">
-      <input type="hidden" name="redirectTo" value={redirectTo} />
-      <label htmlFor="language-picker" className="sr-only">
-        {t("nav.language")}
-      </label>
       <select
-        id="language-picker"
+        aria-label={t("nav.language")}
         name="lang"
         defaultValue={language}
         onChange={(event) => event.currentTarget.form?.requestSubmit()}
@@ -52,7 +42,6 @@ export function LanguagePicker({ language }: { language: Language }) {
  */
 export function ThemeToggle() {
   const { t } = useTranslation();
-  const redirectTo = useCurrentPath();
   const [dark, setDark] = useState(false);
   useEffect(() => setDark(document.documentElement.classList.contains("dark")), []);
   const next = dark ? "light" : "dark";
@@ -64,14 +53,14 @@ export function ThemeToggle() {
         event.preventDefault();
         document.documentElement.classList.toggle("dark", next === "dark");
         setDark(next === "dark");
-        const body = new FormData(event.currentTarget);
+        const body = new URLSearchParams({ theme: next });
         void fetch("/preferences", { method: "POST", body, redirect: "manual" }).catch(() => {});
       }}
     >
-      <input type="hidden" name="theme" value={next} />
-      <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
+        name="theme"
+        value={next}
         className="btn-icon"
         aria-label={dark ? t("nav.lightTheme") : t("nav.darkTheme")}
         title={dark ? t("nav.lightTheme") : t("nav.darkTheme")}

@@ -88,8 +88,9 @@ export async function loadChapterForReader(number: number, user: SessionUser | u
     minutes: readingMinutes(chapter.wordCount),
     previous,
     next,
-    lock,
+    // Absent rather than undefined: the route data carries every key it is given (app/lib/hand-off.ts).
+    ...(lock ? { lock } : {}),
     artwork: lock ? [] : chapter.artwork,
-    html: lock ? undefined : await renderChapter(chapter.id, chapter.updatedAt, () => loadText(chapter.id)),
+    ...(lock ? {} : { html: await renderChapter(chapter.id, chapter.updatedAt, () => loadText(chapter.id)) }),
   };
 }

@@ -36,13 +36,17 @@ export function parseSettings(value: unknown): ReadingSettings | undefined {
 
 export const defaultSettings: ReadingSettings = { fontSize: 16, fontFamily: "serif", lineHeight: 1.75 };
 
-/** The CSS custom properties the reader's text uses; set on <html> so the first paint is right. */
-export function settingsStyle(settings: ReadingSettings): Record<string, string> {
-  return {
-    "--reader-size": `${settings.fontSize}px`,
-    "--reader-leading": String(settings.lineHeight),
-    "--reader-family": `var(--font-reader-${settings.fontFamily})`,
-  };
+/**
+ * Settings are data attributes on <html> (`data-font-size`, `data-line-height`, `data-font-family`), which
+ * app.css turns into the reader's text style: the server renders them for signed-in readers, the head script
+ * (app/root.tsx) sets them from storage for visitors before the first paint, and this sets them on a change.
+ * A value app.css does not list leaves the default.
+ */
+export function showSettings(settings: ReadingSettings) {
+  const { dataset } = document.documentElement;
+  dataset.fontSize = String(settings.fontSize);
+  dataset.lineHeight = String(settings.lineHeight);
+  dataset.fontFamily = settings.fontFamily;
 }
 
 /** The one browser-storage key for visitors' reading data (settings and per-chapter progress). */

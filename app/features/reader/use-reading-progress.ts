@@ -89,7 +89,7 @@ export function useReadingProgress(
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
-        const header = document.querySelector("[data-reader-header]")?.getBoundingClientRect().bottom ?? 0;
+        const header = document.querySelector(".reader-header")?.getBoundingClientRect().bottom ?? 0;
         commit(
           advance(latest.current, scrollFraction(article), paragraphInView(article, header), new Date()),
         );
@@ -156,7 +156,7 @@ export function useReadingProgress(
   const currentParagraph = () => {
     const article = articleRef.current;
     if (!article) return 0;
-    const header = document.querySelector("[data-reader-header]")?.getBoundingClientRect().bottom ?? 0;
+    const header = document.querySelector(".reader-header")?.getBoundingClientRect().bottom ?? 0;
     return paragraphInView(article, header);
   };
   return { progress, toggleBookmark: toggle, currentParagraph };
