@@ -50,8 +50,9 @@ export default defineConfig(({ isSsrBuild, command }) => ({
         },
       },
   // The boot script (app/boot.ts) is built as Vite builds a worker: one file of its own, with its URL known
-  // to both builds. Comments Vite reads (`@vite-ignore`) are left out of the file.
-  worker: { rolldownOptions: { output: { comments: false } } },
+  // to both builds. It is a module (the head script imports it); comments Vite reads (`@vite-ignore`) are
+  // left out of the file.
+  worker: { format: "es", rolldownOptions: { output: { comments: false } } },
   resolve: {
     tsconfigPaths: true,
     ...(command === "build" && !isSsrBuild ? { alias: productionReactRouter } : {}),

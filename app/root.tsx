@@ -14,6 +14,7 @@ import { lazyComponent } from "~/ui/lazy-component";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
+import bootScript from "./boot.ts?worker&url";
 import { getSessionUser } from "./features/auth/session.server";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
@@ -41,15 +42,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
- * Runs before first paint: applies a visitor's reading settings (as `showSettings` does), follows the system colour scheme until a
- * theme is chosen, and on a repeat visit (the faces are in the browser's cache by then) asks for the font
- * stylesheet before painting, so the text does not swap faces on every page (ADR 11).
+ * Runs before first paint: applies a visitor's reading settings (as `showSettings` does), follows the system
+ * colour scheme until a theme is chosen, and on a repeat visit (the faces are in the browser's cache by then)
+ * asks for the font stylesheet before painting, so the text does not swap faces on every page (ADR 11).
+ * Once the browser has painted the page (its first `paint` entry: the request then comes after the paint in
+ * any trace, where `requestAnimationFrame` or `load` can come before it), it imports the boot script, which
+ * starts the app (AppScripts, ADR 13). A tab in the background starts it when first shown.
  */
-const headScript = (fontsHref: string) =>
+const headScript = (fontsHref: string, boot: string) =>
   `(()=>{const d=document.documentElement;try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings;
 if(r)for(const k of["fontSize","lineHeight","fontFamily"])if(r[k])d.dataset[k]=r[k];
 if(localStorage.fonts)document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:"render"}))}catch{}
-if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark")})()`;
+if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
+new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>import(${JSON.stringify(boot)}))}).observe({type:"paint",buffered:!0})})()`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -73,7 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <script
           nonce={nonce}
           suppressHydrationWarning
-          dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? headScript(fonts) : "" }}
+          dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? headScript(fonts, bootScript) : "" }}
         />
         <noscript>
           <link rel="stylesheet" href={fonts} />
@@ -108,8 +113,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <footer className="site-footer">
           <p>{data?.site.tagline}</p>
           <p className="site-footer-links">
-            <Link to="/terms">{t("footer.terms")}</Link>
-            <Link to="/privacy">{t("footer.privacy")}</Link>
+            {/* Seldom followed: their routes are found when one is (`discover`), not on every page. */}
+            <Link to="/terms" discover="none">
+              {t("footer.terms")}
+            </Link>
+            <Link to="/privacy" discover="none">
+              {t("footer.privacy")}
+            </Link>
           </p>
         </footer>
         <AppScripts stylesheet={fonts} />

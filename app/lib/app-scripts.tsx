@@ -4,7 +4,6 @@ import {
   UNSAFE_DataRouterStateContext as DataRouterStateContext,
   UNSAFE_FrameworkContext as FrameworkContext,
 } from "react-router";
-import bootScript from "../boot.ts?worker&url";
 import { useDocumentOnly } from "./document-only";
 import { type ClientManifest, contextDefaults, type HandOff, handOffId, scriptText } from "./hand-off";
 
@@ -27,25 +26,26 @@ function contextDifferences(handoff: string): Record<string, unknown> | undefine
 }
 
 /**
- * A route as the browser's React Router reads it: traits that are false, empty stylesheet lists and the
- * route's chunks (`imports`, which only serve to preload a route before it is shown: these are shown, and
- * the boot script imports their chunks) are left out.
+ * A route as the browser's React Router reads it, less its id (its key: the boot script puts it back), traits
+ * that are false, empty stylesheet lists and the route's chunks (`imports`, which only serve to preload a
+ * route before it is shown: these are shown, and the boot script imports their chunks).
  */
-function compactRoute({ imports, css, ...route }: { imports?: string[]; css?: string[] }) {
+function compactRoute({ id, imports, css, ...route }: { id: string; imports?: string[]; css?: string[] }) {
   return { ...withoutFalse(route), ...(css?.length ? { css } : {}) };
 }
 
 /**
  * React Router's `<Scripts />`, except that the app's JavaScript starts after the first paint (ADR 11) and
- * the hand-off is one data block read by a cached boot script (ADR 12).
+ * the hand-off is one data block read by a cached boot script (ADR 13).
  *
  * React Router preloads every module of the page in the head and imports them from an inline module
  * script, so on a slow phone 110 KB of scripts share the connection with the stylesheet and the artwork,
  * and hydration runs before the page is first painted. The page is complete without scripts (links and
  * forms work; reading settings are applied by the head script), so here the server writes what React
- * Router hands over (its context, the manifest of the page's routes, the route data) as data, and the boot
- * script (app/boot.ts) sets React Router's globals from it, waits for the first paint and imports every
- * module of the page at once. The entry (entry.client.tsx) registers the route modules and hydrates.
+ * Router hands over (its context, the manifest of the page's routes, the route data) as data. Once the page
+ * is parsed and painted, the head script (app/root.tsx) imports the boot script (app/boot.ts), which sets
+ * React Router's globals from it and imports every module of the page at once. The entry
+ * (entry.client.tsx) registers the route modules and hydrates.
  *
  * Same globals, same data: `HydratedRouter` cannot tell the difference. The manifest names the page's own
  * routes only; React Router asks the server for others as links to them appear (lazy route discovery).
@@ -89,15 +89,11 @@ export function AppScripts({ stylesheet }: { stylesheet: string }) {
     handOff = scriptText(`${JSON.stringify(boot)}\n${routeData}`);
   }
   return (
-    <>
-      <script
-        type="application/json"
-        id={handOffId}
-        suppressHydrationWarning
-        dangerouslySetInnerHTML={{ __html: handOff }}
-      />
-      {/* Allowed by the CSP as the site's own script: no nonce. */}
-      <script type="module" src={bootScript} />
-    </>
+    <script
+      type="application/json"
+      id={handOffId}
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: handOff }}
+    />
   );
 }

@@ -20,7 +20,7 @@ export function SideMenu({ signedIn }: { signedIn: boolean }) {
         aria-expanded={menu.open}
         {...menu.triggerProps}
       >
-        <MenuIcon className="h-6 w-6" />
+        <MenuIcon />
       </button>
       {menu.mounted ? (
         <Suspense fallback={null}>
