@@ -1,8 +1,8 @@
 /**
  * The boot script (ADR 11, ADR 13): a cached file the head script (app/root.tsx) imports once the page has
- * been painted. When the page has been read, it reads the server's hand-off (app/lib/hand-off.ts) into React Router's globals,
- * imports every module of the page at once (no waterfall) and asks for the site's faces. The entry
- * (entry.client.tsx) registers the route modules and hydrates.
+ * been painted. When the page has been read, it sets React Router's globals from the server's hand-off
+ * (app/lib/hand-off.ts), imports every module of the page at once (no waterfall) and asks for the site's
+ * faces. The entry (entry.client.tsx) registers the route modules and hydrates.
  *
  * Built as Vite builds a worker (`?worker&url` in app/root.tsx gives its URL to the server and the browser
  * alike): a file of its own that shares no chunk with the app.

@@ -66,6 +66,17 @@ describe.each(drivers)("accounts on %s", (driver) => {
   });
   afterAll(() => handle.close());
 
+  it("runs a prepared statement with any parameter as one value, never as SQL", async () => {
+    const username = `o'brien${unique()}`;
+    await createAccount({ username, email: `obrien${unique()}@example.com`, password: "secret1" });
+    const byName = (name: string) =>
+      handle.preparedRows("user_by_name", "select username from users where username = $1", [name]);
+    expect(await byName(username)).toEqual([[username]]);
+    expect(await byName(`${username}'); delete from users; --`)).toEqual([]);
+    expect(await byName("x' or '1'='1")).toEqual([]);
+    expect(await byName(username)).toEqual([[username]]);
+  });
+
   it("creates an account with 3 welcome coins booked in the ledger", async () => {
     const id = await createAccount({
       username: `ilse${unique()}`,
