@@ -1,8 +1,8 @@
 /**
  * The boot script (ADR 11, ADR 13): a cached file the head script (app/root.tsx) imports once the page has
  * been painted. When the page has been read, it sets React Router's globals from the server's hand-off
- * (app/lib/hand-off.ts), imports every module of the page at once (no waterfall) and asks for the site's
- * faces. The entry (entry.client.tsx) registers the route modules and hydrates.
+ * (app/lib/hand-off.ts) and imports every module of the page at once (no waterfall). The entry
+ * (entry.client.tsx) registers the route modules and hydrates.
  *
  * Built as Vite builds a worker (`?worker&url` in app/root.tsx gives its URL to the server and the browser
  * alike): a file of its own that shares no chunk with the app.
@@ -13,7 +13,7 @@ import { contextDefaults, type HandOff, handOffId } from "./lib/hand-off";
 if (document.readyState === "loading")
   await new Promise((done) => addEventListener("DOMContentLoaded", done));
 const [first = "{}", ...routeData] = document.getElementById(handOffId)?.textContent?.split("\n") ?? [];
-const { context, manifest, chunks, fonts } = JSON.parse(first) as HandOff;
+const { context, manifest, chunks } = JSON.parse(first) as HandOff;
 // The server leaves out each route's id, which is its key.
 for (const [id, route] of Object.entries(manifest.routes)) route.id = id;
 Object.assign(window, {
@@ -26,15 +26,3 @@ const runtime = import.meta.env.DEV && manifest.hmr?.runtime;
 if (runtime) await import(/* @vite-ignore */ runtime);
 for (const module of [...chunks, ...Object.values(manifest.routes).map((route) => route.module)])
   import(/* @vite-ignore */ module);
-if (!document.querySelector(`link[href="${fonts}"]`))
-  document.head.append(
-    Object.assign(document.createElement("link"), {
-      rel: "stylesheet",
-      href: fonts,
-      onload() {
-        try {
-          localStorage.fonts = 1;
-        } catch {}
-      },
-    }),
-  );

@@ -50,11 +50,12 @@ export async function loader({ request }: Route.LoaderArgs) {
  * starts the app (AppScripts, ADR 13). A tab in the background starts it when first shown.
  */
 const headScript = (fontsHref: string, boot: string) =>
-  `(()=>{const d=document.documentElement;try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings;
+  `(()=>{const d=document.documentElement,f=b=>document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:b,onload(){try{localStorage.fonts=1}catch{}}}));let c;
+try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings;
 if(r)for(const k of["fontSize","lineHeight","fontFamily"])if(r[k])d.dataset[k]=r[k];
-if(localStorage.fonts)document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:"render"}))}catch{}
+if(c=localStorage.fonts)f("render")}catch{}
 if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
-new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>import(${JSON.stringify(boot)}))}).observe({type:"paint",buffered:!0})})()`;
+new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>{c||f("");import(${JSON.stringify(boot)})})}).observe({type:"paint",buffered:!0})})()`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -122,7 +123,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </Link>
           </p>
         </footer>
-        <AppScripts stylesheet={fonts} />
+        <AppScripts />
       </body>
     </html>
   );

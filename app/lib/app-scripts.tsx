@@ -50,7 +50,7 @@ function compactRoute({ id, imports, css, ...route }: { id: string; imports?: st
  * Same globals, same data: `HydratedRouter` cannot tell the difference. The manifest names the page's own
  * routes only; React Router asks the server for others as links to them appear (lazy route discovery).
  */
-export function AppScripts({ stylesheet }: { stylesheet: string }) {
+export function AppScripts() {
   const framework = useContext(FrameworkContext);
   const router = useContext(DataRouterContext);
   const state = useContext(DataRouterStateContext);
@@ -84,7 +84,6 @@ export function AppScripts({ stylesheet }: { stylesheet: string }) {
           ...shown.flatMap((route) => route.imports ?? []),
         ]),
       ],
-      fonts: stylesheet,
     };
     handOff = scriptText(`${JSON.stringify(boot)}\n${routeData}`);
   }

@@ -20,8 +20,6 @@ export type HandOff = {
   manifest: ClientManifest;
   /** The entry and every chunk it or the page's routes import, fetched together with the route modules. */
   chunks: string[];
-  /** The site's faces, asked for after the first paint. */
-  fonts: string;
 };
 
 /**
