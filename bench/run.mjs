@@ -208,7 +208,7 @@ function pageWeight(html, scripts) {
 /** The chapter text's own markup in a chapter page, and the page's size as a multiple of it. */
 function textRatio(html) {
   const text = chapterTextLength(html);
-  return { chapterTextBytes: text, htmlToTextRatio: +(Buffer.byteLength(html) / text).toFixed(2) };
+  return { chapterTextBytes: text, htmlToTextRatio: +(Buffer.byteLength(html) / text).toFixed(3) };
 }
 
 const results = { date: new Date().toISOString(), durationSeconds: duration, connections, runs: {} };
