@@ -165,6 +165,15 @@ function lighthouse(url) {
   }
 }
 
+/**
+ * Lighthouse's figures vary from run to run on one page (its documentation advises the median of several
+ * runs); the budgeted page takes the run with the median performance score of three.
+ */
+function medianLighthouse(url) {
+  const runs = [0, 1, 2].map(() => lighthouse(url));
+  return runs.sort((a, b) => a.performance - b.performance)[1];
+}
+
 function lighthouseOnce(url) {
   const out = path.join(os.tmpdir(), `cc-lh-${Date.now()}.json`);
   execFileSync(
@@ -252,7 +261,10 @@ for (const [name, route] of [
   results.runs[`${name}Br`] = wrk(`${app.base}${route}`, br);
   results.runs[`${name}Plain`] = wrk(`${app.base}${route}`);
 }
-results.runs.chapterSignedInBr = wrk(`${app.base}/chapter/1`, { ...br, Cookie: cookie });
+// Its ratio is a budget too, so it is the best of three runs, as the comparisons above.
+results.runs.chapterSignedInBr = best(
+  ...[0, 1, 2].map(() => wrk(`${app.base}/chapter/1`, { ...br, Cookie: cookie })),
+);
 results.weights = {};
 const pages = ["/chapter/1", "/toc", "/", "/shop"];
 const scripts = await loadedScripts(pages.map((route) => `${app.base}${route}`));
@@ -273,7 +285,7 @@ results.referenceChapter = `/chapter/${reference.number}`;
 results.weights[results.referenceChapter] = { ...pageWeight(reference.html), ...textRatio(reference.html) };
 if (!args["skip-lighthouse"]) {
   results.lighthouse = {
-    "/chapter/1": lighthouse(`${app.base}/chapter/1`),
+    "/chapter/1": medianLighthouse(`${app.base}/chapter/1`),
     "/toc": lighthouse(`${app.base}/toc`),
   };
 }
