@@ -22,8 +22,8 @@ function quietAbortedViewTransitions() {
 type RouteManifest = { routes: Record<string, { module: string }> };
 
 /**
- * The page's route modules, as React Router's own script hands them over. The boot script (app/boot.ts)
- * imported them with this entry, so they are in flight or loaded already.
+ * The page's route modules, as React Router's own script would hand them over. The boot script
+ * (app/boot.ts) imported them with this entry, so they are in flight or loaded already.
  */
 async function loadRouteModules() {
   const { routes } = (window as unknown as { __reactRouterManifest: RouteManifest }).__reactRouterManifest;

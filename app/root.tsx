@@ -18,6 +18,7 @@ import bootScript from "./boot.ts?worker&url";
 import { getSessionUser } from "./features/auth/session.server";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
+import { defaultSettings } from "./features/reader/settings";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
@@ -49,10 +50,11 @@ export async function loader({ request }: Route.LoaderArgs) {
  * any trace, where `requestAnimationFrame` or `load` can come before it), it imports the boot script, which
  * starts the app (AppScripts, ADR 13). A tab in the background starts it when first shown.
  */
+const settingKeys = Object.keys(defaultSettings);
 const headScript = (fontsHref: string, boot: string) =>
   `(()=>{const d=document.documentElement,f=b=>document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:b,onload(){try{localStorage.fonts=1}catch{}}}));let c;
 try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings;
-if(r)for(const k of["fontSize","lineHeight","fontFamily"])if(r[k])d.dataset[k]=r[k];
+if(r)for(const k of${JSON.stringify(settingKeys)})if(r[k])d.dataset[k]=r[k];
 if(c=localStorage.fonts)f("render")}catch{}
 if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
 new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>{c||f("");import(${JSON.stringify(boot)})})}).observe({type:"paint",buffered:!0})})()`;

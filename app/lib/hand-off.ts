@@ -1,5 +1,5 @@
 /**
- * The hand-off from the server's render to the browser (ADR 12): one JSON data block at the end of the body,
+ * The hand-off from the server's render to the browser (ADR 13): one JSON data block at the end of the body,
  * read by the boot script (app/boot.ts). Its first line is the boot's own object (`HandOff`); the lines after
  * it are React Router's route data as React Router encodes it (turbo-stream text), handed to React Router
  * as its stream. A data block is not run, so the route data is written once, unescaped, instead of as a
