@@ -2,14 +2,38 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { type AppLoadContext, type EntryContext, ServerRouter } from "react-router";
+import {
+  type ActionFunctionArgs,
+  type AppLoadContext,
+  type EntryContext,
+  type LoaderFunctionArgs,
+  ServerRouter,
+} from "react-router";
 import { I18nProvider } from "~/i18n/react";
 import { catalogues } from "~/i18n/server";
+import { errorCode } from "~/lib/db-errors";
 import { DocumentOnlyProvider } from "~/lib/document-only";
+import { logger } from "~/lib/logger.server";
 import { NonceProvider } from "~/lib/nonce";
 import { getPreferences } from "~/lib/preferences.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * A loader's, an action's or the render's failure: one JSON line with the request id and a code, never the
+ * error's message or stack (a database error's carry the query's parameters). A request the client gave up
+ * on (or a body cut at its limit) is not a failure of ours.
+ */
+export function handleError(
+  error: unknown,
+  { request, context }: LoaderFunctionArgs | ActionFunctionArgs,
+): void {
+  if (request.signal.aborted) return;
+  logger.error(
+    { requestId: context.requestId, code: errorCode(error), status: 500, method: request.method },
+    "request failed",
+  );
+}
 
 /**
  * React Router's route data for the page, as the text of its stream (turbo-stream). The page writes it in
@@ -66,7 +90,12 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered && !request.signal.aborted) {
+            logger.error(
+              { requestId: loadContext.requestId, code: errorCode(error), status: 500, method: request.method },
+              "render failed",
+            );
+          }
         },
       },
     );

@@ -13,10 +13,12 @@ import { importContent, isDatabaseEmpty } from "~/features/content/import.server
 import { sharedViewer } from "~/features/page-cache/viewer.server";
 import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import type { RequestContext } from "~/lib/context";
+import { errorCode, errorStatus } from "~/lib/db-errors";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { LocalMediaStore } from "~/lib/storage.server";
+import { bodyLimit } from "./body-limit";
 import { securityHeaders } from "./headers";
 import { originCheck } from "./origin-check";
 import { PageCache, pendingPage } from "./page-cache";
@@ -50,7 +52,7 @@ function beginRequest(req: IncomingMessage, res: ServerResponse): string {
     logger.info({
       requestId,
       method: req.method,
-      url: req.url,
+      url: (req as { originalUrl?: string }).originalUrl ?? req.url,
       status: res.statusCode,
       ms: Number(process.hrtime.bigint() - began) / 1e6,
       ip: clientIp(req),
@@ -106,6 +108,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   );
   app.use(compression());
   app.use(originCheck(env.origin));
+  app.use(bodyLimit());
 
   app.get("/healthz", async (_req, res) => {
     try {
@@ -164,6 +167,21 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
       }),
     }),
   );
+
+  // The last word on an error: one JSON line with a code (never the error's message, which can hold a
+  // query's parameters, nor a stack), and a short answer. A 4xx an error asks for (a missing /media file)
+  // is the client's, logged at debug.
+  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
+    const status = errorStatus(error);
+    const line = { requestId: res.locals.requestId, code: errorCode(error), status, method: req.method };
+    if (status >= 500) logger.error(line, "request failed");
+    else logger.debug(line, "request refused");
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(status).type("text/plain").set("Cache-Control", "no-store").end(http.STATUS_CODES[status]);
+  });
 
   const server = http.createServer((req, res) => {
     const requestId = beginRequest(req, res);

@@ -2,6 +2,7 @@ import { createReadableStreamFromReadable, writeReadableStreamToWritable } from 
 import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { SHAREABLE_HEADER } from "~/lib/shareable";
+import { limitedBody } from "./body-limit";
 import { type PageCache, pendingPage } from "./page-cache";
 
 function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressResponse): Request {
@@ -16,7 +17,7 @@ function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressRespons
   });
   const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = createReadableStreamFromReadable(limitedBody(req, res, () => controller.abort()));
     init.duplex = "half";
   }
   // React Router checks an action's Origin against this URL's, so it is the one the browser used. Pages do

@@ -13,3 +13,26 @@ export function violatedUniqueConstraint(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * What an error log line may say about an error: a code, never its message (a database error's message and
+ * its query carry the request's values: ADR 15). The SQLSTATE of a database error on either driver (drizzle
+ * wraps the driver's error as `cause`), else a system code (`ECONNRESET`), else the error's class name.
+ */
+export function errorCode(error: unknown): string {
+  let fallback: string | undefined;
+  for (let current = error as { code?: unknown; name?: unknown; cause?: unknown } | undefined; current; ) {
+    if (typeof current !== "object") break;
+    if (typeof current.code === "string" && /^[\w-]{1,40}$/.test(current.code)) return current.code;
+    if (fallback === undefined && typeof current.name === "string") fallback = current.name.slice(0, 40);
+    current = current.cause as typeof current;
+  }
+  return fallback ?? typeof error;
+}
+
+/** An HTTP status an error asks for (Express's static files, body readers), else 500. */
+export function errorStatus(error: unknown): number {
+  const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
+  const asked = typeof status === "number" ? status : statusCode;
+  return typeof asked === "number" && Number.isInteger(asked) && asked >= 400 && asked <= 599 ? asked : 500;
+}

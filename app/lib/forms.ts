@@ -21,3 +21,12 @@ export function parseForm<S extends z.ZodType>(
   const result = schema.safeParse(values);
   return result.success ? { ok: true, data: result.data } : { ok: false, errors: fieldErrors(result.error) };
 }
+
+/**
+ * A field's text as sent, to show again in the form after a refusal: capped, so a 10 MB field is not
+ * echoed back as a 20 MB page (ADR 15). Longer than any valid value, so a near miss is shown whole.
+ */
+export function echoedValue(form: FormData, name: string, max = 300): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value.slice(0, max) : "";
+}

@@ -11,6 +11,7 @@ import { useReadingProgress } from "~/features/reader/use-reading-progress";
 import { useSwipe } from "~/features/reader/use-swipe";
 import { useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
+import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
@@ -27,12 +28,8 @@ const loadSettingsSheet = () => import("~/features/reader/settings-sheet");
 const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
 const LockedView = lazyComponent(() => import("~/features/reader/locked-view"), "LockedView");
 
-function parseNumber(id: string | undefined): number | undefined {
-  return id && /^\d{1,6}$/.test(id) ? Number(id) : undefined;
-}
-
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const number = parseNumber(params.id);
+  const number = parseId(params.id);
   const user = await getSessionUser(request);
   const chapter = number === undefined ? undefined : await loadChapterForReader(number, user);
   if (!chapter) throw data({ chapterNotFound: true }, { status: 404 });
@@ -50,7 +47,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const headers = shareableIfLoaderSays;
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const number = parseNumber(params.id);
+  const number = parseId(params.id);
   const user = await getSessionUser(request);
   const form = await request.formData();
   if (form.get("intent") !== "unlock" || number === undefined)

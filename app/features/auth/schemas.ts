@@ -24,7 +24,7 @@ export const loginSchema = z.object({
   email,
   password,
   remember: checkbox,
-  redirectTo: z.string().optional(),
+  redirectTo: z.string().max(2048).optional(),
 });
 
 export const usernameSchema = z
@@ -50,7 +50,7 @@ export const registerSchema = z
 export const forgotPasswordSchema = z.object({ email });
 
 export const resetPasswordSchema = z
-  .object({ token: z.string().min(1), password, confirmPassword: z.string() })
+  .object({ token: z.string().min(1).max(200), password, confirmPassword: z.string() })
   .refine((form) => form.password === form.confirmPassword, {
     error: "validation.passwordsMatch",
     path: ["confirmPassword"],
@@ -58,12 +58,18 @@ export const resetPasswordSchema = z
 
 export const changeEmailSchema = z.object({
   email,
-  currentPassword: z.string().min(1, { error: "validation.currentPassword" }),
+  currentPassword: z
+    .string()
+    .min(1, { error: "validation.currentPassword" })
+    .max(256, { error: "validation.passwordMax" }),
 });
 
 export const changePasswordSchema = z
   .object({
-    currentPassword: z.string().min(1, { error: "validation.currentPassword" }),
+    currentPassword: z
+      .string()
+      .min(1, { error: "validation.currentPassword" })
+      .max(256, { error: "validation.passwordMax" }),
     password,
     confirmPassword: z.string(),
   })
@@ -73,6 +79,6 @@ export const changePasswordSchema = z
   });
 
 export const deleteAccountSchema = z.object({
-  currentPassword: z.string().optional(),
+  currentPassword: z.string().max(256, { error: "validation.passwordMax" }).optional(),
   confirm: checkbox.refine((confirmed) => confirmed, { error: "validation.confirmDelete" }),
 });

@@ -1,4 +1,5 @@
 import { logger } from "~/lib/logger.server";
+import { isCleanText } from "~/lib/parse";
 import { PaymentMismatch, processEvent } from "./fulfil.server";
 import { BadSignature, getProvider } from "./provider.server";
 
@@ -6,6 +7,17 @@ export type WebhookAnswer = {
   status: number;
   body: { received: boolean; duplicate?: boolean; error?: string };
 };
+
+/**
+ * Every text in a signed event is stored or looked up (ids, types, currencies): one the database would
+ * refuse (a NUL byte) or an absurd length is a bad event, not a 500.
+ */
+function hasCleanText(value: unknown): boolean {
+  if (typeof value === "string") return isCleanText(value, 1000);
+  if (typeof value === "object" && value !== null && !(value instanceof Date))
+    return Object.values(value).every(hasCleanText);
+  return true;
+}
 
 /**
  * The one way a payment's result reaches the app, for every provider: verify the signature over the raw
@@ -33,6 +45,10 @@ export async function receiveWebhook(
       return { status: 400, body: { received: false, error: "bad-signature" } };
     }
     throw error;
+  }
+  if (!hasCleanText(event)) {
+    logger.warn({ requestId, provider: provider.name }, "webhook event with unusable text");
+    return { status: 400, body: { received: false, error: "bad-event" } };
   }
   try {
     const { outcome } = await processEvent(provider.name, event);

@@ -1,3 +1,5 @@
+import { parseTimestamp } from "~/lib/parse";
+
 /** Per-chapter reading progress (SEED.md "ChapterProgress"); the same shape in storage and on the server. */
 export type ChapterProgress = {
   scrollPosition: number;
@@ -30,8 +32,7 @@ export function parseProgress(value: unknown): ChapterProgress | undefined {
     Array.isArray(v.bookmarks) &&
     v.bookmarks.length <= 1000 &&
     v.bookmarks.every((b) => intBetween(b, 0, 100_000)) &&
-    typeof v.lastReadAt === "string" &&
-    !Number.isNaN(Date.parse(v.lastReadAt));
+    parseTimestamp(v.lastReadAt) !== undefined;
   if (!valid) return undefined;
   return {
     scrollPosition: v.scrollPosition as number,
@@ -40,7 +41,7 @@ export function parseProgress(value: unknown): ChapterProgress | undefined {
     readingTime: v.readingTime as number,
     completed: v.completed as boolean,
     bookmarks: [...(v.bookmarks as number[])].sort((x, y) => x - y),
-    lastReadAt: new Date(v.lastReadAt as string).toISOString(),
+    lastReadAt: parseTimestamp(v.lastReadAt) as string,
   };
 }
 

@@ -9,6 +9,7 @@ import { createSession, getSessionUser } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { assertNotBlocked, hit, reset, rules, Throttled } from "~/features/auth/throttle.server";
 import { useTranslation } from "~/i18n/react";
+import { echoedValue } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
@@ -28,7 +29,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const parsed = parseForm(loginSchema, form);
-  const email = String(form.get("email") ?? "");
+  const email = echoedValue(form, "email");
   if (!parsed.ok) return formFailure({ errors: parsed.errors, values: { email } });
   const accountKey = `login:account:${parsed.data.email.toLowerCase()}`;
   const ipKey = `login:ip:${context.ip}`;

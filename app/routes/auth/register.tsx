@@ -10,6 +10,7 @@ import { SocialButtons } from "~/features/auth/social-buttons";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
 import { Trans, useTranslation } from "~/i18n/react";
+import { echoedValue } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
@@ -27,7 +28,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  const values = { username: String(form.get("username") ?? ""), email: String(form.get("email") ?? "") };
+  const values = { username: echoedValue(form, "username"), email: echoedValue(form, "email") };
   const parsed = parseForm(registerSchema, form);
   if (!parsed.ok) return formFailure({ errors: parsed.errors, values });
   try {

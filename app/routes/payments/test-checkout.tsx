@@ -4,15 +4,19 @@ import { ItemName } from "~/features/payments/item-name";
 import { testAnswerSchema } from "~/features/payments/schemas";
 import { answerTestCheckout, getTestCheckout } from "~/features/payments/test-checkout.server";
 import { useTranslation } from "~/i18n/react";
+import { isCleanText } from "~/lib/parse";
 import { buttonClass } from "~/ui/button";
 import { FormNotice } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/test-checkout";
 
+/** A session id as the test provider makes them; anything else is no session and never reaches a query. */
+const isSessionId = (value: string) => isCleanText(value, 100);
+
 /** The built-in test provider's hosted payment page (PAYMENT_PROVIDER=test). */
 export async function loader({ params }: Route.LoaderArgs) {
-  const payment = await getTestCheckout(params.session);
+  const payment = isSessionId(params.session) ? await getTestCheckout(params.session) : undefined;
   if (!payment) throw data(null, { status: 404 });
   return {
     item: {
@@ -31,7 +35,9 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ params, request, context }: Route.ActionArgs) {
   const parsed = testAnswerSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "payments.test.badAnswer" }, { status: 400 });
-  const answered = await answerTestCheckout(params.session, parsed.data.decision, context.requestId);
+  const answered = isSessionId(params.session)
+    ? await answerTestCheckout(params.session, parsed.data.decision, context.requestId)
+    : undefined;
   if (!answered) throw data(null, { status: 404 });
   return redirect(answered.redirectTo);
 }

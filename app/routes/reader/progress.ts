@@ -3,13 +3,14 @@ import { z } from "zod";
 import { getSessionUser } from "~/features/auth/session.server";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { getProgress, saveProgress } from "~/features/reader/queries.server";
+import { INT32_MAX, parseId } from "~/lib/parse";
 import type { Route } from "./+types/progress";
 
 const bodySchema = z.object({
   entries: z
     .array(
       z.object({
-        chapter: z.number().int().positive(),
+        chapter: z.number().int().positive().max(INT32_MAX),
         progress: z.custom<ChapterProgress>((value) => parseProgress(value) !== undefined),
       }),
     )
@@ -21,8 +22,8 @@ const bodySchema = z.object({
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   if (!user) return data({ error: "signed-out" }, { status: 401 });
-  const chapter = Number(new URL(request.url).searchParams.get("chapter"));
-  if (!Number.isInteger(chapter) || chapter < 1) return data({ error: "bad-chapter" }, { status: 400 });
+  const chapter = parseId(new URL(request.url).searchParams.get("chapter"));
+  if (chapter === undefined) return data({ error: "bad-chapter" }, { status: 400 });
   const progress = await getProgress(user.id, [chapter]);
   return Response.json(
     { progress: progress[chapter] ?? null },

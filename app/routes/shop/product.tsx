@@ -4,6 +4,7 @@ import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { MembershipBonus, Price, ProductCard } from "~/features/shop/product-card";
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { parseId } from "~/lib/parse";
 import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Prose } from "~/ui/prose";
@@ -12,8 +13,8 @@ import type { Route } from "./+types/product";
 export const headers = shareablePage;
 
 export async function loader({ params }: Route.LoaderArgs) {
-  const id = /^\d{1,9}$/.test(params.id) ? Number(params.id) : Number.NaN;
-  const product = Number.isNaN(id) ? undefined : await getProduct(id);
+  const id = parseId(params.id);
+  const product = id === undefined ? undefined : await getProduct(id);
   if (!product) throw data(null, { status: 404 });
   const related = await getRelatedProducts(product);
   const { descriptionMd, ...rest } = product;

@@ -4,6 +4,7 @@ import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { getWikiPage } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { isCleanText } from "~/lib/parse";
 import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
@@ -14,7 +15,10 @@ export const headers = shareablePage;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const section = wikiSectionSchema.safeParse(params.section);
-  const page = section.success ? await getWikiPage(section.data, params.slug) : undefined;
+  const page =
+    section.success && isCleanText(params.slug, 200)
+      ? await getWikiPage(section.data, params.slug)
+      : undefined;
   if (!section.success || !page) throw data(null, { status: 404 });
   const { bodyMd, ...rest } = page;
   return { page: rest, html: renderMarkdownCached(bodyMd) };

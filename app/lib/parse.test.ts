@@ -1,0 +1,71 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { INT32_MAX, isCleanText, parseId, parseTimestamp } from "./parse";
+
+describe("parseId", () => {
+  it.each([
+    ["1", 1],
+    [1, 1],
+    ["2147483647", INT32_MAX],
+  ])("accepts %s", (input, expected) => {
+    expect(parseId(input)).toBe(expected);
+  });
+
+  it.each([
+    "0",
+    "-1",
+    "2147483648",
+    "99999999999",
+    "1.5",
+    "1e3",
+    " 1",
+    "0x10",
+    "",
+    "\u0000",
+    0,
+    2 ** 31,
+    1.5,
+    NaN,
+    null,
+  ])("refuses %s", (input) => {
+    expect(parseId(input)).toBeUndefined();
+  });
+
+  it("gives only positive int4 values for any input", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.double(), fc.integer(), fc.bigInt().map(String)), (input) => {
+        const id = parseId(input);
+        return id === undefined || (Number.isInteger(id) && id >= 1 && id <= INT32_MAX);
+      }),
+    );
+  });
+});
+
+describe("isCleanText", () => {
+  it("accepts text with line breaks up to the limit", () => {
+    expect(isCleanText("a\tb\nc\r", 10)).toBe(true);
+    expect(isCleanText("é".repeat(10), 10)).toBe(true);
+  });
+  it.each(["a\u0000b", "\u0007", "\u007f", "x".repeat(11)])("refuses %j", (input) => {
+    expect(isCleanText(input, 10)).toBe(false);
+  });
+});
+
+describe("parseTimestamp", () => {
+  it("normalises a date in range", () => {
+    expect(parseTimestamp("2026-11-25T10:00:00+01:00")).toBe("2026-11-25T09:00:00.000Z");
+    expect(parseTimestamp(new Date(0).toISOString())).toBe("1970-01-01T00:00:00.000Z");
+  });
+  it.each([
+    "+275760-09-13T00:00:00Z",
+    "-004714-01-01T00:00:00Z",
+    "0000-01-01T00:00:00Z",
+    "2100-01-01T00:00:00.001Z",
+    "1969-12-31T23:59:59Z",
+    "not a date",
+    "",
+    "2026-11-25\u0000",
+  ])("refuses %s", (input) => {
+    expect(parseTimestamp(input)).toBeUndefined();
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * Checks for values that reach the database from a request (ADR 15). The database refuses what these
+ * refuse (a NUL byte in text, a number past int4, a date past its range) with an error, which would be a 500;
+ * checked here first, the request gets its 4xx. No dependencies: the reader's browser code uses them too.
+ */
+
+export const INT32_MAX = 2_147_483_647;
+
+/** A row id (`serial`): a positive int4, from a number or a route parameter of digits. */
+export function parseId(value: unknown): number | undefined {
+  const number = typeof value === "string" ? (/^\d{1,10}$/.test(value) ? Number(value) : Number.NaN) : value;
+  return Number.isInteger(number) && (number as number) >= 1 && (number as number) <= INT32_MAX
+    ? (number as number)
+    : undefined;
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Text of at most `max` characters with no control characters but tab and line breaks (never NUL). */
+export function isCleanText(value: unknown, max: number): value is string {
+  return typeof value === "string" && value.length <= max && !CONTROL.test(value);
+}
+
+/** The earliest and latest instants a reader's record can carry (the epoch is a fresh record's). */
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(2100, 0, 1);
+
+/** An ISO timestamp between 1970 and 2100, normalised; anything else (year 0, +275760, not a date) is undefined. */
+export function parseTimestamp(value: unknown): string | undefined {
+  if (!isCleanText(value, 40)) return undefined;
+  const time = Date.parse(value);
+  return time >= EARLIEST && time <= LATEST ? new Date(time).toISOString() : undefined;
+}

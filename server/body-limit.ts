@@ -1,0 +1,85 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Transform } from "node:stream";
+import type { RequestHandler } from "express";
+import { serverTranslator } from "~/i18n/server";
+import { parseCookieHeader, preferencesFromCookies } from "~/lib/preferences.server";
+
+const KB = 1024;
+
+/**
+ * The most a request body may hold, by route: the one table (ADR 15). Forms are small; a progress beacon
+ * carries a batch of entries; a provider's webhook event can be large. Whatever is not named is a form.
+ */
+const limits: { path: RegExp; bytes: number }[] = [
+  { path: /^\/reader\/progress(\.data)?$/, bytes: 16 * KB },
+  { path: /^\/webhooks\/[^/]+$/, bytes: 1024 * KB },
+];
+export const FORM_LIMIT = 64 * KB;
+
+export function bodyLimitFor(pathname: string): number {
+  return limits.find((limit) => limit.path.test(pathname))?.bytes ?? FORM_LIMIT;
+}
+
+/** JSON for what scripts and providers send, a short page in the reader's language for a browser's form. */
+function sendTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  // The rest of the body is not read: the connection closes once the answer is out.
+  res.setHeader("Connection", "close");
+  res.setHeader("Cache-Control", "no-store");
+  res.statusCode = 413;
+  const accept = req.headers.accept ?? "";
+  if (!/text\/html/.test(accept)) {
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.end(JSON.stringify({ error: "payload-too-large", limit }));
+    return;
+  }
+  const { language } = preferencesFromCookies(
+    parseCookieHeader(req.headers.cookie),
+    req.headers["accept-language"],
+  );
+  const t = serverTranslator(language);
+  const kilobytes = Math.round(limit / KB);
+  res.setHeader("Content-Type", "text/html; charset=utf-8");
+  res.end(
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${t("httpErrors.tooLarge.title")}</title></head><body><main><h1>${t("httpErrors.tooLarge.title")}</h1><p>${t("httpErrors.tooLarge.body", { kilobytes })}</p><p><a href="/">${t("httpErrors.goHome")}</a></p></main></body></html>`,
+  );
+}
+
+/** Refuses a body whose declared length is over its route's limit before a byte of it is read. */
+export function bodyLimit(): RequestHandler {
+  return (req, res, next) => {
+    if (req.method === "GET" || req.method === "HEAD") return next();
+    const limit = bodyLimitFor(req.path);
+    const declared = Number(req.headers["content-length"] ?? 0);
+    if (declared > limit) return sendTooLarge(req, res, limit);
+    next();
+  };
+}
+
+/**
+ * The request body as it is read, cut at its route's limit: a chunked body declares no length, so it is
+ * counted. Past the limit the client gets its 413 and the reader of the body an error (`onOverflow` first).
+ */
+export function limitedBody(
+  req: IncomingMessage & { path: string },
+  res: ServerResponse,
+  onOverflow: () => void,
+) {
+  const limit = bodyLimitFor(req.path);
+  let seen = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      seen += chunk.length;
+      if (seen <= limit) return callback(null, chunk);
+      onOverflow();
+      sendTooLarge(req, res, limit);
+      req.unpipe(counter);
+      callback(Object.assign(new Error("request body over its limit"), { name: "PayloadTooLarge" }));
+    },
+  });
+  req.once("error", (error) => counter.destroy(error));
+  return req.pipe(counter);
+}
