@@ -92,7 +92,12 @@ export default async function handleRequest(
           responseStatusCode = 500;
           if (shellRendered && !request.signal.aborted) {
             logger.error(
-              { requestId: loadContext.requestId, code: errorCode(error), status: 500, method: request.method },
+              {
+                requestId: loadContext.requestId,
+                code: errorCode(error),
+                status: 500,
+                method: request.method,
+              },
               "render failed",
             );
           }
