@@ -371,13 +371,16 @@ describe("numbers, dates and text are checked before any query", () => {
 });
 
 describe("the log", () => {
-  it("answers a missing or bad /media path with 4xx, and logs the full path", async () => {
+  it("answers a missing or bad /media path with 4xx without a stack trace, and logs the full path", async () => {
+    const from = server.output().length;
     const missing = await fetch(`${origin}/media/nothing/here.png?v=1`);
     expect(missing.status).toBe(404);
     expect((await fetch(`${origin}/media/%00`)).status).toBe(400);
+    expect((await fetch(`${origin}/media/%E0%A4%A`)).status).toBe(400);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const lines = server.output().split("\n").filter(Boolean);
+    const lines = server.output().slice(from).split("\n").filter(Boolean);
     expect(lines.some((line) => line.includes('"url":"/media/nothing/here.png?v=1"'))).toBe(true);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
   });
 
   it("holds only JSON lines: no stack trace, no query parameters", () => {
