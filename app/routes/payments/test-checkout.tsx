@@ -5,6 +5,7 @@ import { testAnswerSchema } from "~/features/payments/schemas";
 import { answerTestCheckout, getTestCheckout } from "~/features/payments/test-checkout.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { FormNotice } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
@@ -51,6 +52,7 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
       >
         {t("payments.test.banner")}
       </p>
+      <DocumentTitle name={t("payments.test.title")} />
       <h1 className="text-center font-display text-3xl text-primary">{t("payments.test.title")}</h1>
       <section
         aria-labelledby="order"

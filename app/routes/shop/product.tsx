@@ -5,6 +5,7 @@ import { MembershipBonus, Price, ProductCard } from "~/features/shop/product-car
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { shareablePage } from "~/lib/shareable";
+import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/product";
@@ -31,8 +32,6 @@ export async function loader({ params }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.product.name }];
-
 export default function Product({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { product, html, related } = loaderData;
@@ -55,6 +54,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           <p className="font-display text-sm tracking-widest text-accent uppercase">
             {t(`shop.filters.${product.category}`)}
           </p>
+          <DocumentTitle name={product.name} />
           <h1 className="font-display text-3xl text-primary">{product.name}</h1>
           <p className="text-2xl">
             <Price cents={product.priceCents} currency={product.currency} />
