@@ -64,7 +64,10 @@ const pages: Record<string, Sample[] | "resource"> = {
   account: [{ path: "/account", status: 200, translated: true, signedIn: true }],
   "account/data": "resource",
   coins: [{ path: "/coins", status: 200, translated: true }],
-  "pay/test/:session": [{ path: "/pay/test/unknown", status: 404, translated: true }],
+  "pay/test/:session": [
+    { path: "/pay/test/{checkout}", status: 200, translated: true, signedIn: true },
+    { path: "/pay/test/unknown", status: 404, translated: true },
+  ],
   "webhooks/:provider": "resource",
   "*": [{ path: "/no/such/page", status: 404, translated: true }],
 };
@@ -81,6 +84,8 @@ const titlesOf = (html: string) => [...html.matchAll(/<title>([^<]*)<\/title>/g)
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-titles-"));
 let server: RunningServer;
 let reader: Client;
+/** The reader's test checkout page, started in `beforeAll`. */
+let checkout = "";
 
 beforeAll(async () => {
   const port = await freePort();
@@ -88,6 +93,8 @@ beforeAll(async () => {
   await waitUntilReady(server);
   reader = new Client(server.url);
   await registerReader(reader, "titles");
+  checkout = (await reader.post("/coins", { packKey: "coins-5" })).headers.get("location") ?? "";
+  expect(checkout).toMatch(/^\/pay\/test\/./);
 });
 afterAll(async () => {
   await server?.stop();
@@ -106,7 +113,9 @@ describe("page titles", () => {
       const titles: string[] = [];
       for (const language of languages) {
         const client = signedIn ? reader : new Client(server.url);
-        const response = await client.get(page, { "accept-language": language });
+        const response = await client.get(page.replace("/pay/test/{checkout}", checkout), {
+          "accept-language": language,
+        });
         expect(response.status, `${page} in ${language}`).toBe(status);
         const found = titlesOf(await response.text());
         expect(found, `${page} in ${language}: one <title>`).toHaveLength(1);

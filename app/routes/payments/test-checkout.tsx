@@ -45,7 +45,6 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
   const { item, amountCents, currency, open, back } = loaderData;
   return (
     <div className="mx-auto flex max-w-lg flex-col gap-6 px-4 py-10 sm:px-6">
-      <title>{t("payments.test.title")}</title>
       <p
         role="note"
         className="rounded-md border-2 border-dashed border-accent px-4 py-3 text-center font-display tracking-wide"
