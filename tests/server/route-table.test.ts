@@ -9,7 +9,8 @@ import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./pro
 
 /**
  * Every page of the route table names itself in its `<title>`, in every language, the 404 of every
- * parameterised route too; and /chapter without a number leads to a chapter. Against the built server.
+ * parameterised route too; /chapter without a number leads to a chapter; the data download is a private
+ * attachment. Against the built server.
  */
 if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the server tests");
 
@@ -81,10 +82,10 @@ function paths(entries: RouteConfigEntry[], parent = ""): string[] {
 
 const titlesOf = (html: string) => [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]);
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-titles-"));
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-route-table-"));
 let server: RunningServer;
 let reader: Client;
-/** The reader's test checkout page, started in `beforeAll`. */
+/** The reader's test checkout page, started in `beforeAll` (where the reader also reads chapter 2). */
 let checkout = "";
 
 beforeAll(async () => {
@@ -95,6 +96,33 @@ beforeAll(async () => {
   await registerReader(reader, "titles");
   checkout = (await reader.post("/coins", { packKey: "coins-5" })).headers.get("location") ?? "";
   expect(checkout).toMatch(/^\/pay\/test\/./);
+  // Part way through chapter 2, with a bookmark, as the reader's page reports it.
+  const saved = await fetch(`${server.url}/reader/progress`, {
+    method: "POST",
+    body: JSON.stringify({
+      entries: [
+        {
+          chapter: 2,
+          progress: {
+            scrollPosition: 0.3,
+            paragraph: 4,
+            completionPercentage: 30,
+            readingTime: 90,
+            completed: false,
+            bookmarks: [4],
+            lastReadAt: new Date().toISOString(),
+          },
+        },
+      ],
+    }),
+    headers: {
+      cookie: reader.cookieHeader,
+      "content-type": "application/json",
+      origin: server.url,
+      "sec-fetch-site": "same-origin",
+    },
+  });
+  expect(saved.status).toBe(200);
 });
 afterAll(async () => {
   await server?.stop();
@@ -147,37 +175,32 @@ describe("/chapter without a number", () => {
     expect(response.headers.get("cache-control")).toContain("no-store");
   });
 
-  it("sends a signed-in reader to where they left off", async () => {
-    const saved = await fetch(`${server.url}/reader/progress`, {
-      method: "POST",
-      body: JSON.stringify({
-        entries: [
-          {
-            chapter: 2,
-            progress: {
-              scrollPosition: 0.3,
-              paragraph: 4,
-              completionPercentage: 30,
-              readingTime: 90,
-              completed: false,
-              bookmarks: [],
-              lastReadAt: new Date().toISOString(),
-            },
-          },
-        ],
-      }),
-      headers: {
-        cookie: reader.cookieHeader,
-        "content-type": "application/json",
-        origin: server.url,
-        "sec-fetch-site": "same-origin",
-      },
-    });
-    expect(saved.status).toBe(200);
+  it("sends a signed-in reader to where they left off (chapter 2, saved in beforeAll)", async () => {
     for (const page of ["/chapter", "/chapter/"]) {
       const response = await reader.get(page);
       expect(response.status).toBe(302);
       expect(response.headers.get("location")).toBe("/chapter/2");
     }
+  });
+});
+
+describe("the data download", () => {
+  it("is a private attachment holding the reader's progress and payments", async () => {
+    const response = await reader.get("/account/data");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="my-data-titles\w+\.json"$/,
+    );
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    const body = await response.json();
+    expect(body).toMatchObject({ format: "crimson-covenant/account-data", version: 1 });
+    expect(body.readingProgress).toEqual([expect.objectContaining({ chapterNumber: 2, bookmarks: [4] })]);
+    expect(body.payments).toEqual([expect.objectContaining({ coinPackKey: "coins-5", status: "pending" })]);
+  });
+
+  it("sends a visitor to sign in", async () => {
+    const response = await new Client(server.url).get("/account/data");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/login?redirectTo=%2Faccount%2Fdata");
   });
 });
