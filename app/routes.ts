@@ -6,6 +6,7 @@ export default [
   route("about", "routes/about.tsx"),
   route("chapters", "routes/toc.tsx", { id: "chapters" }),
   route("toc", "routes/toc.tsx", { id: "toc" }),
+  route("chapter", "routes/chapter-start.ts"),
   route("chapter/:id", "routes/chapter.tsx"),
   route("reader/progress", "routes/reader/progress.ts"),
   route("reader/settings", "routes/reader/settings.ts"),

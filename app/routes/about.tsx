@@ -16,10 +16,6 @@ export async function loader() {
   return { site, aboutHtml: renderMarkdownCached(aboutMd) };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data ? `${data.site.author} — ${data.site.title}` : undefined },
-];
-
 export default function About({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { site, aboutHtml } = loaderData;

@@ -14,6 +14,7 @@ import { logger } from "~/lib/logger.server";
 import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
 import { lazyComponent } from "~/ui/lazy-component";
 import { useLazyDialog } from "~/ui/lazy-dialog";
@@ -363,6 +364,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!notFound) throw error;
   return (
     <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-6 px-6 text-center">
+      <DocumentTitle name={t("reader.notFound")} />
       <h1 className="font-display text-3xl text-primary">{t("reader.notFound")}</h1>
       <Link to="/toc" className={buttonClass("primary")}>
         {t("notFound.toc")}

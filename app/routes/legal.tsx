@@ -22,8 +22,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }];
-
 export default function Legal({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();

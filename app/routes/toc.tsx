@@ -30,7 +30,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   ]);
   // A visitor's marks come from browser storage after the page shows: the page is the same for all of them.
   return data(
-    { volumes, synopsis: site.synopsis, title: site.title, marks: progress ? toMarks(progress) : undefined },
+    { volumes, synopsis: site.synopsis, marks: progress ? toMarks(progress) : undefined },
     { headers: shareableIf(!user) },
   );
 }
@@ -59,8 +59,6 @@ function ProgressBadge({ mark }: { mark?: ProgressMark }) {
     </span>
   );
 }
-
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.title }];
 
 function StatusBadge({ chapter }: { chapter: TocChapter }) {
   const { t } = useTranslation();
@@ -139,7 +137,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   );
   const next = continueTarget(marks, readable);
   return (
-    <Page title={t("toc.heading")} intro={loaderData.synopsis} width="max-w-3xl">
+    <Page title={t("toc.heading")} name={t("toc.title")} intro={loaderData.synopsis} width="max-w-3xl">
       <div className="mb-6 flex flex-wrap justify-between gap-3">
         {next ? (
           <Link to={`/chapter/${next}`} className={buttonClass("primary")}>

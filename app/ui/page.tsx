@@ -1,14 +1,18 @@
 import type { ReactNode } from "react";
+import { DocumentTitle } from "./document-title";
 
-/** The common page frame: a centred column with a display heading. */
+/** The common page frame: a centred column with a display heading, which also names the page (its `<title>`). */
 export function Page({
   title,
+  name = title,
   eyebrow,
   intro,
   children,
   width = "max-w-5xl",
 }: {
-  title: ReactNode;
+  title: string;
+  /** The page's name in its `<title>`, where the heading is not one (a slogan). */
+  name?: string;
   eyebrow?: ReactNode;
   intro?: ReactNode;
   children?: ReactNode;
@@ -16,6 +20,7 @@ export function Page({
 }) {
   return (
     <div className={`mx-auto ${width} px-4 py-10 sm:px-6 sm:py-14`}>
+      <DocumentTitle name={name} />
       <header className="mb-8 text-center">
         {eyebrow ? (
           <p className="mb-2 font-display text-sm tracking-[0.3em] text-accent uppercase">{eyebrow}</p>

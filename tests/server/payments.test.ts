@@ -6,26 +6,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresDatabase } from "../setup/postgres";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
-import { Client } from "./http";
+import { Client, registerReader } from "./http";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
 
 /** Payments over HTTP against the built server: the test provider, Stripe (a local fake), and PostgreSQL races. */
 const TEST_SECRET = crypto.randomBytes(32).toString("hex");
 
-let n = 0;
-async function register(client: Client) {
-  n++;
-  const name = `buyer${n}${Date.now().toString(36)}`;
-  const response = await client.post("/register", {
-    username: name,
-    email: `${name}@example.com`,
-    password: "first secret",
-    confirmPassword: "first secret",
-    acceptTerms: "on",
-  });
-  expect(response.status).toBe(302);
-  return name;
-}
+const register = (client: Client) => registerReader(client, "buyer");
 
 async function balance(client: Client): Promise<number> {
   const html = await (await client.get("/coins")).text();

@@ -31,4 +31,10 @@ describe("ErrorScreen", () => {
     expect(html).not.toContain("Oops! Something went wrong");
     expect(html).toContain(es.error.title);
   });
+
+  it("names the page in its title, in the page's language", () => {
+    // Without a document React renders the title in place; in a page it hoists it into the head.
+    expect(render("en")).toContain("<title>Oops! Something went wrong</title>");
+    expect(render("es")).toContain(`<title>${es.error.title}</title>`);
+  });
 });

@@ -1,6 +1,7 @@
 import { useNavigate } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 
 /** The full-page error fallback (SEED.md "Error fallback screen"). Details go to the console only. */
@@ -9,6 +10,7 @@ export function ErrorScreen({ onRetry }: { onRetry?: () => void }) {
   const navigate = useNavigate();
   return (
     <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-6 px-6 text-center">
+      <DocumentTitle name={t("error.title")} />
       <h1 className="font-display text-3xl text-primary">{t("error.title")}</h1>
       <p className="text-lg">{t("error.body")}</p>
       <div className="flex flex-wrap justify-center gap-3">
@@ -31,6 +33,7 @@ export function NotFoundScreen() {
   const { t } = useTranslation();
   return (
     <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-6 px-6 text-center">
+      <DocumentTitle name={t("notFound.title")} />
       <p className="font-display text-6xl text-primary">404</p>
       <h1 className="font-display text-3xl">{t("notFound.title")}</h1>
       <p className="text-lg">{t("notFound.body")}</p>

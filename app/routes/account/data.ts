@@ -1,4 +1,4 @@
-import { exportAccountData } from "~/features/account/queries.server";
+import { exportAccountData } from "~/features/account/export.server";
 import { requireUser } from "~/features/auth/session.server";
 import type { Route } from "./+types/data";
 
@@ -10,7 +10,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     headers: {
       "Content-Type": "application/json; charset=utf-8",
       "Content-Disposition": `attachment; filename="my-data-${user.username.replace(/[^\w.-]/g, "_")}.json"`,
-      "Cache-Control": "no-store",
+      "Cache-Control": "private, no-store",
     },
   });
 }

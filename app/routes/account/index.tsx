@@ -22,6 +22,7 @@ import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { Checkbox, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
@@ -218,7 +219,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10 sm:px-6"
       aria-busy={navigation.state !== "idle"}
     >
-      <title>{t("account.title")}</title>
+      <DocumentTitle name={t("account.title")} />
       <h1 className="text-center font-display text-3xl text-primary">{t("account.title")}</h1>
       {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
       <Section id="overview" title={t("account.overview")}>

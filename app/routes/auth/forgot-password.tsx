@@ -10,6 +10,7 @@ import { useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/forgot-password";
@@ -44,7 +45,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const { errors, onSubmit } = useFormValidation(forgotPasswordSchema, failure?.errors);
   return (
     <div className="mx-auto max-w-lg px-4 py-14 sm:px-6">
-      <title>{t("auth.forgot.title")}</title>
+      <DocumentTitle name={t("auth.forgot.title")} />
       <h1 className="font-display text-3xl text-primary">{t("auth.forgot.title")}</h1>
       <p className="mt-2 text-muted">{t("auth.forgot.intro")}</p>
       {actionData && "sent" in actionData ? (

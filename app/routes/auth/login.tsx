@@ -13,6 +13,7 @@ import { echoedValue } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { Checkbox, Field, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/login";
@@ -65,7 +66,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   const { errors, onSubmit } = useFormValidation(loginSchema, failure?.errors);
   return (
     <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1fr_20rem]">
-      <title>{t("auth.login.title")}</title>
+      <DocumentTitle name={t("auth.login.title")} />
       <section
         aria-labelledby="login-title"
         className="rounded-xl border border-line bg-[color:var(--surface)] p-6 sm:p-8"

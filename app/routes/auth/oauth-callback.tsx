@@ -11,6 +11,7 @@ import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/oauth-callback";
@@ -56,7 +57,7 @@ export default function OAuthCallback({ loaderData }: Route.ComponentProps) {
   const provider = t(`oauth.providers.${loaderData.provider}`);
   return (
     <div className="mx-auto flex max-w-xl flex-col gap-6 px-4 py-14 sm:px-6">
-      <title>{t("oauth.callback.title")}</title>
+      <DocumentTitle name={t("oauth.callback.title")} />
       <h1 className="text-center font-display text-3xl text-primary">{t("oauth.callback.title")}</h1>
       <FormAlert>{t(loaderData.error, { provider })}</FormAlert>
       <div className="flex flex-wrap justify-center gap-3">

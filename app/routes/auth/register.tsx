@@ -14,6 +14,7 @@ import { echoedValue } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { Checkbox, Field, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/register";
@@ -63,7 +64,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const { errors, onSubmit } = useFormValidation(registerSchema, failure?.errors);
   return (
     <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1fr_20rem]">
-      <title>{t("auth.register.title", { site: root?.site?.title ?? "" })}</title>
+      <DocumentTitle name={t("auth.register.title", { site: root?.site?.title ?? "" })} />
       <section
         aria-labelledby="register-title"
         className="rounded-xl border border-line bg-[color:var(--surface)] p-6 sm:p-8"

@@ -7,6 +7,7 @@ import { parseForm, resetPasswordSchema } from "~/features/auth/schemas";
 import { createSession } from "~/features/auth/session.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/reset-password";
@@ -37,7 +38,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const { errors, onSubmit } = useFormValidation(resetPasswordSchema, failure?.errors);
   return (
     <div className="mx-auto max-w-lg px-4 py-14 sm:px-6">
-      <title>{t("auth.reset.title")}</title>
+      <DocumentTitle name={t("auth.reset.title")} />
       <h1 className="font-display text-3xl text-primary">{t("auth.reset.title")}</h1>
       {loaderData.valid ? (
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">

@@ -3,6 +3,7 @@ import { requireUser } from "~/features/auth/session.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/welcome";
 
@@ -16,7 +17,7 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
   const tips = ["read", "achievements", "streaks"] as const;
   return (
     <div className="mx-auto flex max-w-3xl flex-col items-center gap-8 px-4 py-14 text-center sm:px-6">
-      <title>{t("auth.welcome.title", { username: loaderData.username })}</title>
+      <DocumentTitle name={t("auth.welcome.title", { username: loaderData.username })} />
       <h1 className="font-display text-3xl text-primary sm:text-4xl">
         {t("auth.welcome.title", { username: loaderData.username })}
       </h1>

@@ -87,7 +87,6 @@ export default function Coins({ loaderData, actionData }: Route.ComponentProps) 
   useRecheckWhilePending(payment?.status === "pending" && !cancelled);
   return (
     <Page title={t("coins.title")} intro={t("coins.intro")} width="max-w-4xl">
-      <title>{t("coins.title")}</title>
       <div className="mb-8 flex flex-col gap-4">
         <PaymentResult payment={payment ?? undefined} cancelled={cancelled} />
         {actionData?.error ? <FormAlert>{t(actionData.error)}</FormAlert> : null}

@@ -6,6 +6,7 @@ import { answerTestCheckout, getTestCheckout } from "~/features/payments/test-ch
 import { useTranslation } from "~/i18n/react";
 import { isCleanText } from "~/lib/parse";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { FormNotice } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
@@ -50,13 +51,13 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
   const { item, amountCents, currency, open, back } = loaderData;
   return (
     <div className="mx-auto flex max-w-lg flex-col gap-6 px-4 py-10 sm:px-6">
-      <title>{t("payments.test.title")}</title>
       <p
         role="note"
         className="rounded-md border-2 border-dashed border-accent px-4 py-3 text-center font-display tracking-wide"
       >
         {t("payments.test.banner")}
       </p>
+      <DocumentTitle name={t("payments.test.title")} />
       <h1 className="text-center font-display text-3xl text-primary">{t("payments.test.title")}</h1>
       <section
         aria-labelledby="order"

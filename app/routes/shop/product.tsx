@@ -6,6 +6,7 @@ import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
 import { shareablePage } from "~/lib/shareable";
+import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/product";
@@ -32,8 +33,6 @@ export async function loader({ params }: Route.LoaderArgs) {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ title: data?.product.name }];
-
 export default function Product({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { product, html, related } = loaderData;
@@ -56,6 +55,7 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           <p className="font-display text-sm tracking-widest text-accent uppercase">
             {t(`shop.filters.${product.category}`)}
           </p>
+          <DocumentTitle name={product.name} />
           <h1 className="font-display text-3xl text-primary">{product.name}</h1>
           <p className="text-2xl">
             <Price cents={product.priceCents} currency={product.currency} />

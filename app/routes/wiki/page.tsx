@@ -24,10 +24,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { page: rest, html: renderMarkdownCached(bodyMd) };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data?.page.title },
-  { name: "description", content: data?.page.summary },
-];
+export const meta: Route.MetaFunction = ({ data }) => [{ name: "description", content: data?.page.summary }];
 
 export default function WikiPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

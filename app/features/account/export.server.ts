@@ -1,0 +1,173 @@
+import { asc, type Column, eq, getTableColumns, getTableName, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import { db } from "#db/client.server";
+import {
+  chapters,
+  chapterUnlocks,
+  coinLedger,
+  membershipGrants,
+  oauthIdentities,
+  oauthRequests,
+  passwordResetTokens,
+  paymentEvents,
+  payments,
+  readingProgress,
+  readingSettings,
+  sessions,
+  subscriptions,
+  users,
+} from "#db/schema";
+
+/** The export's format name and version (docs/data-export.md); the version moves when a section changes shape. */
+export const exportFormat = { format: "crimson-covenant/account-data", version: 1 } as const;
+
+const ownerColumn = "the account's own id, given once as account.id";
+
+/**
+ * Every table holding rows about a reader, the export section carrying them and the columns left out, each
+ * with why. Every other column is exported as stored, so a column added later is exported without anyone
+ * remembering to; a table added later fails the coverage test (export.server.test.ts) until it is listed
+ * here or in `notExported`.
+ */
+export const exportedTables = [
+  {
+    table: users,
+    section: "account",
+    withheld: { passwordHash: "a secret: the argon2id hash of the password" },
+  },
+  {
+    table: sessions,
+    section: "sessions",
+    withheld: { userId: ownerColumn, tokenHash: "a secret: it identifies the session cookie" },
+  },
+  { table: oauthIdentities, section: "linkedAccounts", withheld: { userId: ownerColumn } },
+  {
+    table: oauthRequests,
+    section: "socialSignInsInProgress",
+    withheld: {
+      linkUserId: ownerColumn,
+      stateHash: "a secret of the sign-in in progress",
+      codeVerifier: "a secret of the sign-in in progress (PKCE)",
+    },
+  },
+  {
+    table: passwordResetTokens,
+    section: "passwordResetRequests",
+    withheld: { userId: ownerColumn, tokenHash: "a secret: it identifies the e-mailed reset link" },
+  },
+  { table: coinLedger, section: "coinLedger", withheld: { userId: ownerColumn } },
+  { table: chapterUnlocks, section: "chapterUnlocks", withheld: { userId: ownerColumn } },
+  { table: readingProgress, section: "readingProgress", withheld: { userId: ownerColumn } },
+  { table: readingSettings, section: "readingSettings", withheld: { userId: ownerColumn } },
+  {
+    table: payments,
+    section: "payments",
+    withheld: {
+      userId: ownerColumn,
+      providerSessionId: "a bearer id of the provider's checkout page (the test provider's is its only key)",
+    },
+  },
+  { table: paymentEvents, section: "paymentEvents", withheld: {} },
+  { table: membershipGrants, section: "membershipGrants", withheld: { userId: ownerColumn } },
+  { table: subscriptions, section: "subscriptions", withheld: { userId: ownerColumn } },
+] as const satisfies readonly { table: PgTable; section: string; withheld: Record<string, string> }[];
+
+/** Tables that reference an account but are deliberately not exported, with why (none today). */
+export const notExported: readonly { table: PgTable; reason: string }[] = [];
+
+type Entry = (typeof exportedTables)[number];
+
+/** The columns of a listed table that the export carries: all of them but the withheld. */
+function exportedColumns(entry: Entry): Record<string, PgColumn> {
+  return Object.fromEntries(
+    Object.entries(getTableColumns(entry.table)).filter(([key]) => !(key in entry.withheld)),
+  );
+}
+
+function entryFor(table: PgTable): Entry {
+  const entry = exportedTables.find((candidate) => candidate.table === table);
+  if (!entry) throw new Error(`${getTableName(table)} is not in exportedTables`);
+  return entry;
+}
+
+type Row = Record<string, unknown>;
+
+/** A listed table's rows of one reader, oldest first. */
+function rowsOf(table: PgTable, where: SQL, order: Column): Promise<Row[]> {
+  return db()
+    .select(exportedColumns(entryFor(table)))
+    .from(table)
+    .where(where)
+    .orderBy(asc(order)) as Promise<Row[]>;
+}
+
+/**
+ * Everything the site holds about a reader, for "Download my data" (docs/data-export.md): every row of every
+ * table about them, without secrets (password and token hashes). Another reader's rows never appear: each
+ * query is bound to this account's id.
+ */
+export async function exportAccountData(userId: number) {
+  // A row about a chapter also names it by its number, which the reader knows (the id is internal).
+  const chapterNumber = { chapterNumber: chapters.number };
+  const [
+    [account],
+    accountSessions,
+    linkedAccounts,
+    socialSignInsInProgress,
+    passwordResetRequests,
+    ledger,
+    unlocks,
+    progress,
+    [settings],
+    accountPayments,
+    events,
+    grants,
+    accountSubscriptions,
+  ] = await Promise.all([
+    rowsOf(users, eq(users.id, userId), users.id),
+    rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
+    rowsOf(oauthIdentities, eq(oauthIdentities.userId, userId), oauthIdentities.createdAt),
+    rowsOf(oauthRequests, eq(oauthRequests.linkUserId, userId), oauthRequests.expiresAt),
+    rowsOf(passwordResetTokens, eq(passwordResetTokens.userId, userId), passwordResetTokens.createdAt),
+    rowsOf(coinLedger, eq(coinLedger.userId, userId), coinLedger.id),
+    db()
+      .select({ ...exportedColumns(entryFor(chapterUnlocks)), ...chapterNumber })
+      .from(chapterUnlocks)
+      .innerJoin(chapters, eq(chapterUnlocks.chapterId, chapters.id))
+      .where(eq(chapterUnlocks.userId, userId))
+      .orderBy(asc(chapterUnlocks.createdAt)) as Promise<Row[]>,
+    db()
+      .select({ ...exportedColumns(entryFor(readingProgress)), ...chapterNumber })
+      .from(readingProgress)
+      .innerJoin(chapters, eq(readingProgress.chapterId, chapters.id))
+      .where(eq(readingProgress.userId, userId))
+      .orderBy(asc(chapters.number)) as Promise<Row[]>,
+    rowsOf(readingSettings, eq(readingSettings.userId, userId), readingSettings.userId),
+    rowsOf(payments, eq(payments.userId, userId), payments.id),
+    db()
+      .select(exportedColumns(entryFor(paymentEvents)))
+      .from(paymentEvents)
+      .innerJoin(payments, eq(paymentEvents.paymentId, payments.id))
+      .where(eq(payments.userId, userId))
+      .orderBy(asc(paymentEvents.receivedAt)) as Promise<Row[]>,
+    rowsOf(membershipGrants, eq(membershipGrants.userId, userId), membershipGrants.grantedAt),
+    rowsOf(subscriptions, eq(subscriptions.userId, userId), subscriptions.id),
+  ]);
+  return {
+    ...exportFormat,
+    exportedAt: new Date().toISOString(),
+    account,
+    readingSettings: settings ?? null,
+    sessions: accountSessions,
+    linkedAccounts,
+    socialSignInsInProgress,
+    passwordResetRequests,
+    coinLedger: ledger,
+    chapterUnlocks: unlocks,
+    readingProgress: progress,
+    payments: accountPayments,
+    paymentEvents: events,
+    membershipGrants: grants,
+    subscriptions: accountSubscriptions,
+  } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
+}

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#db/client.server";
+import { createAccount } from "~/features/auth/commands.server";
+import { createSession } from "~/features/auth/session.server";
+import type { ChapterProgress } from "~/features/reader/progress";
+import { saveProgress } from "~/features/reader/queries.server";
+import { loader } from "~/routes/chapter-start";
+import { drivers, openTestDatabase } from "../setup/database";
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}${counter++}`;
+
+const progress = (completed: boolean, lastReadAt: string): ChapterProgress => ({
+  scrollPosition: completed ? 1 : 0.4,
+  paragraph: 5,
+  completionPercentage: completed ? 100 : 40,
+  readingTime: 60,
+  completed,
+  bookmarks: [],
+  lastReadAt,
+});
+
+async function reader() {
+  const name = `start${unique()}`;
+  const id = await createAccount({ username: name, email: `${name}@example.com`, password: "secret1" });
+  return { id, cookie: (await createSession(id, { remember: false })).split(";")[0] ?? "" };
+}
+
+async function startFor(cookie?: string, path = "/chapter") {
+  const request = new Request(`http://localhost${path}`, { headers: cookie ? { cookie } : {} });
+  const response = (await loader({ request, params: {}, context: {} } as never)) as Response;
+  return { status: response.status, location: response.headers.get("location") };
+}
+
+describe.each(drivers)("/chapter without a number on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+  });
+  afterAll(() => handle.close());
+
+  it("sends a visitor to chapter 1", async () => {
+    expect(await startFor()).toEqual({ status: 302, location: "/chapter/1" });
+  });
+
+  it("sends a signed-in reader who has read nothing to chapter 1", async () => {
+    const { cookie } = await reader();
+    expect(await startFor(cookie)).toEqual({ status: 302, location: "/chapter/1" });
+  });
+
+  it("sends a reader back to the chapter they left unfinished, the latest they read", async () => {
+    const { id, cookie } = await reader();
+    await saveProgress(id, 1, progress(true, "2026-11-01T10:00:00.000Z"));
+    await saveProgress(id, 3, progress(false, "2026-11-02T10:00:00.000Z"));
+    expect(await startFor(cookie)).toEqual({ status: 302, location: "/chapter/3" });
+  });
+
+  it("sends a reader who finished a chapter on to the next", async () => {
+    const { id, cookie } = await reader();
+    await saveProgress(id, 2, progress(true, "2026-11-03T10:00:00.000Z"));
+    expect(await startFor(cookie)).toEqual({ status: 302, location: "/chapter/3" });
+  });
+});

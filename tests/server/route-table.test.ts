@@ -1,0 +1,206 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import routes from "~/routes";
+import { Client, registerReader } from "./http";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+
+/**
+ * Every page of the route table names itself in its `<title>`, in every language, the 404 of every
+ * parameterised route too; /chapter without a number leads to a chapter; the data download is a private
+ * attachment. Against the built server.
+ */
+if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the server tests");
+
+const languages = ["en", "es", "fr", "ja"] as const;
+const site = "Crimson Covenant";
+
+/**
+ * Sample requests for each route of app/routes.ts. `translated`: the page's name is interface words, so the
+ * title differs by language (a chapter's or product's name is the author's, the same in every language).
+ * `signedIn`: asked by a registered reader. Resource routes answer no page: listed so a new route is seen.
+ */
+type Sample = { path: string; status: number; translated: boolean; signedIn?: boolean };
+const pages: Record<string, Sample[] | "resource"> = {
+  "": [{ path: "/", status: 200, translated: false }],
+  about: [{ path: "/about", status: 200, translated: true }],
+  chapters: [{ path: "/chapters", status: 200, translated: true }],
+  toc: [{ path: "/toc", status: 200, translated: true }],
+  chapter: "resource",
+  "chapter/:id": [
+    { path: "/chapter/1", status: 200, translated: false },
+    { path: "/chapter/999", status: 404, translated: true },
+  ],
+  "reader/progress": "resource",
+  "reader/settings": "resource",
+  wiki: [{ path: "/wiki", status: 200, translated: true }],
+  "wiki/:section": [
+    { path: "/wiki/characters", status: 200, translated: true },
+    { path: "/wiki/spells", status: 404, translated: true },
+  ],
+  "wiki/:section/:slug": [
+    { path: "/wiki/world/new-lumen", status: 200, translated: false },
+    { path: "/wiki/world/nowhere", status: 404, translated: true },
+  ],
+  gallery: [{ path: "/gallery", status: 200, translated: true }],
+  shop: [{ path: "/shop", status: 200, translated: true }],
+  "shop/product/:id": [
+    { path: "/shop/product/2", status: 200, translated: false },
+    { path: "/shop/product/9999", status: 404, translated: true },
+  ],
+  fundraiser: [{ path: "/fundraiser", status: 200, translated: true }],
+  terms: [{ path: "/terms", status: 200, translated: false }],
+  privacy: [{ path: "/privacy", status: 200, translated: false }],
+  preferences: "resource",
+  login: [{ path: "/login", status: 200, translated: true }],
+  register: [{ path: "/register", status: 200, translated: true }],
+  welcome: [{ path: "/welcome", status: 200, translated: true, signedIn: true }],
+  logout: "resource",
+  "forgot-password": [{ path: "/forgot-password", status: 200, translated: true }],
+  "reset-password": [{ path: "/reset-password?token=unknown", status: 200, translated: true }],
+  "auth/:provider": "resource",
+  "auth/:provider/callback": [{ path: "/auth/nowhere/callback", status: 404, translated: true }],
+  account: [{ path: "/account", status: 200, translated: true, signedIn: true }],
+  "account/data": "resource",
+  coins: [{ path: "/coins", status: 200, translated: true }],
+  "pay/test/:session": [
+    { path: "/pay/test/{checkout}", status: 200, translated: true, signedIn: true },
+    { path: "/pay/test/unknown", status: 404, translated: true },
+  ],
+  "webhooks/:provider": "resource",
+  "*": [{ path: "/no/such/page", status: 404, translated: true }],
+};
+
+function paths(entries: RouteConfigEntry[], parent = ""): string[] {
+  return entries.flatMap((entry) => {
+    const own = entry.index ? parent : [parent, entry.path ?? ""].filter(Boolean).join("/");
+    return [...(entry.children ? [] : [own]), ...paths(entry.children ?? [], own)];
+  });
+}
+
+const titlesOf = (html: string) => [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-route-table-"));
+let server: RunningServer;
+let reader: Client;
+/** The reader's test checkout page, started in `beforeAll` (where the reader also reads chapter 2). */
+let checkout = "";
+
+beforeAll(async () => {
+  const port = await freePort();
+  server = spawnServer({ PORT: String(port), DATA_DIR: dataDir });
+  await waitUntilReady(server);
+  reader = new Client(server.url);
+  await registerReader(reader, "titles");
+  checkout = (await reader.post("/coins", { packKey: "coins-5" })).headers.get("location") ?? "";
+  expect(checkout).toMatch(/^\/pay\/test\/./);
+  // Part way through chapter 2, with a bookmark, as the reader's page reports it.
+  const saved = await fetch(`${server.url}/reader/progress`, {
+    method: "POST",
+    body: JSON.stringify({
+      entries: [
+        {
+          chapter: 2,
+          progress: {
+            scrollPosition: 0.3,
+            paragraph: 4,
+            completionPercentage: 30,
+            readingTime: 90,
+            completed: false,
+            bookmarks: [4],
+            lastReadAt: new Date().toISOString(),
+          },
+        },
+      ],
+    }),
+    headers: {
+      cookie: reader.cookieHeader,
+      "content-type": "application/json",
+      origin: server.url,
+      "sec-fetch-site": "same-origin",
+    },
+  });
+  expect(saved.status).toBe(200);
+});
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("page titles", () => {
+  it("has samples for every route of the route table", () => {
+    expect(paths(routes).sort()).toEqual(Object.keys(pages).sort());
+  });
+
+  const samples = Object.values(pages).flatMap((value) => (value === "resource" ? [] : value));
+  it.each(samples)(
+    "$path names itself in each language",
+    async ({ path: page, status, translated, signedIn }) => {
+      const titles: string[] = [];
+      for (const language of languages) {
+        const client = signedIn ? reader : new Client(server.url);
+        const response = await client.get(page.replace("/pay/test/{checkout}", checkout), {
+          "accept-language": language,
+        });
+        expect(response.status, `${page} in ${language}`).toBe(status);
+        const found = titlesOf(await response.text());
+        expect(found, `${page} in ${language}: one <title>`).toHaveLength(1);
+        const [title = ""] = found;
+        expect(title.trim(), `${page} in ${language}`).not.toBe("");
+        expect(title, `${page} in ${language}: more than the site's name`).not.toBe(site);
+        titles.push(title);
+      }
+      if (translated) expect(new Set(titles).size, titles.join(" / ")).toBe(languages.length);
+    },
+  );
+
+  it("names the page and then the site", async () => {
+    const title = (page: string, language: string) =>
+      new Client(server.url)
+        .get(page, { "accept-language": language })
+        .then(async (response) => titlesOf(await response.text())[0]);
+    expect(await title("/shop", "en")).toBe("Shop · Crimson Covenant");
+    expect(await title("/toc", "fr")).toBe("Table des matières · Crimson Covenant");
+    expect(await title("/nowhere", "ja")).toBe("ページが見つかりません｜Crimson Covenant");
+  });
+});
+
+describe("/chapter without a number", () => {
+  it.each(["/chapter", "/chapter/"])("sends a visitor from %s to chapter 1", async (page) => {
+    const response = await new Client(server.url).get(page);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/chapter/1");
+    expect(response.headers.get("cache-control")).toContain("no-store");
+  });
+
+  it("sends a signed-in reader to where they left off (chapter 2, saved in beforeAll)", async () => {
+    for (const page of ["/chapter", "/chapter/"]) {
+      const response = await reader.get(page);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/chapter/2");
+    }
+  });
+});
+
+describe("the data download", () => {
+  it("is a private attachment holding the reader's progress and payments", async () => {
+    const response = await reader.get("/account/data");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="my-data-titles\w+\.json"$/,
+    );
+    expect(response.headers.get("cache-control")).toBe("private, no-store");
+    const body = await response.json();
+    expect(body).toMatchObject({ format: "crimson-covenant/account-data", version: 1 });
+    expect(body.readingProgress).toEqual([expect.objectContaining({ chapterNumber: 2, bookmarks: [4] })]);
+    expect(body.payments).toEqual([expect.objectContaining({ coinPackKey: "coins-5", status: "pending" })]);
+  });
+
+  it("sends a visitor to sign in", async () => {
+    const response = await new Client(server.url).get("/account/data");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/login?redirectTo=%2Faccount%2Fdata");
+  });
+});
