@@ -12,10 +12,12 @@ import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
 import { sharedViewer } from "~/features/page-cache/viewer.server";
 import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
+import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
 import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
+import { redactUrl } from "~/lib/redact";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { securityHeaders } from "./headers";
 import { originCheck } from "./origin-check";
@@ -50,7 +52,7 @@ function beginRequest(req: IncomingMessage, res: ServerResponse): string {
     logger.info({
       requestId,
       method: req.method,
-      url: req.url,
+      url: redactUrl(req.url),
       status: res.statusCode,
       ms: Number(process.hrtime.bigint() - began) / 1e6,
       ip: clientIp(req),
@@ -161,6 +163,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         documentRequest: !req.path.endsWith(".data"),
         keptPage: pendingPage(req) !== undefined,
         documentOnly: {},
+        afterResponse: afterResponseOf(res),
       }),
     }),
   );
@@ -193,6 +196,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     ]);
     if (!drained) server.closeAllConnections();
     stopRevisionPoll();
+    await settleAfterResponse(DRAIN_MS);
     await handle
       .close()
       .catch((error: unknown) => logger.error({ err: error }, "closing the database failed"));

@@ -6,7 +6,7 @@ import {
   readStateCookie,
   stateCookie,
 } from "~/features/auth/oauth.server";
-import { createSession, destroySession, getSessionUser } from "~/features/auth/session.server";
+import { signIn } from "~/features/auth/session.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { safeRedirectPath } from "~/lib/redirect";
@@ -35,19 +35,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { status: result.error.status, headers },
     );
   }
-  const current = await getSessionUser(request);
-  if (current?.id !== result.userId) {
-    // A new session id at every sign-in; whatever session the browser had ends.
-    if (current) await destroySession(request);
-    headers.append(
-      "Set-Cookie",
-      await createSession(result.userId, {
-        remember: false,
-        ip: context.ip,
-        userAgent: request.headers.get("user-agent"),
-      }),
-    );
-  }
+  // A new session id at every sign-in (also linking, for the same account); the presented one ends.
+  headers.append(
+    "Set-Cookie",
+    await signIn(request, result.userId, { remember: false, meta: context, method: provider.id }),
+  );
   throw redirect(safeRedirectPath(result.redirectTo, "/account"), { headers });
 }
 

@@ -31,7 +31,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 export async function action({ params, request, context }: Route.ActionArgs) {
   const parsed = testAnswerSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "payments.test.badAnswer" }, { status: 400 });
-  const answered = await answerTestCheckout(params.session, parsed.data.decision, context.requestId);
+  const answered = await answerTestCheckout(params.session, parsed.data.decision, context);
   if (!answered) throw data(null, { status: 404 });
   return redirect(answered.redirectTo);
 }
