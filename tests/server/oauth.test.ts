@@ -113,20 +113,6 @@ describe("social sign-in through the production server", () => {
     expect(html).not.toContain("Link Google");
   });
 
-  it("ends the session the browser held when it signs in to another account", async () => {
-    discord.profile = discordProfile();
-    const browser = new Client(server.url);
-    await roundTrip(browser, "discord");
-    const held = browser.cookieHeader;
-    discord.profile = discordProfile();
-    const { answer } = await roundTrip(browser, "discord");
-    expect(answer.status).toBe(302);
-    expect(browser.cookieHeader).not.toBe(held);
-    const replay = await fetch(`${server.url}/account`, { headers: { cookie: held }, redirect: "manual" });
-    expect(replay.status).toBe(302);
-    expect((await browser.get("/account")).status).toBe(200);
-  });
-
   it("refuses a replayed callback and one from another browser, with a page that explains", async () => {
     discord.profile = discordProfile();
     const browser = new Client(server.url);
