@@ -32,6 +32,16 @@ describe("production without a payment provider", () => {
     expect(server.output()).toContain("PAYMENT_PROVIDER: is required in production");
   });
 
+  it.each([
+    ["SIGNUP_LIMIT_PER_HOUR", "unlimited"],
+    ["RESET_LIMIT_PER_HOUR", "0"],
+    ["LOG_LEVEL", "loud"],
+  ])("refuses to start with %s=%s, naming it", async (name, value) => {
+    const server = spawnServer({ PORT: String(await freePort()), DATA_DIR: freshDataDir(), [name]: value });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain(`${name}:`);
+  });
+
   it("starts on http://localhost with no provider named (npm start), without the banner", async () => {
     const server = spawnServer({ PORT: String(await freePort()), DATA_DIR: freshDataDir() });
     try {
