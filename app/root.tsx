@@ -24,6 +24,7 @@ import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
 import { defaultLanguage } from "./i18n/config";
 import { AppScripts } from "./lib/app-scripts";
+import { getEnv } from "./lib/env.server";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
 import { themeForPath } from "./lib/route-theme";
@@ -37,6 +38,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     // Nothing else of the account: every page is the same for all readers with the same settings, so the
     // page cache can share it (server/page-cache.ts). Personal figures are fetched by the parts showing them.
     signedIn: Boolean(user),
+    // The same for every page of the process, so kept pages carry it too (ADR 16).
+    ...(getEnv().simulatedPayments ? { simulatedPayments: true } : {}),
     // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).
     ...(user ? { readingSettings: user.readingSettings } : {}),
   };
@@ -98,6 +101,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a href="#main" className="skip-link">
           {t("nav.skipToContent")}
         </a>
+        {data?.simulatedPayments ? (
+          <p role="note" className="border-b-2 border-dashed border-accent px-4 py-2 text-center text-sm">
+            {t("common.simulatedPayments")}
+          </p>
+        ) : null}
         <header className="site-header">
           <div className="site-header-row">
             <Link to="/" className="site-title">

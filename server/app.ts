@@ -12,11 +12,13 @@ import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
 import { sharedViewer } from "~/features/page-cache/viewer.server";
 import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
+import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
 import type { RequestContext } from "~/lib/context";
 import { errorCode, errorStatus } from "~/lib/db-errors";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
+import { redactUrl } from "~/lib/redact";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { bodyLimit } from "./body-limit";
 import { securityHeaders } from "./headers";
@@ -48,11 +50,13 @@ function beginRequest(req: IncomingMessage, res: ServerResponse): string {
   requestIds.set(req, requestId);
   if (!logger.isLevelEnabled("info")) return requestId;
   const began = process.hrtime.bigint();
+  // As the client sent it: the page cache may put a canonical form in req.url.
+  const url = req.url ?? "/";
   res.once("finish", () => {
     logger.info({
       requestId,
       method: req.method,
-      url: (req as { originalUrl?: string }).originalUrl ?? req.url,
+      url: redactUrl(url),
       status: res.statusCode,
       ms: Number(process.hrtime.bigint() - began) / 1e6,
       ip: clientIp(req),
@@ -164,6 +168,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         documentRequest: !req.path.endsWith(".data"),
         keptPage: pendingPage(req) !== undefined,
         documentOnly: {},
+        afterResponse: afterResponseOf(res),
       }),
     }),
   );
@@ -211,6 +216,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     ]);
     if (!drained) server.closeAllConnections();
     stopRevisionPoll();
+    await settleAfterResponse(DRAIN_MS);
     await handle
       .close()
       .catch((error: unknown) => logger.error({ err: error }, "closing the database failed"));

@@ -1,3 +1,5 @@
+import type { AfterResponse } from "./after-response.server";
+
 /** What the HTTP server hands every loader and action (see server/app.ts). */
 export type RequestContext = {
   cspNonce: string;
@@ -15,7 +17,12 @@ export type RequestContext = {
    * a chapter's text goes into the HTML once, not twice (see features/reader/chapter-body.tsx).
    */
   documentOnly: Record<string, string>;
+  /** Runs a task once the response is written (app/lib/after-response.server.ts). */
+  afterResponse: AfterResponse;
 };
+
+/** What an operator's log line needs of the request it is about. */
+export type RequestMeta = Pick<RequestContext, "requestId" | "ip">;
 
 declare module "react-router" {
   interface AppLoadContext extends RequestContext {}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseEnv } from "./env.server";
+import { ConfigError, logLevelFrom, parseEnv } from "./env.server";
 
 describe("parseEnv", () => {
   it("uses the documented defaults", () => {
@@ -50,7 +50,64 @@ describe("payment settings", () => {
     [{ STRIPE_API_BASE: "ftp://localhost" }, "STRIPE_API_BASE"],
     [{ TEST_PAYMENT_SECRET: "short" }, "TEST_PAYMENT_SECRET"],
     [{ CHECKOUT_LIMIT_PER_HOUR: "0" }, "CHECKOUT_LIMIT_PER_HOUR"],
+    [{ SIGNUP_LIMIT_PER_HOUR: "unlimited" }, "SIGNUP_LIMIT_PER_HOUR"],
+    [{ SIGNUP_LIMIT_PER_HOUR: "0" }, "SIGNUP_LIMIT_PER_HOUR"],
+    [{ SIGNUP_LIMIT_PER_HOUR: "2.5" }, "SIGNUP_LIMIT_PER_HOUR"],
+    [{ RESET_LIMIT_PER_HOUR: "unlimited" }, "RESET_LIMIT_PER_HOUR"],
+    [{ RESET_LIMIT_PER_HOUR: "-1" }, "RESET_LIMIT_PER_HOUR"],
   ])("refuses %j naming the variable", (source, name) => {
     expect(() => parseEnv(source)).toThrowError(new RegExp(`${name}:`));
+  });
+});
+
+describe("sign-up and reset limits", () => {
+  it("default to 20 and 10 an hour and take whole numbers", () => {
+    expect(parseEnv({})).toMatchObject({ SIGNUP_LIMIT_PER_HOUR: 20, RESET_LIMIT_PER_HOUR: 10 });
+    expect(parseEnv({ SIGNUP_LIMIT_PER_HOUR: "5", RESET_LIMIT_PER_HOUR: "3" })).toMatchObject({
+      SIGNUP_LIMIT_PER_HOUR: 5,
+      RESET_LIMIT_PER_HOUR: 3,
+    });
+  });
+});
+
+describe("the payment provider in production", () => {
+  const production = { NODE_ENV: "production", APP_ORIGIN: "https://read.example" };
+
+  it("must be chosen when NODE_ENV=production serves an https origin, and the message says so", () => {
+    expect(() => parseEnv(production)).toThrowError(ConfigError);
+    expect(() => parseEnv(production)).toThrowError(/PAYMENT_PROVIDER: is required in production/);
+  });
+
+  it("may be the test provider when chosen explicitly, and then payments are marked simulated", () => {
+    const env = parseEnv({ ...production, PAYMENT_PROVIDER: "test" });
+    expect(env).toMatchObject({ PAYMENT_PROVIDER: "test", publicProduction: true, simulatedPayments: true });
+  });
+
+  it("is not simulated with Stripe", () => {
+    const env = parseEnv({
+      ...production,
+      PAYMENT_PROVIDER: "stripe",
+      STRIPE_SECRET_KEY: "sk_live_abc",
+      STRIPE_WEBHOOK_SECRET: "whsec_abc",
+    });
+    expect(env.simulatedPayments).toBe(false);
+  });
+
+  it.each([
+    [{ NODE_ENV: "production" }],
+    [{ NODE_ENV: "production", APP_ORIGIN: "http://localhost:3000" }],
+    [{ NODE_ENV: "development", APP_ORIGIN: "https://read.example" }],
+    [{ APP_ORIGIN: "https://read.example" }],
+  ])("defaults to the test provider, unmarked, off a public origin: %j", (source) => {
+    expect(parseEnv(source)).toMatchObject({ PAYMENT_PROVIDER: "test", simulatedPayments: false });
+  });
+});
+
+describe("logLevelFrom", () => {
+  it("reads LOG_LEVEL as the schema does, and names it when it is wrong", () => {
+    expect(logLevelFrom({})).toBe("info");
+    expect(logLevelFrom({ LOG_LEVEL: "" })).toBe("info");
+    expect(logLevelFrom({ LOG_LEVEL: "warn" })).toBe("warn");
+    expect(() => logLevelFrom({ LOG_LEVEL: "loud" })).toThrowError(/LOG_LEVEL:/);
   });
 });

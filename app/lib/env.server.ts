@@ -1,6 +1,8 @@
 import path from "node:path";
 import { z } from "zod";
 
+const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
+
 /**
  * The process configuration, read once from the environment and validated at start.
  * A bad value stops start-up with a message that names the variable.
@@ -16,7 +18,7 @@ const schema = z
       .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
       .optional(),
     APP_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
-    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    LOG_LEVEL: logLevel,
     CONTENT_DIR: z.string().min(1).default("./content"),
     SMTP_URL: z
       .string()
@@ -33,7 +35,11 @@ const schema = z
     GOOGLE_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
     GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
     GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
-    PAYMENT_PROVIDER: z.enum(["test", "stripe"]).default("test"),
+    /**
+     * No default: chosen by parseEnv, which refuses to guess in production (an https APP_ORIGIN with
+     * NODE_ENV=production), where the test provider would let anyone approve their own checkout.
+     */
+    PAYMENT_PROVIDER: z.enum(["test", "stripe"]).optional(),
     STRIPE_SECRET_KEY: z
       .string()
       .regex(/^(sk|rk)_(test|live)_/, "must be a Stripe secret key (sk_test_…, sk_live_…)")
@@ -47,6 +53,8 @@ const schema = z
     /** Signs the test provider's confirmations; a random one per process when unset. */
     TEST_PAYMENT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     CHECKOUT_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(30),
+    SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
+    RESET_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     /** Memory for whole pages kept for many readers (server/page-cache.ts). */
     PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
   })
@@ -62,7 +70,15 @@ const schema = z
     }
   });
 
-export type Env = z.infer<typeof schema> & { dataDir: string; origin: string };
+export type Env = Omit<z.infer<typeof schema>, "PAYMENT_PROVIDER"> & {
+  PAYMENT_PROVIDER: "test" | "stripe";
+  dataDir: string;
+  origin: string;
+  /** NODE_ENV=production serving an https origin: the site is public, so nothing is assumed for it. */
+  publicProduction: boolean;
+  /** The test payment provider serves a public site: every page says payments are simulated. */
+  simulatedPayments: boolean;
+};
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -76,11 +92,34 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = result.data;
+  const origin = (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
+  // `npm start` on http://localhost is NODE_ENV=production too; only a public (https) origin must choose.
+  const publicProduction = env.NODE_ENV === "production" && origin.startsWith("https:");
+  if (publicProduction && !env.PAYMENT_PROVIDER) {
+    throw new ConfigError(
+      "Invalid configuration:\n  PAYMENT_PROVIDER: is required in production (NODE_ENV=production with an https APP_ORIGIN): set stripe, or test to run on simulated payments",
+    );
+  }
+  const provider = env.PAYMENT_PROVIDER ?? "test";
   return {
     ...env,
+    PAYMENT_PROVIDER: provider,
     dataDir: path.resolve(env.DATA_DIR),
-    origin: (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    origin,
+    publicProduction,
+    simulatedPayments: publicProduction && provider === "test",
   };
+}
+
+/**
+ * LOG_LEVEL alone, for the logger, which is made when its module loads: before a test (or anything) has
+ * set the rest of the environment that getEnv() reads once. Validated by the same schema as the rest.
+ */
+export function logLevelFrom(source: NodeJS.ProcessEnv): z.infer<typeof logLevel> {
+  const result = logLevel.safeParse(source.LOG_LEVEL || undefined);
+  if (!result.success)
+    throw new ConfigError(`Invalid configuration:\n  LOG_LEVEL: ${result.error.issues[0]?.message}`);
+  return result.data;
 }
 
 let cached: Env | undefined;

@@ -54,7 +54,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (form.get("intent") !== "unlock" || number === undefined)
     return data({ error: "reader.unlock.failed" }, { status: 400 });
   if (!user) return data({ error: "reader.unlock.signIn" }, { status: 401 });
-  const result = await unlockChapter(user.id, number);
+  const result = await unlockChapter(user.id, number, new Date(), context);
   if (!result.ok) {
     logger.info(
       { userId: user.id, chapter: number, reason: result.reason, requestId: context.requestId },

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "./http";
+import { Client, registerAndSignIn } from "./http";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
 
 /**
@@ -22,9 +22,11 @@ function decodeQuotedPrintable(text: string) {
     .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
 
+/** The oldest e-mail to `to` not read yet (each is read once). */
 async function mailTo(to: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const found = mails.find((mail) => mail.to === to);
+    const index = mails.findIndex((mail) => mail.to === to);
+    const [found] = index === -1 ? [] : mails.splice(index, 1);
     if (found) return decodeQuotedPrintable(found.raw);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -42,13 +44,7 @@ const reader = () => {
 };
 
 async function registered(client: Client, who = reader()) {
-  const response = await client.post("/register", {
-    username: who.username,
-    email: who.email,
-    password: who.password,
-    confirmPassword: who.password,
-    acceptTerms: "on",
-  });
+  const response = await registerAndSignIn(client, who, mailTo);
   expect(response.status).toBe(302);
   expect(response.headers.get("location")).toBe("/welcome");
   return who;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discordProfile, type FakeProvider, googleProfile, startFakeProvider } from "../oauth/fake-provider";
-import { Client } from "./http";
+import { Client, outboxMail, registerAndSignIn } from "./http";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
 
 /**
@@ -142,12 +142,11 @@ describe("social sign-in through the production server", () => {
       username: `pw${Date.now().toString(36)}`,
       email: `pw${Date.now().toString(36)}@example.com`,
     };
-    const registered = await new Client(server.url).post("/register", {
-      ...who,
-      password: "first secret",
-      confirmPassword: "first secret",
-      acceptTerms: "on",
-    });
+    const registered = await registerAndSignIn(
+      new Client(server.url),
+      { ...who, password: "first secret" },
+      (to) => outboxMail(dataDir, to),
+    );
     expect(registered.status).toBe(302);
     discord.profile = discordProfile({ email: who.email });
     const browser = new Client(server.url);

@@ -8,7 +8,7 @@ import { parse } from "parse5";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresDatabase } from "../setup/postgres";
-import { Client } from "./http";
+import { Client, outboxMail, registerAndSignIn } from "./http";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
 
 /**
@@ -127,13 +127,7 @@ async function register(prefix: string): Promise<Reader> {
     password: "first secret",
     client: new Client(origin),
   };
-  const response = await reader.client.post("/register", {
-    username: reader.username,
-    email: reader.email,
-    password: reader.password,
-    confirmPassword: reader.password,
-    acceptTerms: "on",
-  });
+  const response = await registerAndSignIn(reader.client, reader, (to) => outboxMail(dataDir, to));
   expect(response.status).toBe(302);
   expect(reader.client.cookies.has("session")).toBe(true);
   return reader;

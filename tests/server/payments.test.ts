@@ -12,7 +12,8 @@ import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./pro
 /** Payments over HTTP against the built server: the test provider, Stripe (a local fake), and PostgreSQL races. */
 const TEST_SECRET = crypto.randomBytes(32).toString("hex");
 
-const register = (client: Client) => registerReader(client, "buyer");
+const register = (client: Client, server: RunningServer) =>
+  registerReader(client, server.env.DATA_DIR ?? "", "buyer");
 
 async function balance(client: Client): Promise<number> {
   const html = await (await client.get("/coins")).text();
@@ -60,7 +61,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("sells a pack through the hosted test page: approve credits, decline does not", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, server);
     expect(await balance(client)).toBe(3);
 
     const page = await buy(client, "coins-5");
@@ -92,7 +93,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("takes the price from the server, never from the form", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, server);
     expect((await client.post("/coins", { packKey: "coins-5", priceCents: "1", coins: "500" })).status).toBe(
       302,
     );
@@ -125,7 +126,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("answers a bad signature with 400 and credits nothing", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, server);
     const page = await buy(client, "coins-65");
     const session = page.replace("/pay/test/", "");
     const body = {
@@ -159,7 +160,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("keeps personal pages out of shared caches", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, server);
     for (const page of ["/coins", await buy(client, "coins-5")]) {
       const response = await client.get(page);
       expect(response.headers.get("cache-control") ?? "").not.toMatch(/public/);
@@ -168,7 +169,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("limits checkouts per IP", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, server);
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await client.post("/coins", { packKey: "coins-5" })).status);
     expect(statuses).toContain(429);
@@ -200,7 +201,7 @@ describe("Stripe over HTTP (local fake Stripe)", () => {
 
   it("sends the reader to Stripe Checkout and credits on the signed webhook, verified over the raw body", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, server);
     const location = await buy(client, "coins-12");
     expect(location).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
     const session = [...fake.sessions.values()].at(-1) ?? {};
@@ -261,7 +262,7 @@ describe.runIf(inject("postgres"))("money races on PostgreSQL", () => {
       "update chapters set coins_required = 1, release_at = now() - interval '1 day' where number in (1, 2, 3, 10)",
     );
     const client = new Client(server.url);
-    const name = await register(client);
+    const name = await register(client, server);
     const {
       rows: [user],
     } = await sql.query("select id from users where username = $1", [name]);
@@ -309,7 +310,7 @@ describe.runIf(inject("postgres"))("money races on PostgreSQL", () => {
 
   it("credits once when the same confirmed-payment event is delivered 10 times at once", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, server);
     const page = await buy(client, "coins-30");
     const session = page.replace("/pay/test/", "");
     const { raw, header } = signed({

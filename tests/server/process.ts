@@ -3,6 +3,8 @@ import net from "node:net";
 
 export type RunningServer = {
   url: string;
+  /** The environment it was started with (beyond the test process's own). */
+  env: Record<string, string>;
   child: ChildProcess;
   output: () => string;
   /** Resolves with the exit code when the process ends. */
@@ -39,6 +41,7 @@ export function spawnServer(env: Record<string, string>): RunningServer {
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return {
     url: `http://127.0.0.1:${port}`,
+    env,
     child,
     output: () => log,
     exited,

@@ -93,7 +93,7 @@ beforeAll(async () => {
   server = spawnServer({ PORT: String(port), DATA_DIR: dataDir });
   await waitUntilReady(server);
   reader = new Client(server.url);
-  await registerReader(reader, "titles");
+  await registerReader(reader, dataDir, "titles");
   checkout = (await reader.post("/coins", { packKey: "coins-5" })).headers.get("location") ?? "";
   expect(checkout).toMatch(/^\/pay\/test\/./);
   // Part way through chapter 2, with a bookmark, as the reader's page reports it.

@@ -3,9 +3,10 @@ import { db } from "#db/client.server";
 import { passwordResetTokens, sessions, users } from "#db/schema";
 import { WELCOME_COINS } from "~/features/coins/constants";
 import { book } from "~/features/coins/ledger.server";
-import { sendInBackground } from "~/features/mail/mailer.server";
-import { resetPasswordMail } from "~/features/mail/templates.server";
+import { sendWithRetries } from "~/features/mail/mailer.server";
+import { accountExistsMail, resetPasswordMail, welcomeMail } from "~/features/mail/templates.server";
 import type { Language } from "~/i18n/config";
+import type { RequestMeta } from "~/lib/context";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
 import { logger } from "~/lib/logger.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
@@ -45,37 +46,113 @@ function uniqueFieldError(error: unknown): FieldError | undefined {
   return undefined;
 }
 
-/**
- * Creates an account with its welcome coins (one transaction: both or neither). A taken username or
- * e-mail (in any case) is a FieldError, also when two sign-ups race for it.
- */
-export async function createAccount(input: {
-  username: string;
-  email: string;
-  password: string | null;
-  language?: Language;
-}): Promise<number> {
-  await assertAvailable(input);
-  const passwordHash = input.password === null ? null : await hashPassword(input.password);
+type NewAccount = { username: string; email: string; language?: Language };
+
+/** Inserts the account and books its welcome coins in one transaction: both or neither. */
+async function insertAccount(
+  input: NewAccount & { passwordHash: string | null },
+  meta?: RequestMeta,
+): Promise<number> {
   try {
     return await db().transaction(async (tx) => {
       const [user] = await tx
         .insert(users)
-        .values({ username: input.username, email: input.email, passwordHash, language: input.language })
+        .values({
+          username: input.username,
+          email: input.email,
+          passwordHash: input.passwordHash,
+          language: input.language,
+        })
         .returning({ id: users.id });
       if (!user) throw new Error("insert returned no row");
-      await book(tx, {
-        userId: user.id,
-        delta: WELCOME_COINS,
-        reason: "welcome",
-        idempotencyKey: `welcome:${user.id}`,
-      });
-      logger.info({ userId: user.id }, "account created");
+      await book(
+        tx,
+        { userId: user.id, delta: WELCOME_COINS, reason: "welcome", idempotencyKey: `welcome:${user.id}` },
+        meta,
+      );
+      logger.info({ event: "account.created", userId: user.id, ...meta }, "account created");
       return user.id;
     });
   } catch (error) {
     throw uniqueFieldError(error) ?? error;
   }
+}
+
+/**
+ * Creates an account with its welcome coins, for social sign-in (whose provider has shown the e-mail is
+ * the person's). A taken username or e-mail (in any case) is a FieldError, also when two sign-ups race.
+ */
+export async function createAccount(
+  input: NewAccount & { password: string | null },
+  meta?: RequestMeta,
+): Promise<number> {
+  await assertAvailable(input);
+  const passwordHash = input.password === null ? null : await hashPassword(input.password);
+  return insertAccount({ ...input, passwordHash }, meta);
+}
+
+/** The registration form's answer depends on nothing but the username (usernames are public). */
+export async function assertUsernameAvailable(username: string): Promise<void> {
+  await assertAvailable({ username });
+}
+
+/**
+ * The registration form's work, done after its answer (ADR 16), the same on both paths: one argon2 hash,
+ * one e-mail. A new address gets its account, welcome coins and a welcome e-mail; an address that has an
+ * account gets a note to its owner instead, so the answer never tells anyone who is registered.
+ */
+export async function completeRegistration(
+  input: NewAccount & { password: string; origin: string; site: string },
+  meta?: RequestMeta,
+): Promise<void> {
+  const passwordHash = await hashPassword(input.password);
+  const language = input.language ?? "en";
+  const [owner] = await db()
+    .select({ id: users.id, username: users.username, email: users.email })
+    .from(users)
+    .where(byEmail(input.email));
+  let existing = owner;
+  if (!existing) {
+    try {
+      const userId = await insertAccount({ ...input, passwordHash }, meta);
+      await sendWithRetries(
+        welcomeMail(language, input.email, {
+          username: input.username,
+          site: input.site,
+          link: `${input.origin}/login?${new URLSearchParams({ redirectTo: "/welcome" })}`,
+          coins: String(WELCOME_COINS),
+        }),
+      );
+      logger.info({ event: "registration.completed", userId, ...meta }, "registration completed");
+      return;
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+      // Another registration took the e-mail or the username between the form's answer and now.
+      [existing] = await db()
+        .select({ id: users.id, username: users.username, email: users.email })
+        .from(users)
+        .where(byEmail(input.email));
+      if (!existing) {
+        logger.warn(
+          { event: "registration.lost-race", field: error.field, ...meta },
+          "registration lost a race",
+        );
+        return;
+      }
+    }
+  }
+  logger.info(
+    { event: "registration.existing-email", userId: existing.id, ...meta },
+    "registration for an e-mail that has an account: its owner is told",
+  );
+  await sendWithRetries(
+    accountExistsMail(language, existing.email, {
+      username: existing.username,
+      site: input.site,
+      loginLink: `${input.origin}/login`,
+      resetLink: `${input.origin}/forgot-password`,
+    }),
+  );
 }
 
 /** The user whose e-mail and password these are, or undefined. Rehashes a hash made with weaker parameters. */
@@ -103,13 +180,17 @@ export async function authenticate(email: string, password: string): Promise<{ i
 export async function requestPasswordReset(
   email: string,
   { origin, language, site }: { origin: string; language: Language; site: string },
+  meta?: RequestMeta,
 ) {
   const [user] = await db()
     .select({ id: users.id, username: users.username, email: users.email })
     .from(users)
     .where(byEmail(email));
   if (!user) {
-    logger.info("password reset requested for an unknown e-mail");
+    logger.info(
+      { event: "password-reset.requested", known: false, ...meta },
+      "password reset requested for an unknown e-mail",
+    );
     return;
   }
   const token = randomToken();
@@ -123,9 +204,12 @@ export async function requestPasswordReset(
       expiresAt: new Date(Date.now() + RESET_VALID_MS),
     });
   });
-  logger.info({ userId: user.id }, "password reset requested");
+  logger.info(
+    { event: "password-reset.requested", known: true, userId: user.id, ...meta },
+    "password reset requested",
+  );
   const link = `${origin}/reset-password?${new URLSearchParams({ token })}`;
-  sendInBackground(resetPasswordMail(language, user.email, { username: user.username, site, link }));
+  await sendWithRetries(resetPasswordMail(language, user.email, { username: user.username, site, link }));
 }
 
 /** Whether a reset token is still good (unused, unexpired, not voided). Does not consume it. */
@@ -144,7 +228,11 @@ export async function isResetTokenValid(token: string): Promise<boolean> {
 }
 
 /** Consumes the token (once), sets the new password and ends every session of the account. */
-export async function resetPassword(token: string, password: string): Promise<number | undefined> {
+export async function resetPassword(
+  token: string,
+  password: string,
+  meta?: RequestMeta,
+): Promise<number | undefined> {
   const passwordHash = await hashPassword(password);
   return db().transaction(async (tx) => {
     const [used] = await tx
@@ -161,7 +249,10 @@ export async function resetPassword(token: string, password: string): Promise<nu
     if (!used) return undefined;
     await tx.update(users).set({ passwordHash }).where(eq(users.id, used.userId));
     await tx.delete(sessions).where(eq(sessions.userId, used.userId));
-    logger.info({ userId: used.userId }, "password reset: every session revoked");
+    logger.info(
+      { event: "password-reset.completed", userId: used.userId, ...meta },
+      "password reset: every session revoked",
+    );
     return used.userId;
   });
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { db } from "#db/client.server";
 import { oauthIdentities, oauthRequests, users } from "#db/schema";
 import type { Language } from "~/i18n/config";
+import type { RequestMeta } from "~/lib/context";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
@@ -66,7 +67,6 @@ function oauthError(code: OAuthErrorCode): OAuthError {
 }
 
 /** Who made the request, for the log lines (never tokens). */
-export type RequestMeta = { ip?: string; requestId?: string };
 
 /** The configured provider a URL segment names, or undefined (unknown or not configured: a 404). */
 export function configuredProvider(value: string | undefined): OAuthProvider | undefined {

@@ -3,6 +3,7 @@ import { redirect } from "react-router";
 import { db, getDatabase } from "#db/client.server";
 import { readingSettings, sessions, users } from "#db/schema";
 import { defaultSettings, type ReadingSettings } from "~/features/reader/settings";
+import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { readCookies } from "~/lib/preferences.server";
@@ -72,6 +73,37 @@ export async function createSession(
     });
   // Without "Remember me" the cookie lasts until the browser closes (and the server's idle timeout).
   return cookie(token, remember ? Math.floor(lifetime.absoluteMs / 1000) : undefined);
+}
+
+/**
+ * Signs a user in with a new session and revokes the one the browser presented, whoever's it was, so no
+ * session id planted or seen before sign-in stays valid after it (session fixation, OWASP ASVS 3.2).
+ */
+export async function signIn(
+  request: Request,
+  userId: number,
+  { remember, meta, method }: { remember: boolean; meta: RequestMeta; method: string },
+): Promise<string> {
+  const presented = readCookies(request).get(sessionCookieName());
+  if (presented) {
+    const revoked = await db()
+      .delete(sessions)
+      .where(eq(sessions.tokenHash, hashToken(presented)))
+      .returning({ userId: sessions.userId });
+    if (revoked.length > 0)
+      logger.info(
+        { event: "session.revoked", reason: "sign-in", userId: revoked[0]?.userId, ...meta },
+        "session presented at sign-in revoked",
+      );
+  }
+  lookups.delete(request);
+  const cookie = await createSession(userId, {
+    remember,
+    ip: meta.ip,
+    userAgent: request.headers.get("user-agent"),
+  });
+  logger.info({ event: "signed-in", method, userId, ...meta }, "signed in");
+  return cookie;
 }
 
 const lookups = new WeakMap<Request, Promise<SessionUser | undefined>>();
@@ -181,17 +213,17 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 }
 
 /** Ends the request's session on the server; returns the header that clears the cookie. */
-export async function destroySession(request: Request): Promise<string> {
+export async function destroySession(request: Request, meta?: RequestMeta): Promise<string> {
   const user = await getSessionUser(request);
   if (user) {
     await db().delete(sessions).where(eq(sessions.id, user.sessionId));
-    logger.info({ userId: user.id }, "signed out");
+    logger.info({ event: "session.revoked", reason: "sign-out", userId: user.id, ...meta }, "signed out");
   }
   return clearSessionCookie();
 }
 
 /** Revokes every session of a user, or every one but `keep`. */
-export async function revokeSessions(userId: number, keep?: number): Promise<void> {
+export async function revokeSessions(userId: number, keep?: number, meta?: RequestMeta): Promise<void> {
   await db()
     .delete(sessions)
     .where(
@@ -199,5 +231,8 @@ export async function revokeSessions(userId: number, keep?: number): Promise<voi
         ? eq(sessions.userId, userId)
         : and(eq(sessions.userId, userId), ne(sessions.id, keep)),
     );
-  logger.info({ userId, keptSession: keep !== undefined }, "sessions revoked");
+  logger.info(
+    { event: "session.revoked", reason: "revoke-all", userId, keptSession: keep !== undefined, ...meta },
+    "sessions revoked",
+  );
 }

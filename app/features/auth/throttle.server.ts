@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { rateLimits } from "#db/schema";
+import type { RequestMeta } from "~/lib/context";
+import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 
 /**
@@ -14,15 +16,12 @@ export const rules = {
   /** The 11th quick wrong password for one account is refused. */
   loginAccount: { limit: 10, windowSeconds: 15 * 60, blockSeconds: 30 },
   loginIp: { limit: 50, windowSeconds: 15 * 60, blockSeconds: 60 },
-  signupIp: {
-    limit: Number(process.env.SIGNUP_LIMIT_PER_HOUR ?? 20),
-    windowSeconds: 60 * 60,
-    blockSeconds: 15 * 60,
+  // Configured limits are read when used, from the validated environment (SIGNUP_/RESET_LIMIT_PER_HOUR).
+  get signupIp(): Rule {
+    return { limit: getEnv().SIGNUP_LIMIT_PER_HOUR, windowSeconds: 60 * 60, blockSeconds: 15 * 60 };
   },
-  resetIp: {
-    limit: Number(process.env.RESET_LIMIT_PER_HOUR ?? 10),
-    windowSeconds: 60 * 60,
-    blockSeconds: 15 * 60,
+  get resetIp(): Rule {
+    return { limit: getEnv().RESET_LIMIT_PER_HOUR, windowSeconds: 60 * 60, blockSeconds: 15 * 60 };
   },
 } satisfies Record<string, Rule>;
 
@@ -44,11 +43,20 @@ export async function blockedFor(key: string): Promise<number> {
 }
 
 /** Throws Throttled when any of the keys is blocked. */
-export async function assertNotBlocked(keys: string[]): Promise<void> {
+export async function assertNotBlocked(keys: string[], meta?: RequestMeta): Promise<void> {
   const waits = await Promise.all(keys.map(blockedFor));
   const wait = Math.max(0, ...waits);
   if (wait > 0) {
-    logger.warn({ keys: keys.map((key) => key.replace(/:.*@/, ":…@")), wait }, "throttled");
+    logger.warn(
+      {
+        event: "throttled",
+        requestId: meta?.requestId,
+        ip: meta?.ip,
+        keys: keys.map((key) => key.replace(/:.*@/, ":…@")),
+        wait,
+      },
+      "throttled",
+    );
     throw new Throttled(wait);
   }
 }
@@ -79,7 +87,7 @@ export async function reset(key: string): Promise<void> {
 }
 
 /** Counts a request against a rule and refuses it when over: for sign-up and reset requests. */
-export async function consume(key: string, rule: Rule): Promise<void> {
-  await assertNotBlocked([key]);
+export async function consume(key: string, rule: Rule, meta?: RequestMeta): Promise<void> {
+  await assertNotBlocked([key], meta);
   await hit(key, rule);
 }

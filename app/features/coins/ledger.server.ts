@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "#db/client.server";
 import { coinLedger, type ledgerReasons, users } from "#db/schema";
+import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -22,7 +23,7 @@ export class InsufficientCoins extends Error {
  * Appends a ledger entry and moves the cached balance in the same transaction. Returns false when the
  * idempotency key was booked before. The database's CHECK (coin_balance >= 0) is the last word on overdrafts.
  */
-export async function book(tx: Tx, entry: LedgerEntry): Promise<boolean> {
+export async function book(tx: Tx, entry: LedgerEntry, meta?: RequestMeta): Promise<boolean> {
   const inserted = await tx
     .insert(coinLedger)
     .values(entry)
@@ -36,7 +37,15 @@ export async function book(tx: Tx, entry: LedgerEntry): Promise<boolean> {
     .returning({ balance: users.coinBalance });
   if (!updated) throw new InsufficientCoins(`User ${entry.userId} cannot spend ${-entry.delta} coins`);
   logger.info(
-    { userId: entry.userId, delta: entry.delta, reason: entry.reason, reference: entry.reference },
+    {
+      event: "ledger.entry",
+      requestId: meta?.requestId,
+      ip: meta?.ip,
+      userId: entry.userId,
+      delta: entry.delta,
+      reason: entry.reason,
+      reference: entry.reference,
+    },
     "ledger entry",
   );
   return true;

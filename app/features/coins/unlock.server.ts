@@ -1,6 +1,7 @@
 import { and, eq, gt, lte } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, chapterUnlocks } from "#db/schema";
+import type { RequestMeta } from "~/lib/context";
 import { book, InsufficientCoins } from "./ledger.server";
 
 export type UnlockResult =
@@ -16,6 +17,7 @@ export async function unlockChapter(
   userId: number,
   chapterNumber: number,
   now = new Date(),
+  meta?: RequestMeta,
 ): Promise<UnlockResult> {
   const [chapter] = await db()
     .select({ id: chapters.id, coinsRequired: chapters.coinsRequired })
@@ -37,13 +39,17 @@ export async function unlockChapter(
         .onConflictDoNothing()
         .returning({ id: chapterUnlocks.id });
       if (!unlock) return { ok: true, charged: false } as const;
-      await book(tx, {
-        userId,
-        delta: -chapter.coinsRequired,
-        reason: "unlock",
-        reference: `chapter:${chapterNumber}`,
-        idempotencyKey: `unlock:${userId}:${chapter.id}`,
-      });
+      await book(
+        tx,
+        {
+          userId,
+          delta: -chapter.coinsRequired,
+          reason: "unlock",
+          reference: `chapter:${chapterNumber}`,
+          idempotencyKey: `unlock:${userId}:${chapter.id}`,
+        },
+        meta,
+      );
       return { ok: true, charged: true } as const;
     });
   } catch (error) {

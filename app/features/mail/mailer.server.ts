@@ -4,11 +4,12 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 
-export type MailMessage = { to: string; subject: string; text: string; html: string; link?: string };
+export type MailMessage = { to: string; subject: string; text: string; html: string };
 
 /**
- * SMTP when SMTP_URL is set; otherwise each message is written to DATA_DIR/outbox/ as an .eml file and its
- * link logged, so password reset works on the embedded default with no mail server.
+ * SMTP when SMTP_URL is set; otherwise each message is written to DATA_DIR/outbox/ as an .eml file, so
+ * password reset works on the embedded default with no mail server. Neither logs a message's links or
+ * its recipient: a reset link in a log line is a live credential (ADR 16).
  */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
@@ -24,7 +25,7 @@ class SmtpMailer implements Mailer {
   }
   async send({ to, subject, text, html }: MailMessage) {
     await this.transport.sendMail({ from: this.from, to, subject, text, html });
-    logger.info({ subject }, "e-mail sent");
+    logger.info({ event: "mail.sent", subject, toDomain: domainOf(to) }, "e-mail sent");
   }
 }
 
@@ -38,15 +39,23 @@ class OutboxMailer implements Mailer {
     readonly dir: string,
     private readonly from: string,
   ) {}
-  async send({ to, subject, text, html, link }: MailMessage) {
+  async send({ to, subject, text, html }: MailMessage) {
     const info = await this.transport.sendMail({ from: this.from, to, subject, text, html });
     await fs.mkdir(this.dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
     const file = path.join(this.dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`);
     await fs.writeFile(file, info.message as Buffer);
-    // With no mail server the operator has only the log to hand the link on; SMTP mode never logs it.
-    logger.info({ subject, file, link }, "e-mail written to the outbox (no SMTP_URL configured)");
+    // The operator finds the message (and any link in it) in the file, never in the log.
+    logger.info(
+      { event: "mail.outbox", subject, toDomain: domainOf(to), file },
+      "e-mail written to the outbox (no SMTP_URL configured)",
+    );
   }
+}
+
+/** Which mail system a message went to, for the operator, without naming the person. */
+function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf("@") + 1).toLowerCase();
 }
 
 let mailer: Mailer | undefined;
@@ -61,9 +70,37 @@ export function getMailer(): Mailer {
   return mailer;
 }
 
+/** Waits between tries: a mail server that refused once (busy, restarting) often takes the next try. */
+export const RETRY_DELAYS_MS = [2_000, 10_000];
+
+/**
+ * Sends, trying again after each of RETRY_DELAYS_MS on failure; never throws. Meant for work the reader
+ * does not wait for (after the response, or in the background): a failure ends as an error log line.
+ */
+export async function sendWithRetries(message: MailMessage, delays = RETRY_DELAYS_MS): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await getMailer().send(message);
+      return true;
+    } catch (error) {
+      const delay = delays[attempt];
+      if (delay === undefined) {
+        logger.error(
+          { event: "mail.failed", err: error, subject: message.subject, attempts: attempt + 1 },
+          "e-mail failed",
+        );
+        return false;
+      }
+      logger.warn(
+        { event: "mail.retry", err: error, subject: message.subject, delay },
+        "e-mail failed, retrying",
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay).unref());
+    }
+  }
+}
+
 /** Sends without making the caller wait or fail: the answer to the reader must not depend on the mail server. */
 export function sendInBackground(message: MailMessage): void {
-  getMailer()
-    .send(message)
-    .catch((error: unknown) => logger.error({ err: error, subject: message.subject }, "e-mail failed"));
+  void sendWithRetries(message);
 }

@@ -12,7 +12,7 @@ const escapeHtml = (text: string) =>
 function compose(
   language: Language,
   to: string,
-  key: "reset" | "passwordChanged" | "emailChanged",
+  key: "reset" | "passwordChanged" | "emailChanged" | "welcome" | "accountExists",
   values: Record<string, string>,
   link?: { href: string; label: string },
 ): MailMessage {
@@ -26,7 +26,7 @@ function compose(
     ...(link ? [`<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`] : []),
     `<p>${escapeHtml(signature)}</p>`,
   ].join("\n");
-  return { to, subject, text, html, link: link?.href };
+  return { to, subject, text, html };
 }
 
 export function resetPasswordMail(
@@ -37,6 +37,29 @@ export function resetPasswordMail(
   return compose(language, to, "reset", values, {
     href: values.link,
     label: serverTranslator(language)("mail.reset.button"),
+  });
+}
+
+export function welcomeMail(
+  language: Language,
+  to: string,
+  values: { username: string; site: string; link: string; coins: string },
+) {
+  return compose(language, to, "welcome", values, {
+    href: values.link,
+    label: serverTranslator(language)("mail.welcome.button"),
+  });
+}
+
+/** To the owner of an address someone tried to register again: how to get back in, and nothing more. */
+export function accountExistsMail(
+  language: Language,
+  to: string,
+  values: { username: string; site: string; loginLink: string; resetLink: string },
+) {
+  return compose(language, to, "accountExists", values, {
+    href: values.loginLink,
+    label: serverTranslator(language)("mail.accountExists.button"),
   });
 }
 

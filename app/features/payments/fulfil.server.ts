@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
 import { membershipGrants, paymentEvents, payments, subscriptions, users } from "#db/schema";
 import { book } from "~/features/coins/ledger.server";
+import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
 import type { PaymentEffect, ProviderEvent, ProviderName } from "./provider.server";
 
@@ -43,7 +44,13 @@ async function findPayment(
 }
 
 /** Takes back up to `coins` coins, as far as the balance allows (the balance never goes below 0). */
-async function takeBackCoins(tx: Tx, payment: Payment, coins: number, eventId: string): Promise<number> {
+async function takeBackCoins(
+  tx: Tx,
+  payment: Payment,
+  coins: number,
+  eventId: string,
+  meta: RequestMeta | undefined,
+): Promise<number> {
   if (coins <= 0) return 0;
   const [row] = await tx
     .select({ balance: users.coinBalance })
@@ -52,13 +59,17 @@ async function takeBackCoins(tx: Tx, payment: Payment, coins: number, eventId: s
     .for("update");
   const taken = Math.min(coins, row?.balance ?? 0);
   if (taken > 0)
-    await book(tx, {
-      userId: payment.userId,
-      delta: -taken,
-      reason: "refund",
-      reference: `payment:${payment.id}`,
-      idempotencyKey: `refund:${payment.provider}:${eventId}`,
-    });
+    await book(
+      tx,
+      {
+        userId: payment.userId,
+        delta: -taken,
+        reason: "refund",
+        reference: `payment:${payment.id}`,
+        idempotencyKey: `refund:${payment.provider}:${eventId}`,
+      },
+      meta,
+    );
   if (taken < coins)
     logger.warn(
       { paymentId: payment.id, userId: payment.userId, owed: coins, taken },
@@ -67,7 +78,13 @@ async function takeBackCoins(tx: Tx, payment: Payment, coins: number, eventId: s
   return taken;
 }
 
-async function fulfil(tx: Tx, payment: Payment, effect: Extract<PaymentEffect, { kind: "paid" }>, now: Date) {
+async function fulfil(
+  tx: Tx,
+  payment: Payment,
+  effect: Extract<PaymentEffect, { kind: "paid" }>,
+  now: Date,
+  meta: RequestMeta | undefined,
+) {
   // Only a pending payment becomes paid: a second confirmation (another event id) finds nothing to do.
   const [paid] = await tx
     .update(payments)
@@ -81,13 +98,17 @@ async function fulfil(tx: Tx, payment: Payment, effect: Extract<PaymentEffect, {
     .returning();
   if (!paid) return "no-change" as const;
   if (paid.coins > 0)
-    await book(tx, {
-      userId: paid.userId,
-      delta: paid.coins,
-      reason: "purchase",
-      reference: `payment:${paid.id}`,
-      idempotencyKey: `purchase:payment:${paid.id}`,
-    });
+    await book(
+      tx,
+      {
+        userId: paid.userId,
+        delta: paid.coins,
+        reason: "purchase",
+        reference: `payment:${paid.id}`,
+        idempotencyKey: `purchase:payment:${paid.id}`,
+      },
+      meta,
+    );
   if (paid.membershipDays > 0)
     await tx
       .insert(membershipGrants)
@@ -118,6 +139,7 @@ async function reverse(
   refundedCents: number,
   eventId: string,
   now: Date,
+  meta: RequestMeta | undefined,
 ) {
   const full = status === "disputed" || refundedCents >= payment.amountCents;
   const refunded = Math.min(payment.amountCents, Math.max(payment.refundedCents, refundedCents));
@@ -135,7 +157,7 @@ async function reverse(
     .where(and(eq(payments.id, payment.id), sql`${payments.status} in ('paid', 'refunded', 'disputed')`))
     .returning({ id: payments.id });
   if (!updated) return "no-change" as const;
-  await takeBackCoins(tx, payment, toTake, eventId);
+  await takeBackCoins(tx, payment, toTake, eventId, meta);
   if (full) {
     await tx
       .update(membershipGrants)
@@ -158,6 +180,7 @@ export async function processEvent(
   provider: ProviderName,
   event: ProviderEvent,
   now = new Date(),
+  meta?: RequestMeta,
 ): Promise<{ outcome: EventOutcome; paymentId?: number }> {
   return db().transaction(async (tx) => {
     const { effect } = event;
@@ -200,7 +223,7 @@ export async function processEvent(
     } else if (effect.kind !== "ignored" && !payment) {
       outcome = "unknown-payment";
     } else if (payment && effect.kind === "paid") {
-      outcome = await fulfil(tx, payment, effect, now);
+      outcome = await fulfil(tx, payment, effect, now, meta);
     } else if (payment && effect.kind === "failed") {
       const [failed] = await tx
         .update(payments)
@@ -209,16 +232,25 @@ export async function processEvent(
         .returning({ id: payments.id });
       outcome = failed ? "failed" : "no-change";
     } else if (payment && effect.kind === "refunded") {
-      outcome = await reverse(tx, payment, "refunded", effect.refundedCents, event.id, now);
+      outcome = await reverse(tx, payment, "refunded", effect.refundedCents, event.id, now, meta);
     } else if (payment && effect.kind === "disputed") {
-      outcome = await reverse(tx, payment, "disputed", payment.amountCents, event.id, now);
+      outcome = await reverse(tx, payment, "disputed", payment.amountCents, event.id, now, meta);
     }
     await tx
       .update(paymentEvents)
       .set({ outcome })
       .where(and(eq(paymentEvents.provider, provider), eq(paymentEvents.eventId, event.id)));
     logger.info(
-      { provider, eventId: event.id, type: event.type, paymentId: payment?.id, outcome },
+      {
+        event: "payment.event",
+        requestId: meta?.requestId,
+        ip: meta?.ip,
+        provider,
+        eventId: event.id,
+        type: event.type,
+        paymentId: payment?.id,
+        outcome,
+      },
       "payment event",
     );
     return { outcome, paymentId: payment?.id };

@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { payments } from "#db/schema";
+import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
+import { hashToken } from "~/lib/tokens.server";
 import { returnPath } from "./checkout.server";
 import { paymentSummary } from "./queries.server";
 import { signTestEvent, TEST_SIGNATURE_HEADER, type TestEventBody } from "./test-provider.server";
@@ -25,12 +27,14 @@ export async function getTestCheckout(sessionId: string) {
 export async function answerTestCheckout(
   sessionId: string,
   decision: "approve" | "decline",
-  requestId?: string,
+  meta?: RequestMeta,
 ): Promise<{ redirectTo: string } | undefined> {
   const payment = await getTestCheckout(sessionId);
   if (!payment) return undefined;
   const body: TestEventBody = {
-    id: `evt_${sessionId}_${decision}`,
+    // One id per session and answer (a second click is a duplicate), without the session id itself, which
+    // opens the checkout page and so stays out of the logs that print event ids.
+    id: `evt_${hashToken(sessionId).slice(0, 24)}_${decision}`,
     type: decision === "approve" ? "checkout.approved" : "checkout.declined",
     data: { session: sessionId, amountCents: payment.amountCents, currency: payment.currency },
   };
@@ -39,7 +43,7 @@ export async function answerTestCheckout(
     "test",
     raw,
     new Headers({ [TEST_SIGNATURE_HEADER]: signTestEvent(raw), "content-type": "application/json" }),
-    requestId,
+    meta,
   );
   if (answer.status !== 200) throw new Error(`test provider event refused: ${answer.body.error}`);
   return { redirectTo: returnPath(payment) };

@@ -1,3 +1,4 @@
+import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
 import { isCleanText } from "~/lib/parse";
 import { PaymentMismatch, processEvent } from "./fulfil.server";
@@ -28,8 +29,9 @@ export async function receiveWebhook(
   providerName: string,
   rawBody: string,
   headers: Headers,
-  requestId?: string,
+  meta?: RequestMeta,
 ): Promise<WebhookAnswer> {
+  const requestId = meta?.requestId;
   const provider = getProvider();
   if (providerName !== provider.name)
     return { status: 404, body: { received: false, error: "unknown-provider" } };
@@ -51,7 +53,7 @@ export async function receiveWebhook(
     return { status: 400, body: { received: false, error: "bad-event" } };
   }
   try {
-    const { outcome } = await processEvent(provider.name, event);
+    const { outcome } = await processEvent(provider.name, event, new Date(), meta);
     return { status: 200, body: { received: true, duplicate: outcome === "duplicate" } };
   } catch (error) {
     if (error instanceof PaymentMismatch) {

@@ -49,7 +49,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 type ActionResult = FormFailure & { intent?: string; done?: string };
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
@@ -74,7 +74,7 @@ export async function action({ request }: Route.ActionArgs) {
       return { intent, done: "account.password.done" } satisfies ActionResult;
     }
     if (intent === "signOutEverywhere") {
-      await revokeSessions(user.id);
+      await revokeSessions(user.id, undefined, context);
       return redirect("/", { headers: { "Set-Cookie": clearSessionCookie() } });
     }
     if (intent === "deleteAccount") {

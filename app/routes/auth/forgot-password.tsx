@@ -22,18 +22,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(forgotPasswordSchema, await request.formData());
   if (!parsed.ok) return formFailure({ errors: parsed.errors });
   try {
-    await consume(`reset:ip:${context.ip}`, rules.resetIp);
+    await consume(`reset:ip:${context.ip}`, rules.resetIp, context);
   } catch (error) {
     if (error instanceof Throttled) return throttledFailure(error);
     throw error;
   }
   const site = await getSiteSettings();
-  await requestPasswordReset(parsed.data.email, {
-    origin: getEnv().origin,
-    language: getPreferences(request).language,
-    site: site.title,
-  });
-  // The same answer whether or not the e-mail has an account.
+  const options = { origin: getEnv().origin, language: getPreferences(request).language, site: site.title };
+  const meta = { requestId: context.requestId, ip: context.ip };
+  // The same answer, in the same time, whether or not the e-mail has an account: the lookup, the token and
+  // the e-mail come after it (ADR 16).
+  context.afterResponse(() => requestPasswordReset(parsed.data.email, options, meta));
   return { sent: true as const };
 }
 

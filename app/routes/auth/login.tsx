@@ -5,7 +5,7 @@ import { EmailField, FailureAlert } from "~/features/auth/fields";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { loginSchema, parseForm } from "~/features/auth/schemas";
-import { createSession, getSessionUser } from "~/features/auth/session.server";
+import { getSessionUser, signIn } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { assertNotBlocked, hit, reset, rules, Throttled } from "~/features/auth/throttle.server";
 import { useTranslation } from "~/i18n/react";
@@ -35,7 +35,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const accountKey = `login:account:${parsed.data.email.toLowerCase()}`;
   const ipKey = `login:ip:${context.ip}`;
   try {
-    await assertNotBlocked([accountKey, ipKey]);
+    await assertNotBlocked([accountKey, ipKey], context);
   } catch (error) {
     if (error instanceof Throttled) return throttledFailure(error);
     throw error;
@@ -43,16 +43,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await authenticate(parsed.data.email, parsed.data.password);
   if (!user) {
     await Promise.all([hit(accountKey, rules.loginAccount), hit(ipKey, rules.loginIp)]);
-    logger.warn({ ip: context.ip, requestId: context.requestId }, "sign-in failed");
+    logger.warn({ event: "sign-in.failed", requestId: context.requestId, ip: context.ip }, "sign-in failed");
     return formFailure({ formError: "auth.invalidCredentials", values: { email } }, 401);
   }
   await reset(accountKey);
-  const cookie = await createSession(user.id, {
+  const cookie = await signIn(request, user.id, {
     remember: parsed.data.remember,
-    ip: context.ip,
-    userAgent: request.headers.get("user-agent"),
+    meta: context,
+    method: "password",
   });
-  logger.info({ userId: user.id, ip: context.ip, requestId: context.requestId }, "signed in");
   return redirect(safeRedirectPath(parsed.data.redirectTo, "/account"), {
     headers: { "Set-Cookie": cookie },
   });

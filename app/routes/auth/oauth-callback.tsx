@@ -6,7 +6,7 @@ import {
   readStateCookie,
   stateCookie,
 } from "~/features/auth/oauth.server";
-import { createSession, destroySession, getSessionUser } from "~/features/auth/session.server";
+import { getSessionUser, signIn } from "~/features/auth/session.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { safeRedirectPath } from "~/lib/redirect";
@@ -36,19 +36,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       { status: result.error.status, headers },
     );
   }
+  // Linking a provider to the signed-in account keeps its session; any other sign-in gets a new session id
+  // and the presented one ends (signIn).
   const current = await getSessionUser(request);
-  if (current?.id !== result.userId) {
-    // A new session id at every sign-in; whatever session the browser had ends.
-    if (current) await destroySession(request);
+  if (current?.id !== result.userId)
     headers.append(
       "Set-Cookie",
-      await createSession(result.userId, {
-        remember: false,
-        ip: context.ip,
-        userAgent: request.headers.get("user-agent"),
-      }),
+      await signIn(request, result.userId, { remember: false, meta: context, method: provider.id }),
     );
-  }
   throw redirect(safeRedirectPath(result.redirectTo, "/account"), { headers });
 }
 

@@ -1,21 +1,23 @@
 import "~/i18n/full-catalogue";
 import { Form, redirect, useNavigation, useRouteLoaderData } from "react-router";
-import { createAccount, FieldError } from "~/features/auth/commands.server";
+import { assertUsernameAvailable, completeRegistration, FieldError } from "~/features/auth/commands.server";
 import { EmailField, FailureAlert, NewPasswordFields } from "~/features/auth/fields";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { parseForm, registerSchema } from "~/features/auth/schemas";
-import { createSession, getSessionUser } from "~/features/auth/session.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
+import { getSiteSettings } from "~/features/site/queries.server";
 import { Trans, useTranslation } from "~/i18n/react";
 import { echoedValue } from "~/lib/forms";
+import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
-import { Checkbox, Field, useFormValidation } from "~/ui/form";
+import { Checkbox, Field, FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/register";
 
@@ -33,19 +35,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(registerSchema, form);
   if (!parsed.ok) return formFailure({ errors: parsed.errors, values });
   try {
-    await consume(`signup:ip:${context.ip}`, rules.signupIp);
-    const userId = await createAccount({
+    await consume(`signup:ip:${context.ip}`, rules.signupIp, context);
+    await assertUsernameAvailable(parsed.data.username);
+    const site = await getSiteSettings();
+    const registration = {
       username: parsed.data.username,
       email: parsed.data.email,
       password: parsed.data.password,
       language: getPreferences(request).language,
-    });
-    const cookie = await createSession(userId, {
-      remember: false,
-      ip: context.ip,
-      userAgent: request.headers.get("user-agent"),
-    });
-    return redirect("/welcome", { headers: { "Set-Cookie": cookie } });
+      origin: getEnv().origin,
+      site: site.title,
+    };
+    const meta = { requestId: context.requestId, ip: context.ip };
+    // The same answer whether or not the e-mail has an account: what differs runs after it (ADR 16).
+    context.afterResponse(() => completeRegistration(registration, meta));
+    return { sent: true as const };
   } catch (error) {
     if (error instanceof Throttled) return throttledFailure(error);
     if (error instanceof FieldError)
@@ -60,8 +64,24 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const root = useRouteLoaderData("root") as { site?: { title: string } } | undefined;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/register") === true;
-  const failure = actionData as FormFailure | undefined;
+  const sent = actionData !== undefined && "sent" in actionData;
+  const failure = sent ? undefined : (actionData as FormFailure | undefined);
   const { errors, onSubmit } = useFormValidation(registerSchema, failure?.errors);
+  if (sent)
+    return (
+      <div className="mx-auto max-w-lg px-4 py-14 sm:px-6">
+        <DocumentTitle name={t("auth.register.sentTitle")} />
+        <h1 className="font-display text-3xl text-primary">{t("auth.register.sentTitle")}</h1>
+        <div className="mt-6">
+          <FormNotice>{t("auth.register.sent")}</FormNotice>
+        </div>
+        <p className="mt-6">
+          <Link to="/login?redirectTo=%2Fwelcome" className={buttonClass("primary")}>
+            {t("auth.register.signIn")}
+          </Link>
+        </p>
+      </div>
+    );
   return (
     <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1fr_20rem]">
       <DocumentTitle name={t("auth.register.title", { site: root?.site?.title ?? "" })} />

@@ -4,7 +4,7 @@ import { isResetTokenValid, resetPassword } from "~/features/auth/commands.serve
 import { NewPasswordFields } from "~/features/auth/fields";
 import { type FormFailure, formFailure } from "~/features/auth/responses.server";
 import { parseForm, resetPasswordSchema } from "~/features/auth/schemas";
-import { createSession } from "~/features/auth/session.server";
+import { signIn } from "~/features/auth/session.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
@@ -21,13 +21,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(resetPasswordSchema, await request.formData());
   if (!parsed.ok) return formFailure({ errors: parsed.errors });
-  const userId = await resetPassword(parsed.data.token, parsed.data.password);
+  const userId = await resetPassword(parsed.data.token, parsed.data.password, context);
   if (userId === undefined) return formFailure({ formError: "auth.reset.invalid" });
-  const cookie = await createSession(userId, {
-    remember: false,
-    ip: context.ip,
-    userAgent: request.headers.get("user-agent"),
-  });
+  const cookie = await signIn(request, userId, { remember: false, meta: context, method: "reset" });
   return redirect("/account", { headers: { "Set-Cookie": cookie } });
 }
 

@@ -37,7 +37,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const parsed = testAnswerSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "payments.test.badAnswer" }, { status: 400 });
   const answered = isSessionId(params.session)
-    ? await answerTestCheckout(params.session, parsed.data.decision, context.requestId)
+    ? await answerTestCheckout(params.session, parsed.data.decision, context)
     : undefined;
   if (!answered) throw data(null, { status: 404 });
   return redirect(answered.redirectTo);

@@ -5,7 +5,7 @@ import type { Route } from "./+types/webhook";
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (request.method !== "POST") return new Response(null, { status: 405, headers: { Allow: "POST" } });
   const raw = await request.text();
-  const answer = await receiveWebhook(params.provider, raw, request.headers, context.requestId);
+  const answer = await receiveWebhook(params.provider, raw, request.headers, context);
   return Response.json(answer.body, { status: answer.status, headers: { "Cache-Control": "no-store" } });
 }
 
