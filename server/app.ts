@@ -7,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
 import { acquireDataDirLock } from "#db/lock.server";
+import { RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
@@ -17,6 +18,7 @@ import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { LocalMediaStore } from "~/lib/storage.server";
+import { answeringDatabaseOutages } from "./database-outage";
 import { securityHeaders } from "./headers";
 import { originCheck } from "./origin-check";
 import { PageCache, pendingPage } from "./page-cache";
@@ -108,11 +110,13 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   app.use(originCheck(env.origin));
 
   app.get("/healthz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
     try {
       await handle.ping();
       res.json({ status: "ok", database: handle.kind });
     } catch {
-      res.status(503).json({ status: "unavailable", database: handle.kind });
+      res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      res.status(503).json({ status: "unavailable", database: handle.kind, databaseState: "down" });
     }
   });
 
@@ -151,7 +155,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   app.all(
     "/{*splat}",
     reactRouterHandler({
-      build,
+      build: async () => answeringDatabaseOutages(await build()),
       origin: env.origin,
       pages,
       getLoadContext: (req, res): RequestContext => ({
