@@ -18,6 +18,7 @@ import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { LocalMediaStore } from "~/lib/storage.server";
+import { startAdminSocket } from "./admin-socket";
 import { answeringDatabaseOutages } from "./database-outage";
 import { securityHeaders } from "./headers";
 import { originCheck } from "./origin-check";
@@ -88,6 +89,9 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   await handle.migrate();
   setDatabase(handle);
   const media = new LocalMediaStore(path.join(env.dataDir, "media"));
+  // `npm run db -- backup` of a running PGlite site goes through this server (ADR 14).
+  const closeAdminSocket =
+    handle.kind === "pglite" ? await startAdminSocket(env.dataDir, handle) : async () => {};
   if (await isDatabaseEmpty(handle.db)) {
     const report = await importContent(handle.db, await readContentDir(env.CONTENT_DIR), { media });
     logger.info({ report }, "loaded the demo content into the empty database");
@@ -197,6 +201,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     ]);
     if (!drained) server.closeAllConnections();
     stopRevisionPoll();
+    await closeAdminSocket();
     await handle
       .close()
       .catch((error: unknown) => logger.error({ err: error }, "closing the database failed"));
