@@ -5,6 +5,7 @@ import type { Database, DatabaseHandle } from "#db/client.server";
 import { createAccount } from "~/features/auth/commands.server";
 import { saveProgress } from "~/features/reader/queries.server";
 import { type Driver, drivers, openTestDatabase } from "../setup/database";
+import { snapshot } from "../setup/snapshot";
 
 /**
  * The portable backup (db/backup.server.ts, ADR 14): back up, wipe, restore, and every table holds the same
@@ -19,21 +20,6 @@ async function open(driver: Driver, options?: { content: boolean }) {
   const handle = await openTestDatabase(driver, options);
   opened.push(handle);
   return handle;
-}
-
-/** Every table of the app's schema with its rows as text, sorted: what a restore must give back. */
-export async function snapshot(db: Database): Promise<Record<string, string[]>> {
-  const { rows: tables } = (await db.execute(
-    sql`select tablename from pg_tables where schemaname = 'public' order by tablename`,
-  )) as unknown as { rows: { tablename: string }[] };
-  const result: Record<string, string[]> = {};
-  for (const { tablename } of tables) {
-    const { rows } = (await db.execute(
-      sql`select row_to_json(t)::text as line from ${sql.identifier(tablename)} t`,
-    )) as unknown as { rows: { line: string }[] };
-    result[tablename] = rows.map((row) => row.line).sort();
-  }
-  return result;
 }
 
 /** Some of everything readers write, with text that needs quoting. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { createPostgresDatabase, postgresAdminUrl } from "../setup/postgres";
-import { Client } from "./http";
+import { Client, register } from "./http";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
 import { TcpProxy } from "./tcp-proxy";
 
@@ -37,15 +37,7 @@ async function startOn(databaseUrl: string): Promise<RunningServer> {
 
 async function signedIn(server: RunningServer): Promise<Client> {
   const client = new Client(server.url);
-  const name = `outage${Date.now().toString(36)}`;
-  const response = await client.post("/register", {
-    username: name,
-    email: `${name}@example.com`,
-    password: "first secret",
-    confirmPassword: "first secret",
-    acceptTerms: "on",
-  });
-  expect(response.status).toBe(302);
+  await register(client, "outage");
   return client;
 }
 

@@ -42,3 +42,20 @@ export class Client {
     return response;
   }
 }
+
+let registrations = 0;
+
+/** Registers a new reader through the form, leaving the client signed in; returns the username. */
+export async function register(client: Client, prefix = "reader"): Promise<string> {
+  registrations++;
+  const name = `${prefix}${registrations}${Date.now().toString(36)}`;
+  const response = await client.post("/register", {
+    username: name,
+    email: `${name}@example.com`,
+    password: "first secret",
+    confirmPassword: "first secret",
+    acceptTerms: "on",
+  });
+  if (response.status !== 302) throw new Error(`registration answered ${response.status}`);
+  return name;
+}

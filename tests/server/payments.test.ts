@@ -6,26 +6,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPostgresDatabase } from "../setup/postgres";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
-import { Client } from "./http";
+import { Client, register } from "./http";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
 
 /** Payments over HTTP against the built server: the test provider, Stripe (a local fake), and PostgreSQL races. */
 const TEST_SECRET = crypto.randomBytes(32).toString("hex");
-
-let n = 0;
-async function register(client: Client) {
-  n++;
-  const name = `buyer${n}${Date.now().toString(36)}`;
-  const response = await client.post("/register", {
-    username: name,
-    email: `${name}@example.com`,
-    password: "first secret",
-    confirmPassword: "first secret",
-    acceptTerms: "on",
-  });
-  expect(response.status).toBe(302);
-  return name;
-}
 
 async function balance(client: Client): Promise<number> {
   const html = await (await client.get("/coins")).text();
@@ -73,7 +58,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("sells a pack through the hosted test page: approve credits, decline does not", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, "buyer");
     expect(await balance(client)).toBe(3);
 
     const page = await buy(client, "coins-5");
@@ -105,7 +90,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("takes the price from the server, never from the form", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, "buyer");
     expect((await client.post("/coins", { packKey: "coins-5", priceCents: "1", coins: "500" })).status).toBe(
       302,
     );
@@ -138,7 +123,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("answers a bad signature with 400 and credits nothing", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, "buyer");
     const page = await buy(client, "coins-65");
     const session = page.replace("/pay/test/", "");
     const body = {
@@ -172,7 +157,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("keeps personal pages out of shared caches", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, "buyer");
     for (const page of ["/coins", await buy(client, "coins-5")]) {
       const response = await client.get(page);
       expect(response.headers.get("cache-control") ?? "").not.toMatch(/public/);
@@ -181,7 +166,7 @@ describe("test provider over HTTP (embedded database)", () => {
 
   it("limits checkouts per IP", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, "buyer");
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await client.post("/coins", { packKey: "coins-5" })).status);
     expect(statuses).toContain(429);
@@ -213,7 +198,7 @@ describe("Stripe over HTTP (local fake Stripe)", () => {
 
   it("sends the reader to Stripe Checkout and credits on the signed webhook, verified over the raw body", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, "buyer");
     const location = await buy(client, "coins-12");
     expect(location).toMatch(/^https:\/\/checkout\.stripe\.test\/c\/pay\/cs_test_/);
     const session = [...fake.sessions.values()].at(-1) ?? {};
@@ -274,7 +259,7 @@ describe.runIf(inject("postgres"))("money races on PostgreSQL", () => {
       "update chapters set coins_required = 1, release_at = now() - interval '1 day' where number in (1, 2, 3, 10)",
     );
     const client = new Client(server.url);
-    const name = await register(client);
+    const name = await register(client, "buyer");
     const {
       rows: [user],
     } = await sql.query("select id from users where username = $1", [name]);
@@ -322,7 +307,7 @@ describe.runIf(inject("postgres"))("money races on PostgreSQL", () => {
 
   it("credits once when the same confirmed-payment event is delivered 10 times at once", async () => {
     const client = new Client(server.url);
-    await register(client);
+    await register(client, "buyer");
     const page = await buy(client, "coins-30");
     const session = page.replace("/pay/test/", "");
     const { raw, header } = signed({
