@@ -6,8 +6,8 @@ import es from "~/i18n/locales/es.json";
 import { I18nProvider } from "~/i18n/react";
 import { ErrorScreen } from "./error-screen";
 
-function render(language: "en" | "es") {
-  const Stub = createRoutesStub([{ path: "/", Component: () => <ErrorScreen /> }]);
+function render(language: "en" | "es", unavailable = false) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => <ErrorScreen unavailable={unavailable} /> }]);
   return renderToString(
     <I18nProvider language={language} catalogue={language === "es" ? es : en}>
       <Stub />
@@ -30,5 +30,13 @@ describe("ErrorScreen", () => {
     const html = render("es");
     expect(html).not.toContain("Oops! Something went wrong");
     expect(html).toContain(es.error.title);
+  });
+
+  it("asks to try again in a moment when the database is out of reach, translated", () => {
+    const html = render("es", true);
+    expect(html).toContain(es.error.unavailableTitle);
+    expect(html).toContain(es.error.unavailableBody);
+    expect(html).not.toContain(es.error.title);
+    expect(html).toContain(es.error.tryAgain);
   });
 });
