@@ -42,25 +42,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     // checked out for a transaction has no listener of its own. So every client gets one for its whole
     // life: the query in flight fails (a 503, ADR 14), the pool drops the broken client when it comes back
     // (it is no longer queryable) and opens a new connection for the next query.
-    //
-    // Drizzle's transaction sends BEGIN outside the try/finally that releases its client, so a connection lost
-    // right then would stay checked out for good, and ten of them exhaust the pool (every request then waits
-    // for the connect timeout). A client still checked out once the code holding it has had its turn is
-    // released here, with its error, so the pool closes it; its holder's own release becomes a no-op.
-    const checkedOut = new WeakSet<pg.PoolClient>();
-    pool.on("acquire", (client) => checkedOut.add(client));
-    pool.on("release", (_error, client) => checkedOut.delete(client));
-    pool.on("connect", (client) =>
-      client.on("error", (error) => {
-        options.onError?.(error);
-        setImmediate(() => {
-          if (!checkedOut.has(client)) return;
-          const release = client.release.bind(client);
-          client.release = () => {};
-          release(error);
-        });
-      }),
-    );
+    pool.on("connect", (client) => client.on("error", (error) => options.onError?.(error)));
     pool.on("error", () => {
       // Reported by the client's own listener above.
     });
