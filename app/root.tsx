@@ -22,7 +22,6 @@ import { defaultSettings } from "./features/reader/settings";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
-import { defaultLanguage } from "./i18n/config";
 import { AppScripts } from "./lib/app-scripts";
 import { getEnv } from "./lib/env.server";
 import { useNonce } from "./lib/nonce";
@@ -66,8 +65,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const { pathname } = useLocation();
-  const { t } = useTranslation();
-  const language = data?.language ?? defaultLanguage;
+  const { t, i18n } = useTranslation();
+  // Without the root's data (its loader failed: the error screens) the request's language still applies.
+  const language = data?.language ?? i18n.language;
   return (
     <html
       lang={language}
@@ -192,6 +192,12 @@ const NotFoundScreen = screen("NotFoundScreen");
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
-  return <Suspense fallback={null}>{notFound ? <NotFoundScreen /> : <ErrorScreen />}</Suspense>;
+  // The database out of reach (server/database-outage.ts): a passing state, answered 503 with Retry-After.
+  const unavailable = isRouteErrorResponse(error) && error.status === 503;
+  if (!notFound && !unavailable) console.error(error);
+  return (
+    <Suspense fallback={null}>
+      {notFound ? <NotFoundScreen /> : <ErrorScreen unavailable={unavailable} />}
+    </Suspense>
+  );
 }

@@ -37,8 +37,15 @@ export type DatabaseOptions =
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: options.url, max: 10, connectionTimeoutMillis: 5000 });
-    // An idle client losing its connection (a database restart) must not crash the process.
-    pool.on("error", (error) => options.onError?.(error));
+    // A connection lost (a database restart, pg_terminate_backend) is an `error` event on its client, and an
+    // `error` event nobody listens to ends the process. The pool listens on idle clients only; a client
+    // checked out for a transaction has no listener of its own. So every client gets one for its whole
+    // life: the query in flight fails (a 503, ADR 14), the pool drops the broken client when it comes back
+    // (it is no longer queryable) and opens a new connection for the next query.
+    pool.on("connect", (client) => client.on("error", (error) => options.onError?.(error)));
+    pool.on("error", () => {
+      // Reported by the client's own listener above.
+    });
     const db = drizzleNodePg(pool, { schema });
     return {
       db: db as unknown as Database,

@@ -7,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import type { ViteDevServer } from "vite";
 import { type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
 import { acquireDataDirLock } from "#db/lock.server";
+import { RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
@@ -20,7 +21,9 @@ import { logger } from "~/lib/logger.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { redactUrl } from "~/lib/redact";
 import { LocalMediaStore } from "~/lib/storage.server";
+import { startAdminSocket } from "./admin-socket";
 import { bodyLimit } from "./body-limit";
+import { answeringDatabaseOutages } from "./database-outage";
 import { securityHeaders } from "./headers";
 import { originCheck } from "./origin-check";
 import { PageCache, pendingPage } from "./page-cache";
@@ -92,6 +95,9 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   await handle.migrate();
   setDatabase(handle);
   const media = new LocalMediaStore(path.join(env.dataDir, "media"));
+  // `npm run db -- backup` of a running PGlite site goes through this server (ADR 14).
+  const closeAdminSocket =
+    handle.kind === "pglite" ? await startAdminSocket(env.dataDir, handle) : async () => {};
   if (await isDatabaseEmpty(handle.db)) {
     const report = await importContent(handle.db, await readContentDir(env.CONTENT_DIR), { media });
     logger.info({ report }, "loaded the demo content into the empty database");
@@ -115,11 +121,13 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   app.use(bodyLimit());
 
   app.get("/healthz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
     try {
       await handle.ping();
       res.json({ status: "ok", database: handle.kind });
     } catch {
-      res.status(503).json({ status: "unavailable", database: handle.kind });
+      res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+      res.status(503).json({ status: "unavailable", database: handle.kind, databaseState: "down" });
     }
   });
 
@@ -158,7 +166,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   app.all(
     "/{*splat}",
     reactRouterHandler({
-      build,
+      build: async () => answeringDatabaseOutages(await build()),
       origin: env.origin,
       pages,
       getLoadContext: (req, res): RequestContext => ({
@@ -217,6 +225,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     if (!drained) server.closeAllConnections();
     stopRevisionPoll();
     await settleAfterResponse(DRAIN_MS);
+    await closeAdminSocket();
     await handle
       .close()
       .catch((error: unknown) => logger.error({ err: error }, "closing the database failed"));

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client } from "./http";
+import { Client, outboxMail, registerAndSignIn } from "./http";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
 
 /**
@@ -48,11 +48,7 @@ async function register() {
   const id = Date.now().toString(36);
   const who = { username: `edge${id}`, email: `edge${id}@example.com`, password: "edge secret" };
   const client = new Client(origin);
-  const response = await client.post("/register", {
-    ...who,
-    confirmPassword: who.password,
-    acceptTerms: "on",
-  });
+  const response = await registerAndSignIn(client, who, (to) => outboxMail(dataDir, to));
   expect(response.status).toBe(302);
   return { client, who };
 }

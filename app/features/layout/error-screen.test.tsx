@@ -6,8 +6,8 @@ import es from "~/i18n/locales/es.json";
 import { I18nProvider } from "~/i18n/react";
 import { ErrorScreen } from "./error-screen";
 
-function render(language: "en" | "es") {
-  const Stub = createRoutesStub([{ path: "/", Component: () => <ErrorScreen /> }]);
+function render(language: "en" | "es", unavailable = false) {
+  const Stub = createRoutesStub([{ path: "/", Component: () => <ErrorScreen unavailable={unavailable} /> }]);
   return renderToString(
     <I18nProvider language={language} catalogue={language === "es" ? es : en}>
       <Stub />
@@ -36,5 +36,13 @@ describe("ErrorScreen", () => {
     // Without a document React renders the title in place; in a page it hoists it into the head.
     expect(render("en")).toContain("<title>Oops! Something went wrong</title>");
     expect(render("es")).toContain(`<title>${es.error.title}</title>`);
+  });
+
+  it("asks to try again in a moment when the database is out of reach, translated", () => {
+    const html = render("es", true);
+    expect(html).toContain(es.error.unavailableTitle);
+    expect(html).toContain(es.error.unavailableBody);
+    expect(html).not.toContain(es.error.title);
+    expect(html).toContain(es.error.tryAgain);
   });
 });

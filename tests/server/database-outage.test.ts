@@ -1,0 +1,204 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { createPostgresDatabase, postgresAdminUrl } from "../setup/postgres";
+import { Client, registerReader } from "./http";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { TcpProxy } from "./tcp-proxy";
+
+/**
+ * The database going away under a running server on PostgreSQL (ADR 14): connections killed under load,
+ * and the database unreachable for a moment. The server stays up, answers 503 with Retry-After meanwhile,
+ * and serves again by itself within a second.
+ */
+if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the server tests");
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function startOn(databaseUrl: string): Promise<RunningServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-outage-"));
+  const server = spawnServer({
+    PORT: String(await freePort()),
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+  });
+  cleanups.push(async () => {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  await waitUntilReady(server);
+  return server;
+}
+
+async function signedIn(server: RunningServer): Promise<Client> {
+  const client = new Client(server.url);
+  await registerReader(client, server.env.DATA_DIR ?? "", "outage");
+  return client;
+}
+
+function progressBody(paragraph: number): string {
+  const progress = {
+    scrollPosition: 0.5,
+    paragraph,
+    completionPercentage: 40,
+    readingTime: 60,
+    completed: false,
+    bookmarks: [],
+    lastReadAt: new Date().toISOString(),
+  };
+  return JSON.stringify({ entries: [{ chapter: 1, progress }] });
+}
+
+function saveProgress(client: Client, paragraph: number): Promise<Response> {
+  return fetch(`${client.base}/reader/progress`, {
+    method: "POST",
+    body: progressBody(paragraph),
+    headers: {
+      cookie: client.cookieHeader,
+      origin: client.base,
+      "sec-fetch-site": "same-origin",
+      "content-type": "application/json",
+    },
+  });
+}
+
+type Outcome = { what: string; status: number | "reset"; retryAfter: string | null; type: string | null };
+
+async function record(what: string, request: Promise<Response>): Promise<Outcome> {
+  try {
+    const response = await request;
+    await response.arrayBuffer();
+    return {
+      what,
+      status: response.status,
+      retryAfter: response.headers.get("retry-after"),
+      type: response.headers.get("content-type"),
+    };
+  } catch {
+    return { what, status: "reset", retryAfter: null, type: null };
+  }
+}
+
+/** Retries `attempt` until it answers 200; returns how long that took. */
+async function msUntilOk(attempt: () => Promise<Response>, limitMs = 10_000): Promise<number> {
+  const began = Date.now();
+  let last: string | undefined;
+  while (Date.now() - began < limitMs) {
+    const response = await attempt().catch((error: Error) => {
+      last = error.message;
+    });
+    if (response?.status === 200) return Date.now() - began;
+    if (response) last = `${response.status} ${await response.text()}`;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no 200 within ${limitMs} ms; last: ${last}`);
+}
+
+describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
+  it("survives its connections being terminated under 20 writers, answering 503 meanwhile", async () => {
+    const database = await createPostgresDatabase();
+    cleanups.push(database.drop);
+    const server = await startOn(database.url);
+    const reader = await signedIn(server);
+    const name = new URL(database.url).pathname.slice(1);
+    const admin = new pg.Client({ connectionString: postgresAdminUrl() });
+    await admin.connect();
+    cleanups.push(() => admin.end());
+
+    const outcomes: Outcome[] = [];
+    let running = true;
+    const writer = async (index: number) => {
+      for (let n = 0; running; n++) {
+        outcomes.push(await record("progress", saveProgress(reader, index * 1000 + n)));
+        // Every fifth request of some writers is a signed-in page or its route data.
+        if (index % 4 === 0 && n % 5 === 0) {
+          outcomes.push(await record("page", reader.get("/account")));
+          outcomes.push(await record("data", reader.get("/about.data")));
+        }
+      }
+    };
+    const writers = Array.from({ length: 20 }, (_, index) => writer(index));
+    let terminated = 0;
+    for (let round = 0; round < 5; round++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const result = await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+        [name],
+      );
+      terminated += result.rowCount ?? 0;
+    }
+    const recoveryMs = await msUntilOk(() => saveProgress(reader, 99_999)).catch((error: Error) => {
+      throw new Error(`${error.message}\n${server.output().slice(-3000)}`);
+    });
+    running = false;
+    await Promise.all(writers);
+
+    expect(terminated).toBeGreaterThan(0);
+    expect(server.child.exitCode).toBeNull();
+    expect(recoveryMs).toBeLessThan(1000);
+    const failed = outcomes.filter((outcome) => outcome.status !== 200);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const outcome of failed) {
+      expect(outcome).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
+    }
+    expect(
+      failed.filter((o) => o.what === "progress").every((o) => o.type?.startsWith("application/json")),
+    ).toBe(true);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(server.output()).not.toMatch(/Unexpected Server Error|uncaught/i);
+  });
+
+  it("reports the database down on /healthz while it is unreachable, and serves again when it is back", async () => {
+    const database = await createPostgresDatabase();
+    cleanups.push(database.drop);
+    const target = new URL(postgresAdminUrl());
+    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+    await proxy.open();
+    cleanups.push(() => proxy.cut());
+    const url = new URL(database.url);
+    url.hostname = "127.0.0.1";
+    url.port = String(proxy.port);
+    const server = await startOn(url.toString());
+    const reader = await signedIn(server);
+
+    await proxy.cut();
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(health.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await health.json()).toEqual({
+      status: "unavailable",
+      database: "postgres",
+      databaseState: "down",
+    });
+
+    // A browser's page: the translated "try again" screen, 503.
+    const page = await reader.get("/account", { "accept-language": "es" });
+    expect(page.status).toBe(503);
+    expect(page.headers.get("retry-after")).toMatch(/^\d+$/);
+    const html = await page.text();
+    expect(html).toContain("Servicio no disponible");
+    expect(html).toContain('lang="es"');
+    // A client navigation's route data and a JSON resource route.
+    const data = await reader.get("/about.data");
+    expect(data.status).toBe(503);
+    expect(data.headers.get("retry-after")).toMatch(/^\d+$/);
+    const write = await saveProgress(reader, 7);
+    expect(write.status).toBe(503);
+    expect(write.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(await write.json()).toEqual({ error: "database-unavailable" });
+
+    // The revision poll keeps failing meanwhile; the process stays.
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(server.child.exitCode).toBeNull();
+
+    await proxy.restore();
+    expect(await msUntilOk(() => fetch(`${server.url}/healthz`))).toBeLessThan(1000);
+    expect(await msUntilOk(() => saveProgress(reader, 8))).toBeLessThan(1000);
+    expect((await reader.get("/account")).status).toBe(200);
+  });
+});

@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPostgresDatabase } from "../setup/postgres";
+import { Client, registerReader } from "./http";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+
+/**
+ * Two app instances on one PostgreSQL database, as behind a load balancer: nothing a reader does on one is
+ * unknown to the other, and a content change reaches both within 2 s (the revision poll).
+ */
+if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the server tests");
+
+describe.runIf(inject("postgres"))("two instances on one PostgreSQL", () => {
+  let database: { url: string; drop: () => Promise<void> };
+  const servers: RunningServer[] = [];
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    database = await createPostgresDatabase();
+    // The first migrates and loads the content; the second starts on the ready database.
+    for (let i = 0; i < 2; i++) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-two-"));
+      dirs.push(dir);
+      const server = spawnServer({
+        PORT: String(await freePort()),
+        DATA_DIR: dir,
+        DATABASE_URL: database.url,
+      });
+      servers.push(server);
+      await waitUntilReady(server);
+    }
+  });
+  afterAll(async () => {
+    for (const server of servers) expect(await server.stop()).toBe(0);
+    await database?.drop();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("shares accounts, sessions, unlocks and content between them", async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const onA = new Client(a.url);
+    const name = await registerReader(onA, a.env.DATA_DIR ?? "", "twin");
+
+    const onB = new Client(b.url);
+    const signIn = await onB.post("/login", { email: `${name}@example.com`, password: "first secret" });
+    expect(signIn.headers.get("location")).toBe("/account");
+
+    expect((await onB.get("/chapter/4")).status).toBe(200);
+    expect(await (await onB.get("/chapter/4")).text()).toContain("Chapter Locked");
+    expect((await onA.post("/chapter/4", { intent: "unlock" })).status).toBe(200);
+    const unlocked = await (await onB.get("/chapter/4")).text();
+    expect(unlocked).not.toContain("Chapter Locked");
+    expect(unlocked).toContain("electric light");
+
+    // B's session is known on A, and B's logout ends it there too.
+    const sessionOfB = onB.cookieHeader;
+    const accountOnA = () =>
+      fetch(`${a.url}/account`, { headers: { cookie: sessionOfB }, redirect: "manual" });
+    expect((await accountOnA()).status).toBe(200);
+    expect((await onB.post("/logout", {})).status).toBe(302);
+    const afterLogout = await accountOnA();
+    expect(afterLogout.status).toBe(302);
+    expect(afterLogout.headers.get("location")).toMatch(/^\/login/);
+
+    // A content change made outside both is seen by both within 2 s.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query("update chapters set title = $1 where number = 1", ["Renamed By Another Hand"]);
+    } finally {
+      await admin.end();
+    }
+    const began = Date.now();
+    const seen = await Promise.all(
+      [a, b].map(async (server) => {
+        while (Date.now() - began < 5000) {
+          if ((await (await fetch(`${server.url}/toc`)).text()).includes("Renamed By Another Hand"))
+            return Date.now() - began;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return Number.POSITIVE_INFINITY;
+      }),
+    );
+    for (const ms of seen) expect(ms).toBeLessThan(2000);
+  });
+});

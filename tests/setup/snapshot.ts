@@ -1,0 +1,17 @@
+import { sql } from "drizzle-orm";
+import type { Database } from "#db/client.server";
+
+/** Every table of the app's schema with its rows as text, sorted: what a restore must give back. */
+export async function snapshot(db: Database): Promise<Record<string, string[]>> {
+  const { rows: tables } = (await db.execute(
+    sql`select tablename from pg_tables where schemaname = 'public' order by tablename`,
+  )) as unknown as { rows: { tablename: string }[] };
+  const result: Record<string, string[]> = {};
+  for (const { tablename } of tables) {
+    const { rows } = (await db.execute(
+      sql`select row_to_json(t)::text as line from ${sql.identifier(tablename)} t`,
+    )) as unknown as { rows: { line: string }[] };
+    result[tablename] = rows.map((row) => row.line).sort();
+  }
+  return result;
+}
