@@ -4,6 +4,8 @@ import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { parse } from "parse5";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ServerBuild } from "react-router";
+import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { PageCache, type PageCacheOptions, type PendingPage, pendingPage } from "./page-cache";
 
@@ -57,6 +59,18 @@ const storingRender: Render = async (req, res, page) => {
   res.end(`<p>per request ${req.url}</p>`);
 };
 
+/** A few of the app's routes, as the build lists them, for the query canonicaliser. */
+const routes = Object.fromEntries(
+  [
+    { id: "root", path: "" },
+    { id: "routes/home", parentId: "root", index: true },
+    { id: "routes/chapter", parentId: "root", path: "chapter/:number" },
+    { id: "routes/shop/index", parentId: "root", path: "shop" },
+    { id: "routes/auth/login", parentId: "root", path: "login" },
+    { id: "routes/toc", parentId: "root", path: "toc" },
+  ].map((route) => [route.id, route]),
+) as unknown as ServerBuild["routes"];
+
 function makeCache(options: Partial<PageCacheOptions> = {}): PageCache {
   return new PageCache({
     production: true,
@@ -71,6 +85,8 @@ function makeCache(options: Partial<PageCacheOptions> = {}): PageCache {
     preferences: preferencesFromCookies,
     // Visitors without a session; a signed-in reader's group is in a test cookie, or none (personal pages).
     viewer: (_pathname, cookies) => (cookies.has("session") ? cookies.get("group") : "visitor"),
+    canonicalQuery: queryCanonicaliser(routes),
+    staleMs: 24 * 3_600_000,
     ...options,
   });
 }
@@ -279,21 +295,14 @@ describe("retiring entries", () => {
     expect(nexts).toHaveLength(2);
   });
 
-  it("serves nothing from the cache while the revision is unknown", async () => {
+  it("renders per request while the revision is unknown and nothing was kept", async () => {
     revision = undefined;
     await request("/toc");
     await request("/toc");
     expect(nexts).toHaveLength(2);
     expect(nexts.every((call) => call.pending === undefined)).toBe(true);
     expect(cache.size.entries).toBe(0);
-    // An entry stored before the revision was lost is not trusted either.
-    revision = 3;
-    await request("/toc");
-    revision = undefined;
-    await request("/toc");
-    expect(nexts).toHaveLength(4);
   });
-
   it("retires an entry at the next chapter release after its render, before maxAgeMs", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.parse("2026-03-03T17:59:00Z");
@@ -361,6 +370,73 @@ describe("retiring entries", () => {
     expect(nexts).toHaveLength(last + 2);
     expect(cache.size.entries).toBeLessThanOrEqual(kept);
     expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+  });
+});
+
+describe("stale-if-error", () => {
+  const failing: Render = (_req, res) => {
+    res.writeHead(503, { "Content-Type": "text/plain", "Retry-After": "5" });
+    res.end("database unavailable");
+  };
+  /** What server/react-router.ts does with a 5xx render: the kept page of the same key, if any. */
+  const failingWithStale: Render = (req, res, page) => {
+    const stale = page && cache.stale(page);
+    if (!page || !stale) return failing(req, res, page);
+    page.settle(stale, true);
+    cache.send(req, res, "render-id", stale, true);
+  };
+
+  it("serves the kept page, marked stale, while the revision is unknown (the database fails)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.parse("2026-03-03T12:00:00Z");
+    vi.setSystemTime(start);
+    const fresh = await request("/toc");
+    expect(fresh.headers["x-cache"]).toBeUndefined();
+    revision = undefined;
+    render = failing;
+    // Past its age and its revision gone: still the page, not the error, and no render tried.
+    vi.setSystemTime(start + 3_600_000);
+    const stale = await request("/toc");
+    expect(stale.status).toBe(200);
+    expect(stale.headers["x-cache"]).toBe("stale");
+    expect(stale.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect(decoded(stale)).toBe(htmlFor("/toc"));
+    expect(nexts).toHaveLength(1);
+    // A page nobody kept, and another group's key, get the error, never a kept page of someone else.
+    expect((await request("/about")).status).toBe(503);
+    expect((await request("/toc", { headers: { cookie: "session=a; group=reader 20 serif 2" } })).status).toBe(
+      503,
+    );
+    // Not forever: past staleMs after its render the error shows.
+    vi.setSystemTime(start + 24 * 3_600_000);
+    expect((await request("/toc")).status).toBe(503);
+  });
+
+  it("serves the kept page of an older revision when its render answers 503, to the waiters too", async () => {
+    await request("/chapter/1");
+    revision = 2;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    render = async (req, res, page) => {
+      await gate;
+      failingWithStale(req, res, page);
+    };
+    const replies = Promise.all([request("/chapter/1"), request("/chapter/1"), request("/chapter/1")]);
+    await arrived(4);
+    open();
+    for (const reply of await replies) {
+      expect(reply.status).toBe(200);
+      expect(reply.headers["x-cache"]).toBe("stale");
+      expect(decoded(reply)).toBe(htmlFor("/chapter/1"));
+    }
+    expect(nexts).toHaveLength(2);
+    // The database back, the page is rendered again and fresh.
+    render = storingRender;
+    const fresh = await request("/chapter/1");
+    expect(fresh.headers["x-cache"]).toBeUndefined();
+    expect(nexts).toHaveLength(3);
   });
 });
 
@@ -474,8 +550,9 @@ describe("route data", () => {
 
 describe("what is keyed", () => {
   it.each([
-    ["a query string", "GET", "/chapter/1?font=large"],
-    ["route data with a query other than _routes", "GET", "/chapter/1.data?font=large"],
+    ["a query string on a page never kept", "GET", "/login?redirectTo=%2Fchapter%2F1"],
+    ["route data never kept, with a query other than _routes", "GET", "/chapter/1.data?font=large"],
+    ["route data filtered to no route of its page", "GET", "/chapter/1.data?_routes=routes%2Ftoc"],
     ["an asset", "GET", "/assets/entry-abc123.js"],
     ["a media file", "GET", "/media/art/chapter-1"],
     ["a file", "GET", "/favicon.svg"],
@@ -520,6 +597,8 @@ describe("what is keyed", () => {
       { cookie: "lang=ja", "accept-language": "fr" },
       { cookie: "tz=Europe%2FParis; other=1" },
       { cookie: "tz=Not%2FA_Zone" },
+      { cookie: "tz=europe%2Fparis" },
+      { cookie: "tz=EUROPE%2FPARIS; lang=en" },
       { cookie: "session=d; group=reader 20 serif 2" },
       { "user-agent": "another browser" },
     ];

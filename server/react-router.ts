@@ -56,8 +56,22 @@ export function reactRouterHandler({
   const handle = createRequestHandler(build);
   return async (req, res, next) => {
     const page = pendingPage(req);
+    // A render that fails (the database gone: 503) is answered with the page kept under the same key, if
+    // any, however old within its bound (stale-if-error); the requests waiting for it get it too.
+    const serveStale = () => {
+      const stale = page && pages?.stale(page);
+      if (!page || !pages || !stale || res.headersSent) return false;
+      page.settle(stale, true);
+      res.removeHeader("Content-Security-Policy");
+      pages.send(req, res, res.locals.requestId as string, stale, true);
+      return true;
+    };
     try {
       const response = await handle(toFetchRequest(origin, req, res), getLoadContext(req, res));
+      if (response.status >= 500 && serveStale()) {
+        await response.body?.cancel();
+        return;
+      }
       const shareable = response.headers.get(SHAREABLE_HEADER) === "1";
       response.headers.delete(SHAREABLE_HEADER);
       if (
@@ -88,6 +102,7 @@ export function reactRouterHandler({
       page?.settle(undefined);
       await sendResponse(res, response);
     } catch (error) {
+      if (serveStale()) return;
       page?.settle(undefined);
       next(error);
     }
