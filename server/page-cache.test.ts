@@ -263,6 +263,7 @@ describe("misses and hits", () => {
 
   it("answers HEAD with the headers of the page and no body", async () => {
     await request("/toc");
+    await cache.idle();
     const get = await request("/toc", { headers: { "accept-encoding": "br" } });
     const head = await request("/toc", { method: "HEAD", headers: { "accept-encoding": "br" } });
     expect(head.status).toBe(200);
@@ -679,5 +680,117 @@ describe("headers of a kept page", () => {
     expect(notModified.headers["cache-control"]).toBe("private, no-cache");
     expect(reader.headers["set-cookie"]).toBeUndefined();
     expect(visitor.headers["set-cookie"]).toBeUndefined();
+  });
+});
+
+describe("key flooding", () => {
+  it("renders each real page once under 1,000 invented variants, and keeps the real pages", async () => {
+    let renders = 0;
+    render = async (req, res, page) => {
+      renders++;
+      await storingRender(req, res, page);
+    };
+    const real: [string, Record<string, string>][] = [
+      ["/chapter/1", {}],
+      ["/chapter/1", { cookie: "tz=Europe%2FParis" }],
+      ["/toc", { cookie: "lang=es" }],
+      ["/chapter/2.data?_routes=routes%2Fchapter", {}],
+    ];
+    const etags = new Map<string, string | undefined>();
+    for (const [path, headers] of real) {
+      const reply = await request(path, { headers });
+      etags.set(`${path} ${headers.cookie}`, reply.headers.etag);
+    }
+    expect(renders).toBe(real.length);
+
+    const flipCase = (text: string, i: number) =>
+      [...text].map((char, at) => ((i >> at % 12) & 1 ? char.toUpperCase() : char.toLowerCase())).join("");
+    for (let i = 0; i < 1000; i++) {
+      const junk = crypto.randomBytes(6).toString("hex");
+      const variants: [string, Record<string, string>][] = [
+        ["/chapter/1", { cookie: `tz=${encodeURIComponent(flipCase("europe/paris", i))}` }],
+        [`/chapter/1?${junk}=${i}`, {}],
+        ["/chapter/1", { "accept-language": `${junk.slice(0, 2)}-${junk.slice(2, 4)},x;q=0.${i % 10}` }],
+        ["/toc", { cookie: `lang=es; ${junk}=${i}; theme=${junk}` }],
+        [`/chapter/2.data?_routes=root,routes%2Fchapter,routes%2Ftoc,${junk}&utm=${i}`, {}],
+      ];
+      const [path, headers] = variants[i % variants.length] as [string, Record<string, string>];
+      const reply = await request(path, { headers });
+      expect(reply.status).toBe(200);
+    }
+    // Invented spellings are the real pages: the root's data is one more real variant (React Router loads it
+    // when asked), nothing else rendered.
+    expect(renders).toBe(real.length + 1);
+    expect(cache.size.entries).toBe(real.length + 1);
+    for (const [path, headers] of real) {
+      const reply = await request(path, { headers });
+      expect(reply.headers.etag).toBe(etags.get(`${path} ${headers.cookie}`));
+    }
+    expect(renders).toBe(real.length + 1);
+  });
+
+  it("renders a variant as its canonical page, so the key and the page agree", async () => {
+    await request("/chapter/1");
+    revision = 2;
+    await request("/chapter/1?utm_source=feed&utm_source=x");
+    expect(nexts.at(-1)?.url).toBe("/chapter/1");
+    expect(nexts.at(-1)?.pending?.key.split("\n")[0]).toBe("/chapter/1");
+    // Before any render kept /shop, nothing says it is a shareable page (it could be /login?redirectTo=):
+    // the request is rendered as it came, and kept by nobody.
+    await request("/shop?category=books&x=1");
+    expect(nexts.at(-1)).toMatchObject({ url: "/shop?category=books&x=1", pending: undefined });
+    await request("/shop");
+    // Then parameters the page reads stay, once, in one spelling; values it ignores go, and so do the others.
+    await request("/shop?x=1&category=books&category=prints");
+    expect(nexts.at(-1)?.url).toBe("/shop?category=books");
+    await request("/shop?category=nonsense");
+    await request("/shop?category=books");
+    expect(nexts.map((call) => call.url)).toEqual([
+      "/chapter/1",
+      "/chapter/1",
+      "/shop?category=books&x=1",
+      "/shop",
+      "/shop?category=books",
+    ]);
+  });
+});
+
+describe("compression", () => {
+  it("sends a miss compressed fast, then the best brotli once the background upgrade is done", async () => {
+    const miss = await request("/chapter/1", { headers: { "accept-encoding": "br" } });
+    expect(miss.headers.etag).toMatch(/-br5"$/);
+    await cache.idle();
+    const upgraded = await request("/chapter/1", { headers: { "accept-encoding": "br" } });
+    expect(upgraded.headers.etag).toMatch(/-br11"$/);
+    expect(decoded(upgraded)).toBe(decoded(miss));
+    expect(upgraded.body.length).toBeLessThanOrEqual(miss.body.length);
+    // The fast copy's tag names other bytes now: the browser gets the better copy once, then 304s.
+    const revalidated = await request("/chapter/1", {
+      headers: { "accept-encoding": "br", "if-none-match": String(miss.headers.etag) },
+    });
+    expect(revalidated.status).toBe(200);
+    const notModified = await request("/chapter/1", {
+      headers: { "accept-encoding": "br", "if-none-match": String(upgraded.headers.etag) },
+    });
+    expect(notModified.status).toBe(304);
+    expect(nexts).toHaveLength(1);
+  });
+
+  it.each([
+    ["br;q=0, gzip", "gzip"],
+    ["gzip;q=0.5, br;q=0.9", "br"],
+    ["gzip, deflate, br, zstd", "br"],
+    ["gzip;q=1, br;q=0.5", "gzip"],
+    ["*;q=0", undefined],
+    ["identity;q=0", undefined],
+    ["br;q=0, gzip;q=0, *", undefined],
+    ["deflate", undefined],
+    ["", undefined],
+  ])("answers Accept-Encoding %j with %s, kept page and its size agreeing", async (header, expected) => {
+    await request("/toc");
+    const reply = await request("/toc", { headers: header ? { "accept-encoding": header } : {} });
+    expect(reply.headers["content-encoding"]).toBe(expected);
+    expect(decoded(reply)).toBe(htmlFor("/toc"));
+    expect(Number(reply.headers["content-length"])).toBe(reply.body.length);
   });
 });
