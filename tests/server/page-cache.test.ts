@@ -7,7 +7,7 @@ import zlib from "node:zlib";
 import { parse } from "parse5";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPostgresDatabase } from "../setup/postgres";
+import { createPostgresDatabase, postgresAdminUrl } from "../setup/postgres";
 import { Client } from "./http";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
 
@@ -506,6 +506,60 @@ describe.runIf(inject("postgres"))("content changes on PostgreSQL", () => {
     } finally {
       await sql.end().catch(() => {});
       expect(await onPostgres.stop()).toBe(0);
+      await database.drop();
+    }
+  }, 120_000);
+});
+
+describe.runIf(inject("postgres"))("stale-if-error on PostgreSQL", () => {
+  it("keeps serving kept pages to visitors while the database is unreachable, and only those", async () => {
+    const database = await createPostgresDatabase();
+    const name = new URL(database.url).pathname.slice(1);
+    const onPostgres = spawnServer({
+      PORT: String(await freePort()),
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "cc-pg-stale-")),
+      DATABASE_URL: database.url,
+    });
+    const admin = new pg.Client({ connectionString: postgresAdminUrl() });
+    const kept = ["/chapter/1", "/toc", "/chapter/2.data"];
+    try {
+      await waitUntilReady(onPostgres, 60_000);
+      await admin.connect();
+      const warm = new Map<string, Reply>();
+      for (const pathname of kept) {
+        await raw(onPostgres.url, pathname);
+        warm.set(pathname, await raw(onPostgres.url, pathname));
+      }
+      // The database refuses the app: no new connections, and its open ones cut.
+      await admin.query(`alter database ${name} allow_connections false`);
+      await admin.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
+        [name],
+      );
+      // Within a poll (a second) the server knows the revision no more.
+      const cutAt = Date.now();
+      let toc = await raw(onPostgres.url, "/toc");
+      while (toc.headers["x-cache"] !== "stale" && Date.now() - cutAt < 5_000) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        toc = await raw(onPostgres.url, "/toc");
+      }
+      for (const pathname of kept) {
+        const reply = await raw(onPostgres.url, pathname);
+        expect(reply.status, pathname).toBe(200);
+        expect(reply.headers["x-cache"], pathname).toBe("stale");
+        expect(reply.text, pathname).toBe(warm.get(pathname)?.text);
+      }
+      expect((await raw(onPostgres.url, "/chapter/1")).text).toContain(CHAPTER_1);
+      // A page never kept has no copy to fall back on: an error (503 once the app tells a lost database
+      // apart), never a kept page of another key.
+      const uncached = await raw(onPostgres.url, "/wiki");
+      expect(uncached.status).toBeGreaterThanOrEqual(500);
+      expect(uncached.headers["x-cache"]).toBeUndefined();
+      expect(onPostgres.child.exitCode).toBeNull();
+    } finally {
+      await admin.query(`alter database ${name} allow_connections true`).catch(() => {});
+      await admin.end().catch(() => {});
+      await onPostgres.stop();
       await database.drop();
     }
   }, 120_000);
