@@ -3,8 +3,8 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { parse } from "parse5";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ServerBuild } from "react-router";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { PageCache, type PageCacheOptions, type PendingPage, pendingPage } from "./page-cache";
@@ -381,10 +381,7 @@ describe("stale-if-error", () => {
   };
   /** What server/react-router.ts does with a 5xx render: the kept page of the same key, if any. */
   const failingWithStale: Render = (req, res, page) => {
-    const stale = page && cache.stale(page);
-    if (!page || !stale) return failing(req, res, page);
-    page.settle(stale, true);
-    cache.send(req, res, "render-id", stale, true);
+    if (!page || !cache.serveStale(req, res, "render-id", page)) failing(req, res, page);
   };
 
   it("serves the kept page, marked stale, while the revision is unknown (the database fails)", async () => {
@@ -405,9 +402,9 @@ describe("stale-if-error", () => {
     expect(nexts).toHaveLength(1);
     // A page nobody kept, and another group's key, get the error, never a kept page of someone else.
     expect((await request("/about")).status).toBe(503);
-    expect((await request("/toc", { headers: { cookie: "session=a; group=reader 20 serif 2" } })).status).toBe(
-      503,
-    );
+    expect(
+      (await request("/toc", { headers: { cookie: "session=a; group=reader 20 serif 2" } })).status,
+    ).toBe(503);
     // Not forever: past staleMs after its render the error shows.
     vi.setSystemTime(start + 24 * 3_600_000);
     expect((await request("/toc")).status).toBe(503);
@@ -704,7 +701,7 @@ describe("key flooding", () => {
     expect(renders).toBe(real.length);
 
     const flipCase = (text: string, i: number) =>
-      [...text].map((char, at) => ((i >> at % 12) & 1 ? char.toUpperCase() : char.toLowerCase())).join("");
+      [...text].map((char, at) => ((i >> (at % 12)) & 1 ? char.toUpperCase() : char.toLowerCase())).join("");
     for (let i = 0; i < 1000; i++) {
       const junk = crypto.randomBytes(6).toString("hex");
       const variants: [string, Record<string, string>][] = [

@@ -252,12 +252,19 @@ export class PageCache {
   }
 
   /**
-   * The page kept under a pending page's key, however old (within `staleMs`), for when its render failed
-   * (5xx): the same key, so the same viewer group, never another reader's page.
+   * Answers a request whose render failed (5xx, or threw: the database gone) with the page kept under its
+   * pending key, however old within `staleMs`, and hands it to the requests waiting for the render. The
+   * same key, so the same viewer group: never another reader's page. False when there is none to send.
    */
-  stale(page: PendingPage): Entry | undefined {
+  serveStale(req: IncomingMessage, res: ServerResponse, requestId: string, page: PendingPage): boolean {
     const entry = this.entries.get(page.key);
-    return entry && this.staleUsable(entry);
+    const stale = entry && this.staleUsable(entry);
+    if (!stale || res.headersSent) return false;
+    page.settle(stale, true);
+    // A kept page carries its own CSP (hashes); the one set for this request's nonce would block them.
+    res.removeHeader("Content-Security-Policy");
+    this.send(req, res, requestId, stale, true);
+    return true;
   }
 
   /**

@@ -57,15 +57,9 @@ export function reactRouterHandler({
   return async (req, res, next) => {
     const page = pendingPage(req);
     // A render that fails (the database gone: 503) is answered with the page kept under the same key, if
-    // any, however old within its bound (stale-if-error); the requests waiting for it get it too.
-    const serveStale = () => {
-      const stale = page && pages?.stale(page);
-      if (!page || !pages || !stale || res.headersSent) return false;
-      page.settle(stale, true);
-      res.removeHeader("Content-Security-Policy");
-      pages.send(req, res, res.locals.requestId as string, stale, true);
-      return true;
-    };
+    // any (stale-if-error, server/page-cache.ts).
+    const serveStale = () =>
+      Boolean(page && pages?.serveStale(req, res, res.locals.requestId as string, page));
     try {
       const response = await handle(toFetchRequest(origin, req, res), getLoadContext(req, res));
       if (response.status >= 500 && serveStale()) {

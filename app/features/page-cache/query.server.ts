@@ -12,7 +12,13 @@ const pageParameters: Record<string, Record<string, readonly string[]>> = {
   "/fundraiser": { supporters: ["all"] },
 };
 
-type RouteTree = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: RouteTree[] };
+type RouteTree = {
+  id: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  children?: RouteTree[];
+};
 
 function routeTree(routes: ServerBuild["routes"]): RouteTree[] {
   const children = new Map<string | undefined, RouteTree[]>();
@@ -51,7 +57,9 @@ export function queryCanonicaliser(
     }
     const filter = routeData ? params.get("_routes") : null;
     if (filter !== null) {
-      const matched = new Set((matchRoutes(tree as RouteObject[], page) ?? []).map((match) => match.route.id));
+      const matched = new Set(
+        (matchRoutes(tree as RouteObject[], page) ?? []).map((match) => match.route.id),
+      );
       const ids = [...new Set(filter.split(","))].filter((id) => matched.has(id)).sort();
       // No matching id loads no route at all, which no spelling without the filter says: not kept.
       if (ids.length === 0) return undefined;
