@@ -422,6 +422,61 @@ describe("revalidation", () => {
   });
 });
 
+describe("key flooding", () => {
+  /** Requests a page until its kept copy's brotli is the upgraded one (a miss is compressed fast). */
+  async function upgraded(pathname: string, headers: Record<string, string>): Promise<Reply> {
+    let reply = await raw(origin, pathname, { headers });
+    for (let i = 0; i < 100 && !/-br11"$/.test(String(reply.headers.etag)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      reply = await raw(origin, pathname, { headers });
+    }
+    expect(reply.headers.etag, pathname).toMatch(/-br11"$/);
+    return reply;
+  }
+
+  it("answers 1,000 invented spellings from the real pages' kept copies, and keeps those", async () => {
+    const br = { "accept-encoding": "br" };
+    const paris = { ...br, cookie: "tz=Europe%2FParis" };
+    const spanish = { ...br, cookie: "lang=es" };
+    const real = {
+      chapter: await upgraded("/chapter/3", br),
+      paris: await upgraded("/chapter/3", paris),
+      toc: await upgraded("/toc", spanish),
+      data: await upgraded("/chapter/3.data?_routes=routes%2Fchapter", br),
+    };
+    expect(real.paris.headers.etag).not.toBe(real.chapter.headers.etag);
+    const flip = (text: string, i: number) =>
+      [...text].map((char, at) => ((i >> (at % 10)) & 1 ? char.toUpperCase() : char.toLowerCase())).join("");
+    for (let i = 0; i < 1000; i++) {
+      const junk = crypto.randomBytes(5).toString("hex");
+      const [pathname, headers, kind] = [
+        ["/chapter/3", { ...br, cookie: `tz=${encodeURIComponent(flip("europe/paris", i))}` }, "paris"],
+        [`/chapter/3?${junk}=${i}&utm_source=x`, br, "chapter"],
+        ["/chapter/3", { ...br, "accept-language": `${junk};q=0.9` }, "chapter"],
+        ["/chapter/3", { ...br, cookie: `${junk}=${i}; theme=${junk}` }, "chapter"],
+        ["/toc", { ...spanish, "accept-language": "ja", cookie: `lang=es; tz=${junk}` }, "toc"],
+        [`/chapter/3.data?_routes=routes%2Fchapter,routes%2Fchapter,routes%2Ftoc&${junk}=1`, br, "data"],
+      ][i % 6] as [string, Record<string, string>, keyof typeof real];
+      const reply = await raw(origin, pathname, { headers });
+      // A render would answer a miss, compressed fast (`-br5`): each one is the upgraded kept copy.
+      expect(reply.status, pathname).toBe(200);
+      expect(reply.headers.etag, `${pathname} ${JSON.stringify(headers)}`).toBe(real[kind].headers.etag);
+    }
+    expect((await raw(origin, "/chapter/3", { headers: br })).headers.etag).toBe(real.chapter.headers.etag);
+    expect((await raw(origin, "/toc", { headers: spanish })).text).toBe(real.toc.text);
+  }, 60_000);
+
+  it("leaves the query a page reads, and pages that are not kept, as they came", async () => {
+    const books = await raw(origin, "/shop?category=books");
+    const all = await raw(origin, "/shop");
+    expect(books.text).not.toBe(all.text);
+    expect((await raw(origin, "/shop?utm=1&category=books")).text).toBe(books.text);
+    const login = await raw(origin, "/login?redirectTo=%2Ftoc");
+    expect(login.status).toBe(200);
+    expect(login.text).toContain("redirectTo=%2Ftoc");
+  });
+});
+
 describe("the Host header", () => {
   it("cannot change a kept page: the same bytes and ETag as with the right Host, no forged host inside", async () => {
     const forged = {
