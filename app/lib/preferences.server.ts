@@ -59,10 +59,6 @@ export function canonicalTimeZone(value: string | undefined): string | undefined
   return resolved ?? undefined;
 }
 
-export function isTimeZone(value: string | undefined): value is string {
-  return canonicalTimeZone(value) !== undefined;
-}
-
 /** The preferences a page is rendered in, from the request's cookies and Accept-Language. */
 export function preferencesFromCookies(
   cookies: Map<string, string>,
