@@ -11,6 +11,7 @@ import { RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
+import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { sharedViewer } from "~/features/page-cache/viewer.server";
 import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
@@ -157,10 +158,13 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         https: env.origin.startsWith("https:"),
         maxBytes: env.PAGE_CACHE_MB * 1024 * 1024,
         maxAgeMs: 60_000,
+        // Stale-if-error: a day covers an outage someone is fixing, not a database left for dead.
+        staleMs: 24 * 60 * 60_000,
         revision: currentRevision,
         nextReleaseAfter,
         preferences: preferencesFromCookies,
         viewer: sharedViewer,
+        canonicalQuery: queryCanonicaliser((await build()).routes),
       });
 
   app.all(

@@ -3,7 +3,9 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import zlib from "node:zlib";
 import { parse } from "parse5";
+import type { ServerBuild } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { PageCache, type PageCacheOptions, type PendingPage, pendingPage } from "./page-cache";
 
@@ -57,6 +59,18 @@ const storingRender: Render = async (req, res, page) => {
   res.end(`<p>per request ${req.url}</p>`);
 };
 
+/** A few of the app's routes, as the build lists them, for the query canonicaliser. */
+const routes = Object.fromEntries(
+  [
+    { id: "root", path: "" },
+    { id: "routes/home", parentId: "root", index: true },
+    { id: "routes/chapter", parentId: "root", path: "chapter/:number" },
+    { id: "routes/shop/index", parentId: "root", path: "shop" },
+    { id: "routes/auth/login", parentId: "root", path: "login" },
+    { id: "routes/toc", parentId: "root", path: "toc" },
+  ].map((route) => [route.id, route]),
+) as unknown as ServerBuild["routes"];
+
 function makeCache(options: Partial<PageCacheOptions> = {}): PageCache {
   return new PageCache({
     production: true,
@@ -71,6 +85,8 @@ function makeCache(options: Partial<PageCacheOptions> = {}): PageCache {
     preferences: preferencesFromCookies,
     // Visitors without a session; a signed-in reader's group is in a test cookie, or none (personal pages).
     viewer: (_pathname, cookies) => (cookies.has("session") ? cookies.get("group") : "visitor"),
+    canonicalQuery: queryCanonicaliser(routes),
+    staleMs: 24 * 3_600_000,
     ...options,
   });
 }
@@ -247,6 +263,7 @@ describe("misses and hits", () => {
 
   it("answers HEAD with the headers of the page and no body", async () => {
     await request("/toc");
+    await cache.idle();
     const get = await request("/toc", { headers: { "accept-encoding": "br" } });
     const head = await request("/toc", { method: "HEAD", headers: { "accept-encoding": "br" } });
     expect(head.status).toBe(200);
@@ -279,21 +296,14 @@ describe("retiring entries", () => {
     expect(nexts).toHaveLength(2);
   });
 
-  it("serves nothing from the cache while the revision is unknown", async () => {
+  it("renders per request while the revision is unknown and nothing was kept", async () => {
     revision = undefined;
     await request("/toc");
     await request("/toc");
     expect(nexts).toHaveLength(2);
     expect(nexts.every((call) => call.pending === undefined)).toBe(true);
     expect(cache.size.entries).toBe(0);
-    // An entry stored before the revision was lost is not trusted either.
-    revision = 3;
-    await request("/toc");
-    revision = undefined;
-    await request("/toc");
-    expect(nexts).toHaveLength(4);
   });
-
   it("retires an entry at the next chapter release after its render, before maxAgeMs", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.parse("2026-03-03T17:59:00Z");
@@ -361,6 +371,70 @@ describe("retiring entries", () => {
     expect(nexts).toHaveLength(last + 2);
     expect(cache.size.entries).toBeLessThanOrEqual(kept);
     expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+  });
+});
+
+describe("stale-if-error", () => {
+  const failing: Render = (_req, res) => {
+    res.writeHead(503, { "Content-Type": "text/plain", "Retry-After": "5" });
+    res.end("database unavailable");
+  };
+  /** What server/react-router.ts does with a 5xx render: the kept page of the same key, if any. */
+  const failingWithStale: Render = (req, res, page) => {
+    if (!page || !cache.serveStale(req, res, "render-id", page)) failing(req, res, page);
+  };
+
+  it("serves the kept page, marked stale, while the revision is unknown (the database fails)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.parse("2026-03-03T12:00:00Z");
+    vi.setSystemTime(start);
+    const fresh = await request("/toc");
+    expect(fresh.headers["x-cache"]).toBeUndefined();
+    revision = undefined;
+    render = failing;
+    // Past its age and its revision gone: still the page, not the error, and no render tried.
+    vi.setSystemTime(start + 3_600_000);
+    const stale = await request("/toc");
+    expect(stale.status).toBe(200);
+    expect(stale.headers["x-cache"]).toBe("stale");
+    expect(stale.headers["cache-control"]).toBe("public, max-age=0, must-revalidate");
+    expect(decoded(stale)).toBe(htmlFor("/toc"));
+    expect(nexts).toHaveLength(1);
+    // A page nobody kept, and another group's key, get the error, never a kept page of someone else.
+    expect((await request("/about")).status).toBe(503);
+    expect(
+      (await request("/toc", { headers: { cookie: "session=a; group=reader 20 serif 2" } })).status,
+    ).toBe(503);
+    // Not forever: past staleMs after its render the error shows.
+    vi.setSystemTime(start + 24 * 3_600_000);
+    expect((await request("/toc")).status).toBe(503);
+  });
+
+  it("serves the kept page of an older revision when its render answers 503, to the waiters too", async () => {
+    await request("/chapter/1");
+    revision = 2;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    render = async (req, res, page) => {
+      await gate;
+      failingWithStale(req, res, page);
+    };
+    const replies = Promise.all([request("/chapter/1"), request("/chapter/1"), request("/chapter/1")]);
+    await arrived(4);
+    open();
+    for (const reply of await replies) {
+      expect(reply.status).toBe(200);
+      expect(reply.headers["x-cache"]).toBe("stale");
+      expect(decoded(reply)).toBe(htmlFor("/chapter/1"));
+    }
+    expect(nexts).toHaveLength(2);
+    // The database back, the page is rendered again and fresh.
+    render = storingRender;
+    const fresh = await request("/chapter/1");
+    expect(fresh.headers["x-cache"]).toBeUndefined();
+    expect(nexts).toHaveLength(3);
   });
 });
 
@@ -474,8 +548,9 @@ describe("route data", () => {
 
 describe("what is keyed", () => {
   it.each([
-    ["a query string", "GET", "/chapter/1?font=large"],
-    ["route data with a query other than _routes", "GET", "/chapter/1.data?font=large"],
+    ["a query string on a page never kept", "GET", "/login?redirectTo=%2Fchapter%2F1"],
+    ["route data never kept, with a query other than _routes", "GET", "/chapter/1.data?font=large"],
+    ["route data filtered to no route of its page", "GET", "/chapter/1.data?_routes=routes%2Ftoc"],
     ["an asset", "GET", "/assets/entry-abc123.js"],
     ["a media file", "GET", "/media/art/chapter-1"],
     ["a file", "GET", "/favicon.svg"],
@@ -520,6 +595,8 @@ describe("what is keyed", () => {
       { cookie: "lang=ja", "accept-language": "fr" },
       { cookie: "tz=Europe%2FParis; other=1" },
       { cookie: "tz=Not%2FA_Zone" },
+      { cookie: "tz=europe%2Fparis" },
+      { cookie: "tz=EUROPE%2FPARIS; lang=en" },
       { cookie: "session=d; group=reader 20 serif 2" },
       { "user-agent": "another browser" },
     ];
@@ -600,5 +677,117 @@ describe("headers of a kept page", () => {
     expect(notModified.headers["cache-control"]).toBe("private, no-cache");
     expect(reader.headers["set-cookie"]).toBeUndefined();
     expect(visitor.headers["set-cookie"]).toBeUndefined();
+  });
+});
+
+describe("key flooding", () => {
+  it("renders each real page once under 1,000 invented variants, and keeps the real pages", async () => {
+    let renders = 0;
+    render = async (req, res, page) => {
+      renders++;
+      await storingRender(req, res, page);
+    };
+    const real: [string, Record<string, string>][] = [
+      ["/chapter/1", {}],
+      ["/chapter/1", { cookie: "tz=Europe%2FParis" }],
+      ["/toc", { cookie: "lang=es" }],
+      ["/chapter/2.data?_routes=routes%2Fchapter", {}],
+    ];
+    const etags = new Map<string, string | undefined>();
+    for (const [path, headers] of real) {
+      const reply = await request(path, { headers });
+      etags.set(`${path} ${headers.cookie}`, reply.headers.etag);
+    }
+    expect(renders).toBe(real.length);
+
+    const flipCase = (text: string, i: number) =>
+      [...text].map((char, at) => ((i >> (at % 12)) & 1 ? char.toUpperCase() : char.toLowerCase())).join("");
+    for (let i = 0; i < 1000; i++) {
+      const junk = crypto.randomBytes(6).toString("hex");
+      const variants: [string, Record<string, string>][] = [
+        ["/chapter/1", { cookie: `tz=${encodeURIComponent(flipCase("europe/paris", i))}` }],
+        [`/chapter/1?${junk}=${i}`, {}],
+        ["/chapter/1", { "accept-language": `${junk.slice(0, 2)}-${junk.slice(2, 4)},x;q=0.${i % 10}` }],
+        ["/toc", { cookie: `lang=es; ${junk}=${i}; theme=${junk}` }],
+        [`/chapter/2.data?_routes=root,routes%2Fchapter,routes%2Ftoc,${junk}&utm=${i}`, {}],
+      ];
+      const [path, headers] = variants[i % variants.length] as [string, Record<string, string>];
+      const reply = await request(path, { headers });
+      expect(reply.status).toBe(200);
+    }
+    // Invented spellings are the real pages: the root's data is one more real variant (React Router loads it
+    // when asked), nothing else rendered.
+    expect(renders).toBe(real.length + 1);
+    expect(cache.size.entries).toBe(real.length + 1);
+    for (const [path, headers] of real) {
+      const reply = await request(path, { headers });
+      expect(reply.headers.etag).toBe(etags.get(`${path} ${headers.cookie}`));
+    }
+    expect(renders).toBe(real.length + 1);
+  });
+
+  it("renders a variant as its canonical page, so the key and the page agree", async () => {
+    await request("/chapter/1");
+    revision = 2;
+    await request("/chapter/1?utm_source=feed&utm_source=x");
+    expect(nexts.at(-1)?.url).toBe("/chapter/1");
+    expect(nexts.at(-1)?.pending?.key.split("\n")[0]).toBe("/chapter/1");
+    // Before any render kept /shop, nothing says it is a shareable page (it could be /login?redirectTo=):
+    // the request is rendered as it came, and kept by nobody.
+    await request("/shop?category=books&x=1");
+    expect(nexts.at(-1)).toMatchObject({ url: "/shop?category=books&x=1", pending: undefined });
+    await request("/shop");
+    // Then parameters the page reads stay, once, in one spelling; values it ignores go, and so do the others.
+    await request("/shop?x=1&category=books&category=prints");
+    expect(nexts.at(-1)?.url).toBe("/shop?category=books");
+    await request("/shop?category=nonsense");
+    await request("/shop?category=books");
+    expect(nexts.map((call) => call.url)).toEqual([
+      "/chapter/1",
+      "/chapter/1",
+      "/shop?category=books&x=1",
+      "/shop",
+      "/shop?category=books",
+    ]);
+  });
+});
+
+describe("compression", () => {
+  it("sends a miss compressed fast, then the best brotli once the background upgrade is done", async () => {
+    const miss = await request("/chapter/1", { headers: { "accept-encoding": "br" } });
+    expect(miss.headers.etag).toMatch(/-br5"$/);
+    await cache.idle();
+    const upgraded = await request("/chapter/1", { headers: { "accept-encoding": "br" } });
+    expect(upgraded.headers.etag).toMatch(/-br11"$/);
+    expect(decoded(upgraded)).toBe(decoded(miss));
+    expect(upgraded.body.length).toBeLessThanOrEqual(miss.body.length);
+    // The fast copy's tag names other bytes now: the browser gets the better copy once, then 304s.
+    const revalidated = await request("/chapter/1", {
+      headers: { "accept-encoding": "br", "if-none-match": String(miss.headers.etag) },
+    });
+    expect(revalidated.status).toBe(200);
+    const notModified = await request("/chapter/1", {
+      headers: { "accept-encoding": "br", "if-none-match": String(upgraded.headers.etag) },
+    });
+    expect(notModified.status).toBe(304);
+    expect(nexts).toHaveLength(1);
+  });
+
+  it.each([
+    ["br;q=0, gzip", "gzip"],
+    ["gzip;q=0.5, br;q=0.9", "br"],
+    ["gzip, deflate, br, zstd", "br"],
+    ["gzip;q=1, br;q=0.5", "gzip"],
+    ["*;q=0", undefined],
+    ["identity;q=0", undefined],
+    ["br;q=0, gzip;q=0, *", undefined],
+    ["deflate", undefined],
+    ["", undefined],
+  ])("answers Accept-Encoding %j with %s, kept page and its size agreeing", async (header, expected) => {
+    await request("/toc");
+    const reply = await request("/toc", { headers: header ? { "accept-encoding": header } : {} });
+    expect(reply.headers["content-encoding"]).toBe(expected);
+    expect(decoded(reply)).toBe(htmlFor("/toc"));
+    expect(Number(reply.headers["content-length"])).toBe(reply.body.length);
   });
 });

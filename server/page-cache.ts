@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { parseCookieHeader } from "~/lib/preferences.server";
+import { type Encoding, preferredEncoding } from "./encoding";
 import { contentSecurityPolicy, fixedSecurityHeaders, type HeaderOptions } from "./headers";
 
 const brotli = promisify(zlib.brotliCompress);
@@ -31,9 +32,30 @@ export type PageCacheOptions = HeaderOptions & {
   /** The display preferences a page is rendered in (language, theme, time zone), from cookies and headers. */
   preferences: (cookies: Map<string, string>, acceptLanguage: string | undefined) => PageKeyParts;
   viewer: ViewerResolver;
+  /**
+   * The canonical query string of a request (see app/features/page-cache/query.server.ts): only what the
+   * page reads, in one spelling; "" when it reads nothing; undefined when no kept page answers it.
+   */
+  canonicalQuery: (pathname: string, query: string) => string | undefined;
+  /**
+   * How long after its render a kept page may still be served while the database fails (the content revision
+   * is unknown, or a render answers 5xx): stale-if-error, bounded so an outage never serves very old pages.
+   */
+  staleMs: number;
 };
 
-type Encoding = "identity" | "br" | "gzip";
+/** A miss is compressed fast, so a burst of misses costs little; a background job brings brotli to this. */
+const FAST_BROTLI = 5;
+const BEST_BROTLI = 11;
+/** Upgrades waiting; more are dropped (those entries keep their fast brotli until rendered again). */
+const MAX_UPGRADES = 1000;
+/** Paths known to be shareable (a render kept them); about one per page of the site. */
+const MAX_SHAREABLE_PATHS = 20_000;
+
+function brotliQuality(html: Buffer, best: boolean): number {
+  if (!best) return FAST_BROTLI;
+  return html.length > 256 * 1024 ? 9 : BEST_BROTLI;
+}
 
 type Entry = {
   /** One body per encoding, compressed once when stored. */
@@ -46,19 +68,49 @@ type Entry = {
   /** The same for a 304: validators and caching only. */
   notModified: Record<Encoding, string[]>;
   etags: Record<Encoding, string>;
+  /** What every encoding's headers share, to rebuild one encoding's when its body changes. */
+  common: string[];
+  cacheControl: string;
+  /** The hash of the plain bytes, the stem of every encoding's ETag. */
+  tag: string;
+  brotliQuality: number;
   revision: number;
+  /** When the render began: the base of `expiresAt` and of the stale-if-error bound. */
+  renderedAt: number;
   expiresAt: number;
   bytes: number;
 };
 
+const VARY = "Accept-Encoding, Accept-Language, Cookie";
+
+/** Sets one encoding's body with its ETag (a strong one names one byte sequence) and headers. */
+function setBody(entry: Entry, encoding: Encoding, body: Buffer, etag: string) {
+  entry.bodies[encoding] = body;
+  entry.etags[encoding] = etag;
+  entry.headers[encoding] = [
+    ...entry.common,
+    "ETag",
+    etag,
+    ...(encoding === "identity" ? [] : ["Content-Encoding", encoding]),
+    "Content-Length",
+    String(body.length),
+  ];
+  entry.notModified[encoding] = ["ETag", etag, "Cache-Control", entry.cacheControl, "Vary", VARY];
+}
+
 /** Handed from the lookup to the render (server/react-router.ts) on a miss: where to store the page. */
 export type PendingPage = {
   key: string;
+  /** The request's path: once a page is kept under it, other query strings for it are answered as it. */
+  pathname: string;
   shared: "public" | "private";
   revision: number;
   startedAt: number;
-  settle: (entry: Entry | undefined) => void;
+  /** Hands the kept page (or none) to the requests waiting for it; `stale` when it is an old one. */
+  settle: (entry: Entry | undefined, stale?: boolean) => void;
 };
+
+type Settled = { entry: Entry; stale: boolean } | undefined;
 
 const pendingSymbol = Symbol("pending page");
 
@@ -80,13 +132,19 @@ function inlineScriptHashes(html: string): string {
  * Whole pages, rendered once and kept as bytes (plain, brotli and gzip), served before the web framework
  * sees the request. A page is kept only when its route marks it shareable (app/lib/shareable.ts) and the
  * viewer resolver groups the reader with others who see the same page; its key holds everything the page
- * depends on besides the content: path, language, theme, time zone and that viewer group. Content changes
- * move the content revision and retire every entry; a chapter release retires entries rendered before it.
+ * depends on besides the content, each in its one canonical spelling so no request can invent new keys:
+ * path, the query parameters the page reads, language, theme, time zone and that viewer group. Content
+ * changes move the content revision and retire every entry; a chapter release retires entries rendered
+ * before it. While the database fails, a retired entry is still served for a bounded time (stale-if-error).
  */
 export class PageCache {
   private entries = new Map<string, Entry>();
-  private pending = new Map<string, Promise<Entry | undefined>>();
+  private pending = new Map<string, Promise<Settled>>();
   private bytes = 0;
+  private shareablePaths = new Set<string>();
+  private upgrades: string[] = [];
+  private upgrading = false;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(private options: PageCacheOptions) {}
 
@@ -101,15 +159,26 @@ export class PageCache {
    */
   handle(req: IncomingMessage, res: ServerResponse, requestId: string, next: () => void) {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
-    const url = req.url ?? "/";
+    let url = req.url ?? "/";
     const query = url.indexOf("?");
     const pathname = query < 0 ? url : url.slice(0, query);
-    // Pages and their route data (`.data`, which React Router may narrow with `?_routes=`) only: no other
-    // query strings, no files (a dot in the last segment), assets or media.
+    // Pages and their route data (`.data`) only: no files (a dot in the last segment), assets or media.
     const routeData = pathname.endsWith(".data");
-    if (query >= 0 && !(routeData && /^_routes=[\w%.,-]+$/.test(url.slice(query + 1)))) return next();
     if (pathname.startsWith("/assets/") || pathname.startsWith("/media/")) return next();
     if (!routeData && pathname.lastIndexOf(".") > pathname.lastIndexOf("/")) return next();
+    if (query >= 0) {
+      const canonical = this.options.canonicalQuery(pathname, url.slice(query + 1));
+      if (canonical === undefined) return next();
+      const canonicalUrl = canonical ? `${pathname}?${canonical}` : pathname;
+      if (canonicalUrl !== url) {
+        // Parameters the page does not read (or values it ignores). Whether the path is a shareable page at
+        // all (not /login?redirectTo=) only a render tells: once one kept it, the request is that page's,
+        // and is rendered as it on a miss, so the key and the page agree.
+        if (!this.shareablePaths.has(pathname)) return next();
+        url = canonicalUrl;
+        req.url = canonicalUrl;
+      }
+    }
     const cookies = parseCookieHeader(req.headers.cookie);
     const viewer = this.options.viewer(pathname, cookies);
     const answer = (group: string | undefined) => {
@@ -119,7 +188,7 @@ export class PageCache {
         req.headers["accept-language"] as string | undefined,
       );
       const key = `${url}\n${language}\n${theme ?? ""}\n${timeZone}\n${group}`;
-      this.answer(req, res, requestId, key, group === "visitor" ? "public" : "private", next);
+      this.answer(req, res, requestId, key, pathname, group === "visitor" ? "public" : "private", next);
     };
     if (typeof viewer === "object") viewer.then(answer, () => next());
     else answer(viewer);
@@ -130,12 +199,17 @@ export class PageCache {
     res: ServerResponse,
     requestId: string,
     key: string,
+    pathname: string,
     shared: PendingPage["shared"],
     next: () => void,
   ) {
     const revision = this.options.revision();
-    if (revision === undefined) return next();
     const entry = this.entries.get(key);
+    if (revision === undefined) {
+      // The revision poll fails: the database does not answer. What was kept is better than an error page.
+      const stale = entry && this.staleUsable(entry);
+      return stale ? this.send(req, res, requestId, stale, true) : next();
+    }
     if (entry && entry.revision === revision && Date.now() < entry.expiresAt) {
       // Most recently used last: eviction takes from the front.
       this.entries.delete(key);
@@ -144,24 +218,27 @@ export class PageCache {
     }
     const inFlight = this.pending.get(key);
     if (inFlight) {
-      inFlight.then((rendered) => (rendered ? this.send(req, res, requestId, rendered) : next()));
+      inFlight.then((settled) =>
+        settled ? this.send(req, res, requestId, settled.entry, settled.stale) : next(),
+      );
       return;
     }
     // A HEAD is answered from a kept page, never kept itself: its response has no body.
     if (req.method === "HEAD") return next();
-    let settle: (entry: Entry | undefined) => void = () => {};
-    const promise = new Promise<Entry | undefined>((resolve) => {
+    let settle: (settled: Settled) => void = () => {};
+    const promise = new Promise<Settled>((resolve) => {
       settle = resolve;
     });
     this.pending.set(key, promise);
     const page: PendingPage = {
       key,
+      pathname,
       shared,
       revision,
       startedAt: Date.now(),
-      settle: (stored) => {
+      settle: (stored, stale = false) => {
         if (this.pending.get(key) === promise) this.pending.delete(key);
-        settle(stored);
+        settle(stored && { entry: stored, stale });
       },
     };
     // Whatever happens to the render (not shareable, an error, a closed connection), waiters move on.
@@ -170,9 +247,30 @@ export class PageCache {
     next();
   }
 
+  private staleUsable(entry: Entry): Entry | undefined {
+    return Date.now() < entry.renderedAt + this.options.staleMs ? entry : undefined;
+  }
+
+  /**
+   * Answers a request whose render failed (5xx, or threw: the database gone) with the page kept under its
+   * pending key, however old within `staleMs`, and hands it to the requests waiting for the render. The
+   * same key, so the same viewer group: never another reader's page. False when there is none to send.
+   */
+  serveStale(req: IncomingMessage, res: ServerResponse, requestId: string, page: PendingPage): boolean {
+    const entry = this.entries.get(page.key);
+    const stale = entry && this.staleUsable(entry);
+    if (!stale || res.headersSent) return false;
+    page.settle(stale, true);
+    // A kept page carries its own CSP (hashes); the one set for this request's nonce would block them.
+    res.removeHeader("Content-Security-Policy");
+    this.send(req, res, requestId, stale, true);
+    return true;
+  }
+
   /**
    * Keeps a rendered page (or its route data, `text/x-script`, with the headers React Router's client looks
-   * for) under the pending key and returns the entry to send.
+   * for) under the pending key and returns the entry to send. Brotli is fast here, at a miss; a background
+   * job recompresses the kept page at its best (`upgrade`).
    */
   async store(
     page: PendingPage,
@@ -180,88 +278,132 @@ export class PageCache {
     contentType = "text/html; charset=utf-8",
     passOn: Record<string, string> = {},
   ): Promise<Entry> {
+    const quality = brotliQuality(html, false);
     const [br, gz, release] = await Promise.all([
       brotli(html, {
         params: {
-          [zlib.constants.BROTLI_PARAM_QUALITY]: html.length > 256 * 1024 ? 9 : 11,
+          [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
           [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length,
         },
       }),
-      gzip(html, { level: 9 }),
+      gzip(html, { level: 6 }),
       this.options.nextReleaseAfter(page.startedAt),
     ]);
-    const bodies = { identity: html, br, gzip: gz };
     const tag = crypto.createHash("sha256").update(html).digest("base64url").slice(0, 27);
     // Public pages may be kept by any cache, but only as long as it checks with us (ETag) each time;
     // a signed-in reader's page is the same for their group, never for a shared cache.
     const cacheControl =
       page.shared === "public" ? "public, max-age=0, must-revalidate" : "private, no-cache";
-    const vary = "Accept-Encoding, Accept-Language, Cookie";
     const common = Object.entries({
       ...passOn,
       "Content-Type": contentType,
       "Cache-Control": cacheControl,
-      Vary: vary,
+      Vary: VARY,
       ...(this.options.production
         ? { "Content-Security-Policy": contentSecurityPolicy(inlineScriptHashes(html.toString("utf8"))) }
         : {}),
       ...fixedSecurityHeaders(this.options),
     }).flat();
-    const encodings: Encoding[] = ["identity", "br", "gzip"];
-    // A strong ETag names one byte sequence, so each encoding has its own.
-    const etags = { identity: `"${tag}"`, br: `"${tag}-br"`, gzip: `"${tag}-gzip"` };
-    const byEncoding = (list: (encoding: Encoding) => string[]) =>
-      Object.fromEntries(encodings.map((encoding) => [encoding, list(encoding)])) as Entry["headers"];
+    const blank = () => ({}) as Record<Encoding, never>;
     const entry: Entry = {
-      bodies,
-      headers: byEncoding((encoding) => [
-        ...common,
-        "ETag",
-        etags[encoding],
-        ...(encoding === "identity" ? [] : ["Content-Encoding", encoding]),
-        "Content-Length",
-        String(bodies[encoding].length),
-      ]),
-      notModified: byEncoding((encoding) => [
-        "ETag",
-        etags[encoding],
-        "Cache-Control",
-        cacheControl,
-        "Vary",
-        vary,
-      ]),
-      etags,
+      bodies: blank(),
+      headers: blank(),
+      notModified: blank(),
+      etags: blank(),
+      common,
+      cacheControl,
+      tag,
+      brotliQuality: quality,
       revision: page.revision,
+      renderedAt: page.startedAt,
       expiresAt: Math.min(page.startedAt + this.options.maxAgeMs, release ?? Number.POSITIVE_INFINITY),
       bytes: html.length + br.length + gz.length + page.key.length,
     };
+    setBody(entry, "identity", html, `"${tag}"`);
+    setBody(entry, "br", br, `"${tag}-br${quality}"`);
+    setBody(entry, "gzip", gz, `"${tag}-gzip"`);
     if (entry.bytes <= this.options.maxBytes / 4) {
       const previous = this.entries.get(page.key);
       if (previous) this.bytes -= previous.bytes;
       this.entries.delete(page.key);
       this.entries.set(page.key, entry);
       this.bytes += entry.bytes;
-      for (const [key, old] of this.entries) {
-        if (this.bytes <= this.options.maxBytes) break;
-        this.entries.delete(key);
-        this.bytes -= old.bytes;
+      this.evict();
+      if (this.shareablePaths.size < MAX_SHAREABLE_PATHS) this.shareablePaths.add(page.pathname);
+      if (this.upgrades.length < MAX_UPGRADES) {
+        this.upgrades.push(page.key);
+        if (!this.upgrading) this.upgradeNext();
       }
     }
     page.settle(entry);
     return entry;
   }
 
-  /** Sends a kept page: 304 when the browser has it, else the best encoding it takes. */
-  send(req: IncomingMessage, res: ServerResponse, requestId: string, entry: Entry): void {
-    const accepts = (req.headers["accept-encoding"] as string | undefined) ?? "";
-    const encoding = accepts.includes("br") ? "br" : accepts.includes("gzip") ? "gzip" : "identity";
+  private evict() {
+    for (const [key, old] of this.entries) {
+      if (this.bytes <= this.options.maxBytes) break;
+      this.entries.delete(key);
+      this.bytes -= old.bytes;
+    }
+  }
+
+  /**
+   * Recompresses kept pages at the best brotli, one at a time (compression runs off the main thread, and
+   * one at a time leaves the other core to the requests). The brotli ETag changes with the bytes: a browser
+   * holding the fast copy gets the better one once (a 200 where a 304 would have been).
+   */
+  private upgradeNext() {
+    const key = this.upgrades.shift();
+    if (key === undefined) {
+      this.upgrading = false;
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      return;
+    }
+    this.upgrading = true;
+    const entry = this.entries.get(key);
+    const html = entry?.bodies.identity;
+    const quality = html && brotliQuality(html, true);
+    if (!entry || !html || !quality || entry.brotliQuality >= quality) {
+      setImmediate(() => this.upgradeNext());
+      return;
+    }
+    brotli(html, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: quality,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: html.length,
+      },
+    })
+      .then((br) => {
+        // Gone (evicted, replaced) while compressing: nothing to upgrade.
+        if (this.entries.get(key) !== entry) return;
+        this.bytes += br.length - entry.bodies.br.length;
+        entry.bytes += br.length - entry.bodies.br.length;
+        entry.brotliQuality = quality;
+        setBody(entry, "br", br, `"${entry.tag}-br${quality}"`);
+      })
+      .catch(() => {})
+      .finally(() => this.upgradeNext());
+  }
+
+  /** Resolves once no recompression is waiting or running (tests, the benchmark's warm-up). */
+  idle(): Promise<void> {
+    if (!this.upgrading) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Sends a kept page: 304 when the browser has it, else the encoding the browser prefers. `stale` marks a
+   * page served past its revision because the database fails (`X-Cache: stale`, caching headers unchanged).
+   */
+  send(req: IncomingMessage, res: ServerResponse, requestId: string, entry: Entry, stale = false): void {
+    const encoding = preferredEncoding(req.headers["accept-encoding"]);
+    const extra = stale ? ["X-Request-Id", requestId, "X-Cache", "stale"] : ["X-Request-Id", requestId];
     if (req.headers["if-none-match"]?.includes(entry.etags[encoding])) {
-      res.writeHead(304, entry.notModified[encoding].concat("X-Request-Id", requestId));
+      res.writeHead(304, entry.notModified[encoding].concat(extra));
       res.end();
       return;
     }
-    const headers = entry.headers[encoding].concat("X-Request-Id", requestId);
-    res.writeHead(200, headers);
+    res.writeHead(200, entry.headers[encoding].concat(extra));
     res.end(req.method === "HEAD" ? undefined : entry.bodies[encoding]);
   }
 }

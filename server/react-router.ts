@@ -57,8 +57,16 @@ export function reactRouterHandler({
   const handle = createRequestHandler(build);
   return async (req, res, next) => {
     const page = pendingPage(req);
+    // A render that fails (the database gone: 503) is answered with the page kept under the same key, if
+    // any (stale-if-error, server/page-cache.ts).
+    const serveStale = () =>
+      Boolean(page && pages?.serveStale(req, res, res.locals.requestId as string, page));
     try {
       const response = await handle(toFetchRequest(origin, req, res), getLoadContext(req, res));
+      if (response.status >= 500 && serveStale()) {
+        await response.body?.cancel();
+        return;
+      }
       const shareable = response.headers.get(SHAREABLE_HEADER) === "1";
       response.headers.delete(SHAREABLE_HEADER);
       if (
@@ -89,6 +97,7 @@ export function reactRouterHandler({
       page?.settle(undefined);
       await sendResponse(res, response);
     } catch (error) {
+      if (serveStale()) return;
       page?.settle(undefined);
       next(error);
     }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { RequestHandler } from "express";
+import { preferredEncoding } from "./encoding";
 
 const types: Record<string, string> = {
   ".js": "text/javascript; charset=utf-8",
@@ -10,8 +11,8 @@ const types: Record<string, string> = {
 };
 
 /**
- * Serves the build's hashed assets from their pre-compressed copies (scripts/precompress.mjs): brotli when
- * the browser takes it, else gzip. Hashed names never change, so they are cached for a year. Anything
+ * Serves the build's hashed assets from their pre-compressed copies (scripts/precompress.mjs): the encoding the
+ * browser prefers by its q-values (server/encoding.ts). Hashed names never change, so they are cached for a year. Anything
  * without a copy (fonts, images) falls through to the plain static handler.
  */
 export function precompressedAssets(root: string): RequestHandler {
@@ -20,9 +21,8 @@ export function precompressedAssets(root: string): RequestHandler {
     const name = path.posix.basename(req.path);
     const type = types[path.extname(name)];
     if (!type || name !== req.path.slice(1)) return next();
-    const accepts = req.get("accept-encoding") ?? "";
-    const encoding = /\bbr\b/.test(accepts) ? "br" : /\bgzip\b/.test(accepts) ? "gzip" : undefined;
-    if (!encoding) return next();
+    const encoding = preferredEncoding(req.get("accept-encoding"));
+    if (encoding === "identity") return next();
     const file = path.join(root, `${name}.${encoding === "br" ? "br" : "gz"}`);
     fs.stat(file, (error, stat) => {
       if (error || !stat.isFile()) return next();

@@ -30,20 +30,33 @@ export function readCookies(request: Request): Map<string, string> {
   return parseCookieHeader(request.headers.get("Cookie"));
 }
 
-/** Time zones seen valid; checking one builds a formatter, too slow to repeat on every request. */
-const knownTimeZones = new Set<string>();
+/**
+ * Time zone spellings seen, by lower case (zone names match case-insensitively), to the zone Intl resolves
+ * them to, or null when invalid. Resolving builds a formatter, too slow for every request; a page is keyed
+ * and rendered in the resolved zone, so `europe/PARIS` is the page of `Europe/Paris`, not another one.
+ */
+const resolvedTimeZones = new Map<string, string | null>();
+/** About 600 zone names and aliases exist; the bound only keeps invented spellings from growing the map. */
+const MAX_RESOLVED_TIME_ZONES = 4000;
 
-export function isTimeZone(value: string | undefined): value is string {
-  if (!value || value.length > 64) return false;
-  if (knownTimeZones.has(value)) return true;
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: value });
-  } catch {
-    return false;
+/** The canonical name of a time zone (`Europe/Paris` for `europe/paris`), or undefined when not one. */
+export function canonicalTimeZone(value: string | undefined): string | undefined {
+  if (!value || value.length > 64) return undefined;
+  const known = resolvedTimeZones.get(value);
+  if (known !== undefined) return known ?? undefined;
+  const lower = value.toLowerCase();
+  let resolved = resolvedTimeZones.get(lower);
+  if (resolved === undefined) {
+    try {
+      resolved = new Intl.DateTimeFormat("en", { timeZone: value }).resolvedOptions().timeZone;
+    } catch {
+      resolved = null;
+    }
+    if (resolvedTimeZones.size < MAX_RESOLVED_TIME_ZONES) resolvedTimeZones.set(lower, resolved);
   }
-  // There are about 600 zone names; the bound only keeps invented spellings from growing the set.
-  if (knownTimeZones.size < 2000) knownTimeZones.add(value);
-  return true;
+  // The exact spelling too, so the usual one (as browsers send it) costs one lookup.
+  if (resolvedTimeZones.size < MAX_RESOLVED_TIME_ZONES) resolvedTimeZones.set(value, resolved);
+  return resolved ?? undefined;
 }
 
 /** The preferences a page is rendered in, from the request's cookies and Accept-Language. */
@@ -56,7 +69,7 @@ export function preferencesFromCookies(
   const tz = cookies.get("tz");
   return {
     language: isLanguage(lang) ? lang : negotiateLanguage(acceptLanguage),
-    timeZone: isTimeZone(tz) ? tz : "UTC",
+    timeZone: canonicalTimeZone(tz) ?? "UTC",
     ...(theme === "light" || theme === "dark" ? { theme } : {}),
   };
 }

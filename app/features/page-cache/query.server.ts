@@ -1,0 +1,70 @@
+import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { shopFilters } from "~/features/shop/catalog";
+
+/**
+ * The query parameters a shareable page reads, with each value that changes the page (a missing or other
+ * value renders the page's default). Everything else in a query string leaves the page as it is, so the page
+ * cache (server/page-cache.ts) keys and renders such a request as the page without it: a new route that
+ * reads a parameter and marks its page shareable must be listed here.
+ */
+const pageParameters: Record<string, Record<string, readonly string[]>> = {
+  "/shop": { category: shopFilters.filter((filter) => filter !== "all") },
+  "/fundraiser": { supporters: ["all"] },
+};
+
+type RouteTree = {
+  id: string;
+  path?: string;
+  index?: boolean;
+  caseSensitive?: boolean;
+  children?: RouteTree[];
+};
+
+function routeTree(routes: ServerBuild["routes"]): RouteTree[] {
+  const children = new Map<string | undefined, RouteTree[]>();
+  for (const route of Object.values(routes)) {
+    if (!route) continue;
+    const siblings = children.get(route.parentId) ?? [];
+    siblings.push({ id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive });
+    children.set(route.parentId, siblings);
+  }
+  const attach = (nodes: RouteTree[]): RouteTree[] =>
+    nodes.map((node) => {
+      const below = children.get(node.id);
+      return below && !node.index ? { ...node, children: attach(below) } : node;
+    });
+  return attach(children.get(undefined) ?? []);
+}
+
+/**
+ * The canonical query string (without `?`, "" for none) of a request for `pathname`, or undefined when the
+ * request cannot be answered as any kept page. Route data (`/x.data`) keeps React Router's `_routes` filter,
+ * reduced to the ids of routes that match the page, sorted: React Router ignores the others and the order,
+ * so any spelling of one filter is one page.
+ */
+export function queryCanonicaliser(
+  routes: ServerBuild["routes"],
+): (pathname: string, query: string) => string | undefined {
+  const tree = routeTree(routes);
+  return (pathname, query) => {
+    const routeData = pathname.endsWith(".data");
+    const page = routeData ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
+    const params = new URLSearchParams(query);
+    const parts: string[] = [];
+    for (const [name, values] of Object.entries(pageParameters[page] ?? {})) {
+      const value = params.get(name);
+      if (value !== null && values.includes(value)) parts.push(`${name}=${encodeURIComponent(value)}`);
+    }
+    const filter = routeData ? params.get("_routes") : null;
+    if (filter !== null) {
+      const matched = new Set(
+        (matchRoutes(tree as RouteObject[], page) ?? []).map((match) => match.route.id),
+      );
+      const ids = [...new Set(filter.split(","))].filter((id) => matched.has(id)).sort();
+      // No matching id loads no route at all, which no spelling without the filter says: not kept.
+      if (ids.length === 0) return undefined;
+      parts.push(`_routes=${ids.map(encodeURIComponent).join(",")}`);
+    }
+    return parts.join("&");
+  };
+}
