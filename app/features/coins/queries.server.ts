@@ -15,3 +15,10 @@ export async function listCoinPacks() {
     .from(coinPacks)
     .orderBy(asc(coinPacks.sortOrder), asc(coinPacks.coins));
 }
+
+/** The smallest pack that brings a balance up to a price, if any pack does. */
+export function coveringPack<P extends { coins: number }>(packs: P[], balance: number, price: number) {
+  const missing = price - balance;
+  if (missing <= 0) return undefined;
+  return packs.filter((pack) => pack.coins >= missing).sort((a, b) => a.coins - b.coins)[0];
+}
