@@ -4,6 +4,7 @@ import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
+import { unlockedChapterNumbers } from "~/features/coins/queries.server";
 import { readsAheadOf } from "~/features/reader/access.server";
 import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/continue";
 import { getProgress } from "~/features/reader/queries.server";
@@ -22,8 +23,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const now = new Date();
   const [volumes, site, progress] = await Promise.all([
+    // A signed-in reader's table is rendered for them alone (not kept): their read-ahead and unlocks show.
     user
-      ? readsAheadOf(user.id, now).then((ahead) => getTableOfContents(now, ahead))
+      ? Promise.all([readsAheadOf(user.id, now), unlockedChapterNumbers(user.id)]).then(([ahead, unlocked]) =>
+          getTableOfContents(now, ahead, unlocked),
+        )
       : getTableOfContents(now),
     getSiteSettings(),
     user ? getProgress(user.id) : undefined,
@@ -69,6 +73,16 @@ function StatusBadge({ chapter }: { chapter: TocChapter }) {
     return (
       <span className="rounded-full bg-primary px-2 py-0.5 font-display text-xs text-on-primary">
         {t("toc.free")}
+      </span>
+    );
+  }
+  if (chapter.status === "unlocked") {
+    return (
+      <span
+        data-status="unlocked"
+        className="rounded-full border border-primary px-2 py-0.5 font-display text-xs text-primary"
+      >
+        {t("toc.unlocked")}
       </span>
     );
   }

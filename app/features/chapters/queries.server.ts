@@ -8,8 +8,11 @@ import { getChapterCatalog } from "./catalog.server";
 export type TocChapter = {
   number: number;
   title: string;
-  /** `early`: not released yet, but this reader's membership reads it ahead. */
-  status: ReturnType<typeof chapterStatus> | "early";
+  /**
+   * `early`: not released yet, but this reader's membership reads it ahead; `unlocked`: paid, and this
+   * reader unlocked it. Both only in a signed-in reader's own table (never a kept page).
+   */
+  status: ReturnType<typeof chapterStatus> | "early" | "unlocked";
   coinsRequired: number;
   releaseAt: string;
   minutes: number;
@@ -17,13 +20,26 @@ export type TocChapter = {
 
 export type TocVolume = { number: number; title: string; summaryMd: string; chapters: TocChapter[] };
 
+function tocStatus(
+  chapter: { number: number; releaseAt: Date; coinsRequired: number },
+  now: Date,
+  readsAhead: Set<number>,
+  unlocked: Set<number>,
+): TocChapter["status"] {
+  if (readsAhead.has(chapter.number)) return "early";
+  const status = chapterStatus(chapter, now);
+  return status === "paid" && unlocked.has(chapter.number) ? "unlocked" : status;
+}
+
 /**
  * Every published chapter grouped by volume, from the chapter catalog (one query per content revision).
- * `readsAhead`: the unreleased chapters this reader may read (reader/access.server.ts `readsAheadOf`).
+ * `readsAhead`: the unreleased chapters this reader may read (reader/access.server.ts `readsAheadOf`);
+ * `unlocked`: the paid chapters this reader unlocked.
  */
 export async function getTableOfContents(
   now = new Date(),
   readsAhead: Set<number> = new Set(),
+  unlocked: Set<number> = new Set(),
 ): Promise<TocVolume[]> {
   const { published } = await getChapterCatalog();
   const byVolume = new Map<number, TocVolume>();
@@ -36,7 +52,7 @@ export async function getTableOfContents(
     volume.chapters.push({
       number: chapter.number,
       title: chapter.title,
-      status: readsAhead.has(chapter.number) ? "early" : chapterStatus(chapter, now),
+      status: tocStatus(chapter, now, readsAhead, unlocked),
       coinsRequired: chapter.coinsRequired,
       releaseAt: chapter.releaseAt.toISOString(),
       minutes: readingMinutes(chapter.wordCount),

@@ -1,6 +1,6 @@
-import { asc } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { coinPacks } from "#db/schema";
+import { chapters, chapterUnlocks, coinPacks } from "#db/schema";
 
 /** The coin packs on sale, in the author's order. */
 export async function listCoinPacks() {
@@ -21,4 +21,14 @@ export function coveringPack<P extends { coins: number }>(packs: P[], balance: n
   const missing = price - balance;
   if (missing <= 0) return undefined;
   return packs.filter((pack) => pack.coins >= missing).sort((a, b) => a.coins - b.coins)[0];
+}
+
+/** The numbers of the chapters a reader unlocked with coins. */
+export async function unlockedChapterNumbers(userId: number): Promise<Set<number>> {
+  const rows = await db()
+    .select({ number: chapters.number })
+    .from(chapterUnlocks)
+    .innerJoin(chapters, eq(chapters.id, chapterUnlocks.chapterId))
+    .where(eq(chapterUnlocks.userId, userId));
+  return new Set(rows.map((row) => row.number));
 }
