@@ -6,26 +6,37 @@ const locked = en.readerPanels.locked;
 
 /** The alpha of a computed `rgb()`/`rgba()` colour (1 when it has none). */
 function alphaOf(color: string): number {
-  const parts = /rgba?\(([^)]+)\)/.exec(color)?.[1]?.split(/[\s,/]+/).filter(Boolean) ?? [];
+  const parts =
+    /rgba?\(([^)]+)\)/
+      .exec(color)?.[1]
+      ?.split(/[\s,/]+/)
+      .filter(Boolean) ?? [];
   return parts.length === 4 ? Number(parts[3]) : parts.length === 3 ? 1 : 0;
 }
 
 for (const theme of ["light", "dark"]) {
-  test(`the sticky headers hide the text scrolling under them (${theme})`, async ({ page, prefer }, testInfo) => {
+  test(`the sticky headers hide the text scrolling under them (${theme})`, async ({
+    page,
+    prefer,
+  }, testInfo) => {
     await prefer({ theme });
     await page.goto("/chapter/1");
     await hydrated(page);
     await page.mouse.wheel(0, 1600);
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(800);
     for (const selector of [".site-header", ".reader-header"]) {
-      const background = await page.locator(selector).evaluate((element) => getComputedStyle(element).backgroundColor);
+      const background = await page
+        .locator(selector)
+        .evaluate((element) => getComputedStyle(element).backgroundColor);
       expect(alphaOf(background), `${selector} background ${background}`).toBeGreaterThanOrEqual(0.95);
     }
     await page.screenshot({ path: testInfo.outputPath(`scrolled-chapter-${theme}.png`) });
   });
 }
 
-test("Get More Coins from a locked chapter comes back to it with the Unlock button ready", async ({ page }) => {
+test("Get More Coins from a locked chapter comes back to it with the Unlock button ready", async ({
+  page,
+}) => {
   await register(page);
   for (const chapter of [5, 6, 7]) {
     await page.goto(`/chapter/${chapter}`);
