@@ -31,6 +31,13 @@ for (const theme of ["light", "dark"]) {
       expect(alphaOf(background), `${selector} background ${background}`).toBeGreaterThanOrEqual(0.95);
     }
     await page.screenshot({ path: testInfo.outputPath(`scrolled-chapter-${theme}.png`) });
+    // The brand is shown whole at every width (it wraps on a phone rather than being cut).
+    const brand = page.locator(".site-title");
+    await expect(brand).toHaveText("Crimson Covenant");
+    const clipped = await brand.evaluate(
+      (e) => e.scrollWidth > e.clientWidth || e.scrollHeight > e.clientHeight + 1,
+    );
+    expect(clipped, "brand clipped").toBe(false);
   });
 }
 
