@@ -89,9 +89,8 @@ test.describe("the chapter reader", () => {
     await hydrated(page);
     await page.getByRole("button", { name: "Bookmark" }).click();
     await expect(page.locator("article [data-bookmarked]")).toHaveCount(1);
-    const opening =
-      (await page.locator("article [data-bookmarked]").textContent()) ??
-      "".split(/\s+/).slice(0, 4).join(" ");
+    const text = (await page.locator("article [data-bookmarked]").textContent()) ?? "";
+    const opening = text.trim().split(/\s+/).slice(0, 4).join(" ");
     await page.getByRole("button", { name: "Settings" }).click();
     // Named by its first words, not only by its number.
     await expect(page.getByRole("button", { name: /^Paragraph \d+/ })).toContainText(opening);
