@@ -1,6 +1,3 @@
-import { and, desc, eq, lte } from "drizzle-orm";
-import { db } from "#db/client.server";
-import { chapters } from "#db/schema";
 import { readingMinutes } from "~/lib/words";
 import { chapterStatus } from "./access";
 import { getChapterCatalog } from "./catalog.server";
@@ -61,13 +58,27 @@ export async function getTableOfContents(
   return [...byVolume.values()].sort((a, b) => a.number - b.number);
 }
 
-/** The most recently released published chapter, for the home page. */
+/**
+ * The most recently released published chapter with its own status (free or its price; released, so never
+ * locked), for the home page kept for every visitor: no reader's unlocks in it.
+ */
 export async function getLatestChapter(now = new Date()) {
-  const [latest] = await db()
-    .select({ number: chapters.number, title: chapters.title, releaseAt: chapters.releaseAt })
-    .from(chapters)
-    .where(and(eq(chapters.status, "published"), lte(chapters.releaseAt, now)))
-    .orderBy(desc(chapters.releaseAt), desc(chapters.number))
-    .limit(1);
-  return latest ? { ...latest, releaseAt: latest.releaseAt.toISOString() } : undefined;
+  const { published } = await getChapterCatalog();
+  let latest: (typeof published)[number] | undefined;
+  for (const chapter of published) {
+    if (chapter.releaseAt.getTime() > now.getTime()) continue;
+    const newer =
+      !latest ||
+      chapter.releaseAt.getTime() > latest.releaseAt.getTime() ||
+      (chapter.releaseAt.getTime() === latest.releaseAt.getTime() && chapter.number > latest.number);
+    if (newer) latest = chapter;
+  }
+  if (!latest) return undefined;
+  return {
+    number: latest.number,
+    title: latest.title,
+    status: chapterStatus(latest, now),
+    coinsRequired: latest.coinsRequired,
+    releaseAt: latest.releaseAt.toISOString(),
+  };
 }
