@@ -11,3 +11,16 @@ export function countWords(markdown: string): number {
 export function readingMinutes(wordCount: number): number {
   return Math.max(1, Math.round(wordCount / 230));
 }
+
+/**
+ * The opening of a paragraph, to name it in a list: its first `words` words, or for text written without
+ * spaces (Japanese) its first `characters` characters; never more than 200 characters, with an ellipsis
+ * when cut.
+ */
+export function firstWords(text: string, words = 8, characters = 24): string {
+  const clean = text.replace(/\s+/g, " ").trim();
+  const parts = clean.split(" ");
+  let opening = parts.length > 1 ? parts.slice(0, words).join(" ") : [...clean].slice(0, characters).join("");
+  if (opening.length > 200) opening = opening.slice(0, 200);
+  return opening.length < clean.length ? `${opening}…` : clean;
+}

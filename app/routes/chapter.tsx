@@ -1,10 +1,11 @@
 import { Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { data, type LinkProps, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
+import { data, type LinkProps, redirect, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
 import { ChapterBody } from "~/features/reader/chapter-body";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
+import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
 import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reader/settings";
 import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
 import { useReadingProgress } from "~/features/reader/use-reading-progress";
@@ -34,6 +35,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const chapter = number === undefined ? undefined : await loadChapterForReader(number, user);
   if (!chapter) throw data({ chapterNotFound: true }, { status: 404 });
+  if (chapter.lock?.kind === "coins" && user)
+    Object.assign(
+      chapter.lock,
+      await purchaseContext(chapter.lock, user.id, new URL(request.url).searchParams),
+    );
   // A page load carries the text once, in the HTML; route data for client navigations carries it itself.
   if (context.documentRequest && chapter.html !== undefined) {
     context.documentOnly.chapterHtml = chapter.html;
@@ -51,9 +57,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const number = parseId(params.id);
   const user = await getSessionUser(request);
   const form = await request.formData();
-  if (form.get("intent") !== "unlock" || number === undefined)
+  const intent = form.get("intent");
+  if ((intent !== "unlock" && intent !== "buy-unlock") || number === undefined)
     return data({ error: "reader.unlock.failed" }, { status: 400 });
   if (!user) return data({ error: "reader.unlock.signIn" }, { status: 401 });
+  if (intent === "buy-unlock") {
+    const bought = await buyAndUnlock(user, number, form.get("packKey"), context.ip);
+    return "url" in bought ? redirect(bought.url) : data({ error: bought.error }, { status: bought.status });
+  }
   const result = await unlockChapter(user.id, number, new Date(), context);
   if (!result.ok) {
     logger.info(

@@ -1,5 +1,6 @@
 import "~/i18n/full-catalogue";
 import { getLatestChapter } from "~/features/chapters/queries.server";
+import { ChapterStatusBadge } from "~/features/chapters/status-badge";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser } from "~/features/fundraiser/queries.server";
 import { ProductCard } from "~/features/shop/product-card";
@@ -94,8 +95,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             to={latest ? `/chapter/${latest.number}` : "/toc"}
             className="group rounded-xl border border-line bg-[color:var(--surface)] p-6 hover:border-primary"
           >
-            <p className="font-display text-sm tracking-widest text-accent uppercase">
-              {t("home.latestChapter")}
+            <p className="flex flex-wrap items-center justify-between gap-2">
+              <span className="font-display text-sm tracking-widest text-accent uppercase">
+                {t("home.latestChapter")}
+              </span>
+              {latest ? <ChapterStatusBadge chapter={latest} /> : null}
             </p>
             <p className="mt-2 font-display text-xl group-hover:text-primary">
               {latest

@@ -4,6 +4,8 @@ import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
+import { ChapterStatusBadge } from "~/features/chapters/status-badge";
+import { unlockedChapterNumbers } from "~/features/coins/queries.server";
 import { readsAheadOf } from "~/features/reader/access.server";
 import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/continue";
 import { getProgress } from "~/features/reader/queries.server";
@@ -12,18 +14,19 @@ import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
-import { CoinIcon, LockIcon } from "~/ui/icons";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
-import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/toc";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const now = new Date();
   const [volumes, site, progress] = await Promise.all([
+    // A signed-in reader's table is rendered for them alone (not kept): their read-ahead and unlocks show.
     user
-      ? readsAheadOf(user.id, now).then((ahead) => getTableOfContents(now, ahead))
+      ? Promise.all([readsAheadOf(user.id, now), unlockedChapterNumbers(user.id)]).then(([ahead, unlocked]) =>
+          getTableOfContents(now, ahead, unlocked),
+        )
       : getTableOfContents(now),
     getSiteSettings(),
     user ? getProgress(user.id) : undefined,
@@ -60,39 +63,6 @@ function ProgressBadge({ mark }: { mark?: ProgressMark }) {
   );
 }
 
-function StatusBadge({ chapter }: { chapter: TocChapter }) {
-  const { t } = useTranslation();
-  const format = useFormat();
-  if (chapter.status === "free") {
-    return (
-      <span className="rounded-full bg-primary px-2 py-0.5 font-display text-xs text-on-primary">
-        {t("toc.free")}
-      </span>
-    );
-  }
-  if (chapter.status === "paid") {
-    return (
-      <span className="flex items-center gap-1 text-sm text-primary">
-        <CoinIcon className="h-4 w-4" />
-        {t("toc.coins", { count: chapter.coinsRequired })}
-      </span>
-    );
-  }
-  if (chapter.status === "early") {
-    return (
-      <span className="text-sm text-accent">
-        {t("toc.early", { date: format.date(chapter.releaseAt, { month: "short", day: "numeric" }) })}
-      </span>
-    );
-  }
-  return (
-    <span className="flex items-center gap-1 text-sm text-muted">
-      <LockIcon className="h-4 w-4" />
-      {t("toc.releases", { date: format.date(chapter.releaseAt, { month: "short", day: "numeric" }) })}
-    </span>
-  );
-}
-
 const ChapterRow = memo(function ChapterRow({ chapter, mark }: { chapter: TocChapter; mark?: ProgressMark }) {
   const { t } = useTranslation();
   const label = (
@@ -102,7 +72,7 @@ const ChapterRow = memo(function ChapterRow({ chapter, mark }: { chapter: TocCha
         <span className="font-display text-lg">{chapter.title}</span>
       </span>
       <span className="flex shrink-0 flex-col items-end gap-1">
-        <StatusBadge chapter={chapter} />
+        <ChapterStatusBadge chapter={chapter} />
         <ProgressBadge mark={mark} />
         <span className="text-xs text-muted">{t("toc.minutes", { count: chapter.minutes })}</span>
       </span>

@@ -437,6 +437,10 @@ export const payments = pgTable(
     tierKey: text("tier_key", { enum: tierKeys }),
     refundedCents: integer("refunded_cents").notNull().default(0),
     coinsReversed: integer("coins_reversed").notNull().default(0),
+    /** The chapter (by number) the purchase started from: the payer returns there (ADR 18). */
+    chapterNumber: integer("chapter_number"),
+    /** "Buy and unlock": the confirmed payment also unlocks `chapterNumber`, in the same transaction. */
+    unlockChapter: boolean("unlock_chapter").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -446,6 +450,8 @@ export const payments = pgTable(
     index("payments_provider_payment_id").on(t.providerPaymentId),
     check("payments_amount_positive", sql`${t.amountCents} > 0`),
     check("payments_coins_non_negative", sql`${t.coins} >= 0`),
+    check("payments_chapter_number_range", sql`${t.chapterNumber} between 1 and 999999`),
+    check("payments_unlock_needs_chapter", sql`not ${t.unlockChapter} or ${t.chapterNumber} is not null`),
     check("payments_refunded_range", sql`${t.refundedCents} between 0 and ${t.amountCents}`),
     check("payments_kind_known", sql`${t.kind} in ('coins', 'product', 'subscription')`),
     check("payments_status_known", sql`${t.status} in ('pending', 'paid', 'failed', 'refunded', 'disputed')`),

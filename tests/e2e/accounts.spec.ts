@@ -7,6 +7,10 @@ test.describe("a new reader's story", () => {
     const reader = await register(page);
     await expect(page.getByRole("heading", { level: 1 })).toContainText(reader.username);
     await expect(page.getByText("+3 Coins")).toBeVisible();
+    // Shown again later, the page welcomes without announcing the coins a second time.
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1 })).toContainText(reader.username);
+    await expect(page.getByText("+3 Coins")).toHaveCount(0);
 
     await page.getByRole("link", { name: "View Dashboard" }).click();
     await expect(page).toHaveURL(/\/account$/);

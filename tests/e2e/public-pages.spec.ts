@@ -59,3 +59,17 @@ for (const lang of ["en", "ja"] as const) {
     });
   }
 }
+
+test("the home page's latest chapter tile shows a paid chapter's price", async ({ page, prefer }) => {
+  for (const [lang, price] of [
+    ["en", "1 coin"],
+    ["ja", ja.toc.coins_other.replace("{{count}}", "1")],
+  ] as const) {
+    await prefer({ lang });
+    await page.goto("/");
+    // Chapter 9 is the latest released one in the demo content, and costs a coin.
+    const tile = page.locator('#latest a[href="/chapter/9"]');
+    await expect(tile).toContainText(price);
+    await expect(tile).not.toContainText(lang === "en" ? en.toc.free : ja.toc.free);
+  }
+});

@@ -252,6 +252,17 @@ describe("cached pages never show one reader's data to another", () => {
       expect(reply.text).toContain(CHAPTER_1);
   });
 
+  it("marks chapter 4 unlocked in A's own table of contents only; the kept one is the same bytes for every visitor", () => {
+    const unlockedMark = /data-status="unlocked"[^>]*>Unlocked</;
+    for (const { reply } of of("A", "/toc")) expect(reply.text).toMatch(unlockedMark);
+    for (const who of ["B", "C", "visitor"] as const)
+      for (const { reply } of of(who, "/toc")) expect(reply.text).not.toContain('data-status="unlocked"');
+    const visitorPages = of("visitor", "/toc").map(({ reply }) => reply.body.toString("base64"));
+    expect(visitorPages).toHaveLength(5);
+    expect(new Set(visitorPages).size).toBe(1);
+    expect(of("visitor", "/toc")[0]?.reply.text).toContain("1 coin");
+  });
+
   it("shows no reader's name, e-mail, balance or progress to anybody else", () => {
     // Each reader's own pages do show them (so the checks below look for something real).
     expect(of("A", "/account")[0]?.reply.text).toContain(a.username);

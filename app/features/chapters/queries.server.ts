@@ -1,6 +1,3 @@
-import { and, desc, eq, lte } from "drizzle-orm";
-import { db } from "#db/client.server";
-import { chapters } from "#db/schema";
 import { readingMinutes } from "~/lib/words";
 import { chapterStatus } from "./access";
 import { getChapterCatalog } from "./catalog.server";
@@ -8,8 +5,11 @@ import { getChapterCatalog } from "./catalog.server";
 export type TocChapter = {
   number: number;
   title: string;
-  /** `early`: not released yet, but this reader's membership reads it ahead. */
-  status: ReturnType<typeof chapterStatus> | "early";
+  /**
+   * `early`: not released yet, but this reader's membership reads it ahead; `unlocked`: paid, and this
+   * reader unlocked it. Both only in a signed-in reader's own table (never a kept page).
+   */
+  status: ReturnType<typeof chapterStatus> | "early" | "unlocked";
   coinsRequired: number;
   releaseAt: string;
   minutes: number;
@@ -17,13 +17,26 @@ export type TocChapter = {
 
 export type TocVolume = { number: number; title: string; summaryMd: string; chapters: TocChapter[] };
 
+function tocStatus(
+  chapter: { number: number; releaseAt: Date; coinsRequired: number },
+  now: Date,
+  readsAhead: Set<number>,
+  unlocked: Set<number>,
+): TocChapter["status"] {
+  if (readsAhead.has(chapter.number)) return "early";
+  const status = chapterStatus(chapter, now);
+  return status === "paid" && unlocked.has(chapter.number) ? "unlocked" : status;
+}
+
 /**
  * Every published chapter grouped by volume, from the chapter catalog (one query per content revision).
- * `readsAhead`: the unreleased chapters this reader may read (reader/access.server.ts `readsAheadOf`).
+ * `readsAhead`: the unreleased chapters this reader may read (reader/access.server.ts `readsAheadOf`);
+ * `unlocked`: the paid chapters this reader unlocked.
  */
 export async function getTableOfContents(
   now = new Date(),
   readsAhead: Set<number> = new Set(),
+  unlocked: Set<number> = new Set(),
 ): Promise<TocVolume[]> {
   const { published } = await getChapterCatalog();
   const byVolume = new Map<number, TocVolume>();
@@ -36,7 +49,7 @@ export async function getTableOfContents(
     volume.chapters.push({
       number: chapter.number,
       title: chapter.title,
-      status: readsAhead.has(chapter.number) ? "early" : chapterStatus(chapter, now),
+      status: tocStatus(chapter, now, readsAhead, unlocked),
       coinsRequired: chapter.coinsRequired,
       releaseAt: chapter.releaseAt.toISOString(),
       minutes: readingMinutes(chapter.wordCount),
@@ -45,13 +58,27 @@ export async function getTableOfContents(
   return [...byVolume.values()].sort((a, b) => a.number - b.number);
 }
 
-/** The most recently released published chapter, for the home page. */
+/**
+ * The most recently released published chapter with its own status (free or its price; released, so never
+ * locked), for the home page kept for every visitor: no reader's unlocks in it.
+ */
 export async function getLatestChapter(now = new Date()) {
-  const [latest] = await db()
-    .select({ number: chapters.number, title: chapters.title, releaseAt: chapters.releaseAt })
-    .from(chapters)
-    .where(and(eq(chapters.status, "published"), lte(chapters.releaseAt, now)))
-    .orderBy(desc(chapters.releaseAt), desc(chapters.number))
-    .limit(1);
-  return latest ? { ...latest, releaseAt: latest.releaseAt.toISOString() } : undefined;
+  const { published } = await getChapterCatalog();
+  let latest: (typeof published)[number] | undefined;
+  for (const chapter of published) {
+    if (chapter.releaseAt.getTime() > now.getTime()) continue;
+    const newer =
+      !latest ||
+      chapter.releaseAt.getTime() > latest.releaseAt.getTime() ||
+      (chapter.releaseAt.getTime() === latest.releaseAt.getTime() && chapter.number > latest.number);
+    if (newer) latest = chapter;
+  }
+  if (!latest) return undefined;
+  return {
+    number: latest.number,
+    title: latest.title,
+    status: chapterStatus(latest, now),
+    coinsRequired: latest.coinsRequired,
+    releaseAt: latest.releaseAt.toISOString(),
+  };
 }

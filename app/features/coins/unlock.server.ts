@@ -1,25 +1,18 @@
 import { and, eq, gt, lte } from "drizzle-orm";
-import { db } from "#db/client.server";
+import { type Database, db } from "#db/client.server";
 import { chapters, chapterUnlocks } from "#db/schema";
 import type { RequestMeta } from "~/lib/context";
 import { book, InsufficientCoins } from "./ledger.server";
+
+type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
 export type UnlockResult =
   | { ok: true; charged: boolean }
   | { ok: false; reason: "not-found" | "not-for-sale" | "insufficient-coins" };
 
-/**
- * Unlocks a released paid chapter for good: the unlock row and the coin debit commit together or not at
- * all. UNIQUE(user, chapter) makes a second unlock a no-op that charges nothing; the balance CHECK and the
- * guarded debit make an overdraft impossible, also for concurrent requests.
- */
-export async function unlockChapter(
-  userId: number,
-  chapterNumber: number,
-  now = new Date(),
-  meta?: RequestMeta,
-): Promise<UnlockResult> {
-  const [chapter] = await db()
+/** A released paid chapter, by number: the only kind coins unlock. */
+async function forSale(database: Database | Tx, chapterNumber: number, now: Date) {
+  const [chapter] = await database
     .select({ id: chapters.id, coinsRequired: chapters.coinsRequired })
     .from(chapters)
     .where(
@@ -30,28 +23,74 @@ export async function unlockChapter(
         gt(chapters.coinsRequired, 0),
       ),
     );
+  return chapter;
+}
+
+/**
+ * The unlock row and the coin debit, inside the caller's transaction. UNIQUE(user, chapter) makes a second
+ * unlock a no-op that charges nothing; the balance CHECK and the guarded debit make an overdraft impossible.
+ * Throws InsufficientCoins (the caller's transaction then rolls back).
+ */
+async function unlockIn(
+  tx: Tx,
+  userId: number,
+  chapterNumber: number,
+  chapter: { id: number; coinsRequired: number },
+  meta?: RequestMeta,
+) {
+  const [unlock] = await tx
+    .insert(chapterUnlocks)
+    .values({ userId, chapterId: chapter.id, coinsSpent: chapter.coinsRequired })
+    .onConflictDoNothing()
+    .returning({ id: chapterUnlocks.id });
+  if (!unlock) return { ok: true, charged: false } as const;
+  await book(
+    tx,
+    {
+      userId,
+      delta: -chapter.coinsRequired,
+      reason: "unlock",
+      reference: `chapter:${chapterNumber}`,
+      idempotencyKey: `unlock:${userId}:${chapter.id}`,
+    },
+    meta,
+  );
+  return { ok: true, charged: true } as const;
+}
+
+/** Unlocks a released paid chapter for good: the unlock row and the coin debit commit together or not at all. */
+export async function unlockChapter(
+  userId: number,
+  chapterNumber: number,
+  now = new Date(),
+  meta?: RequestMeta,
+): Promise<UnlockResult> {
+  const chapter = await forSale(db(), chapterNumber, now);
   if (!chapter) return { ok: false, reason: "not-for-sale" };
   try {
-    return await db().transaction(async (tx) => {
-      const [unlock] = await tx
-        .insert(chapterUnlocks)
-        .values({ userId, chapterId: chapter.id, coinsSpent: chapter.coinsRequired })
-        .onConflictDoNothing()
-        .returning({ id: chapterUnlocks.id });
-      if (!unlock) return { ok: true, charged: false } as const;
-      await book(
-        tx,
-        {
-          userId,
-          delta: -chapter.coinsRequired,
-          reason: "unlock",
-          reference: `chapter:${chapterNumber}`,
-          idempotencyKey: `unlock:${userId}:${chapter.id}`,
-        },
-        meta,
-      );
-      return { ok: true, charged: true } as const;
-    });
+    return await db().transaction((tx) => unlockIn(tx, userId, chapterNumber, chapter, meta));
+  } catch (error) {
+    if (error instanceof InsufficientCoins) return { ok: false, reason: "insufficient-coins" };
+    throw error;
+  }
+}
+
+/**
+ * "Buy and unlock": the unlock inside the transaction that books a confirmed purchase. It runs in a
+ * savepoint, so a chapter that is no longer for sale, or dearer than the coins now held, leaves the
+ * purchase booked and the coins with the reader instead of refusing the provider's confirmation.
+ */
+export async function unlockWithinPurchase(
+  tx: Tx,
+  userId: number,
+  chapterNumber: number,
+  now: Date,
+  meta?: RequestMeta,
+): Promise<UnlockResult> {
+  const chapter = await forSale(tx, chapterNumber, now);
+  if (!chapter) return { ok: false, reason: "not-for-sale" };
+  try {
+    return await tx.transaction((savepoint) => unlockIn(savepoint, userId, chapterNumber, chapter, meta));
   } catch (error) {
     if (error instanceof InsufficientCoins) return { ok: false, reason: "insufficient-coins" };
     throw error;

@@ -1,5 +1,6 @@
 import "~/i18n/full-catalogue";
 import { Form } from "react-router";
+import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
 import { useTranslation } from "~/i18n/react";
 import { CloseIcon } from "~/ui/icons";
 import { NavLink } from "~/ui/link";
@@ -36,6 +37,7 @@ export default function SideMenuPanel({
   signedIn: boolean;
 }) {
   const { t } = useTranslation();
+  const signOut = useForgetReadingOnSignOut(close);
   return (
     <Modal
       open={open}
@@ -70,7 +72,7 @@ export default function SideMenuPanel({
         <ul className="mt-4 flex flex-col border-t border-line pt-4">
           {signedIn ? (
             <li>
-              <Form method="post" action="/logout" onSubmit={close}>
+              <Form method="post" action="/logout" onSubmit={signOut}>
                 <button type="submit" className={`${linkClass({ isActive: false })} w-full text-left`}>
                   {t("menu.logout")}
                 </button>

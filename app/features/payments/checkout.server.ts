@@ -7,7 +7,12 @@ import { logger } from "~/lib/logger.server";
 import { getProvider } from "./provider.server";
 
 /** What a reader may buy. Prices and what is granted are read from the database, never from the request. */
-export type CheckoutItem = { kind: "coins"; packKey: string } | { kind: "subscription"; tierKey: TierKey };
+export type CheckoutItem =
+  | { kind: "coins"; packKey: string; from?: ChapterOrigin }
+  | { kind: "subscription"; tierKey: TierKey };
+
+/** The chapter a coin purchase started from (the payer returns there), and whether to unlock it once paid. */
+export type ChapterOrigin = { chapter: number; unlock: boolean };
 
 export class CheckoutError extends Error {
   override name = "CheckoutError";
@@ -26,10 +31,10 @@ function checkoutRule(): Rule {
 }
 
 /** Where the reader lands after paying (or not): the page that shows the payment's result. */
-export function returnPath(payment: { id: number; kind: string }): string {
-  return payment.kind === "subscription"
-    ? `/fundraiser?payment=${payment.id}`
-    : `/coins?payment=${payment.id}`;
+export function returnPath(payment: { id: number; kind: string; chapterNumber?: number | null }): string {
+  if (payment.kind === "subscription") return `/fundraiser?payment=${payment.id}`;
+  if (payment.chapterNumber) return `/chapter/${payment.chapterNumber}?payment=${payment.id}`;
+  return `/coins?payment=${payment.id}`;
 }
 
 async function priceOf(item: CheckoutItem) {
@@ -43,6 +48,8 @@ async function priceOf(item: CheckoutItem) {
       description: `${pack.coins} coins`,
       coins: pack.coins,
       coinPackKey: pack.key,
+      chapterNumber: item.from?.chapter ?? null,
+      unlockChapter: item.from?.unlock ?? false,
     };
   }
   const [tier] = await db().select().from(supportTiers).where(eq(supportTiers.key, item.tierKey));

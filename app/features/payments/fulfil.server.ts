@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
 import { membershipGrants, paymentEvents, payments, subscriptions, users } from "#db/schema";
 import { book } from "~/features/coins/ledger.server";
+import { unlockWithinPurchase } from "~/features/coins/unlock.server";
 import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
 import type { PaymentEffect, ProviderEvent, ProviderName } from "./provider.server";
@@ -109,6 +110,14 @@ async function fulfil(
       },
       meta,
     );
+  if (paid.unlockChapter && paid.chapterNumber !== null) {
+    // Only here, after the provider confirmed the money: the coins just booked pay for the chapter.
+    const unlocked = await unlockWithinPurchase(tx, paid.userId, paid.chapterNumber, now, meta);
+    logger.info(
+      { paymentId: paid.id, userId: paid.userId, chapter: paid.chapterNumber, unlocked },
+      "buy and unlock",
+    );
+  }
   if (paid.membershipDays > 0)
     await tx
       .insert(membershipGrants)

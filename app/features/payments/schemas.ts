@@ -12,3 +12,6 @@ export const testAnswerSchema = z.object({
 
 /** `?payment=<id>` on the page a payer returns to. */
 export const paymentIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+
+/** `?chapter=<number>` on /coins and the buy form's `chapter`: the chapter a purchase started from. */
+export const fromChapterSchema = z.coerce.number().int().min(1).max(999_999);

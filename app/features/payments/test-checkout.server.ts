@@ -13,7 +13,7 @@ import { receiveWebhook } from "./webhook.server";
 export async function getTestCheckout(sessionId: string) {
   if (getEnv().PAYMENT_PROVIDER !== "test") return undefined;
   const [payment] = await db()
-    .select(paymentSummary)
+    .select({ ...paymentSummary, chapterNumber: payments.chapterNumber })
     .from(payments)
     .where(and(eq(payments.provider, "test"), eq(payments.providerSessionId, sessionId)));
   return payment;

@@ -7,10 +7,19 @@ import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/cha
 import { renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { readingMinutes } from "~/lib/words";
+import type { PurchaseOffer, ReturnedPayment } from "./purchase.server";
 
 export type Lock =
   | { kind: "release"; releaseAt: string }
-  | { kind: "coins"; coinsRequired: number; signedIn: boolean; balance: number };
+  | {
+      kind: "coins";
+      coinsRequired: number;
+      signedIn: boolean;
+      balance: number;
+      /** For a signed-in reader, added by the route (purchase.server.ts). */
+      offer?: PurchaseOffer;
+      payment?: ReturnedPayment;
+    };
 
 /** A chapter as the catalog has it, or undefined when it does not exist for this reader (drafts). */
 export async function findChapter(

@@ -1,5 +1,7 @@
 import "~/i18n/full-catalogue";
 import { Form, useNavigation } from "react-router";
+import { PaymentResult } from "~/features/payments/payment-result";
+import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pending";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { LockIcon } from "~/ui/icons";
@@ -14,7 +16,12 @@ export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
   const { t } = useTranslation();
   const format = useFormat();
   const navigation = useNavigation();
-  const unlocking = navigation.state !== "idle" && navigation.formData?.get("intent") === "unlock";
+  const intent = navigation.state !== "idle" ? navigation.formData?.get("intent") : undefined;
+  const unlocking = intent === "unlock" || intent === "buy-unlock";
+  const payment = lock.kind === "coins" ? lock.payment : undefined;
+  // A payment started here and not yet confirmed by the provider: look again until it is.
+  useRecheckWhilePending(payment?.status === "pending" && !payment.cancelled);
+  const moreCoins = `/coins?chapter=${chapter}`;
   return (
     <section
       className="mx-auto flex max-w-xl flex-col items-center gap-5 rounded-xl border border-line bg-[color:var(--surface)] px-6 py-10 text-center"
@@ -36,6 +43,7 @@ export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
           <h2 id="locked-title" className="font-display text-xl text-primary">
             {t("readerPanels.locked.coins", { count: lock.coinsRequired })}
           </h2>
+          {payment ? <PaymentResult payment={payment} cancelled={payment.cancelled} /> : null}
           {!lock.signedIn ? (
             <Link
               to={`/login?redirectTo=${encodeURIComponent(`/chapter/${chapter}`)}`}
@@ -51,9 +59,23 @@ export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
               </button>
             </Form>
           ) : (
-            <Link to="/coins" className={buttonClass("primary")}>
-              {t("readerPanels.locked.getMoreCoins")}
-            </Link>
+            <>
+              {lock.offer ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="buy-unlock" />
+                  <input type="hidden" name="packKey" value={lock.offer.packKey} />
+                  <button type="submit" className={buttonClass("primary")} disabled={unlocking}>
+                    {t("readerPanels.locked.buyAndUnlock", {
+                      count: lock.offer.coins,
+                      price: format.money(lock.offer.priceCents, lock.offer.currency),
+                    })}
+                  </button>
+                </Form>
+              ) : null}
+              <Link to={moreCoins} className={buttonClass(lock.offer ? "outline" : "primary")}>
+                {t("readerPanels.locked.getMoreCoins")}
+              </Link>
+            </>
           )}
           {lock.signedIn ? (
             <p className="text-sm text-muted">
@@ -61,7 +83,7 @@ export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
               {lock.balance < GET_MORE_BELOW ? (
                 <>
                   {" · "}
-                  <Link to="/coins" className="text-primary underline underline-offset-2">
+                  <Link to={moreCoins} className="text-primary underline underline-offset-2">
                     {t("readerPanels.locked.getMore")}
                   </Link>
                 </>

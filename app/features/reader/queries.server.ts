@@ -34,12 +34,24 @@ export async function getProgress(
   return Object.fromEntries(rows.map((row) => [row.number, toProgress(row.progress)]));
 }
 
+/**
+ * When a record was last read, as the server will keep it: a browser's record that was never dated (only
+ * read for a while, or bookmarked, never scrolled: the empty record's 1970) or dated in the future is
+ * dated now, when it arrives.
+ */
+export function receivedAt(lastReadAt: string, now: Date): string {
+  const time = Date.parse(lastReadAt);
+  return time > 0 && time <= now.getTime() ? lastReadAt : now.toISOString();
+}
+
 /** Saves progress merged with what the server has (another device may be further on). */
 export async function saveProgress(
   userId: number,
   number: number,
-  incoming: ChapterProgress,
+  received: ChapterProgress,
+  now = new Date(),
 ): Promise<boolean> {
+  const incoming = { ...received, lastReadAt: receivedAt(received.lastReadAt, now) };
   const [chapter] = await db().select({ id: chapters.id }).from(chapters).where(eq(chapters.number, number));
   if (!chapter) return false;
   await db().transaction(async (tx) => {

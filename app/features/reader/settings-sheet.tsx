@@ -1,5 +1,6 @@
 import "~/i18n/full-catalogue";
 import { useTranslation } from "~/i18n/react";
+import { firstWords } from "~/lib/words";
 import { buttonClass } from "~/ui/button";
 import { Modal } from "~/ui/modal";
 import { defaultSettings, fontFamilyKeys, fontSizes, lineHeights, type ReadingSettings } from "./settings";
@@ -39,6 +40,11 @@ function Options<T extends string | number>({
       </div>
     </fieldset>
   );
+}
+
+/** A bookmarked paragraph's first words, read from the chapter on the page (the sheet opens over it). */
+function paragraphOpening(paragraph: number): string {
+  return firstWords(document.querySelector(`article [data-p="${paragraph}"]`)?.textContent ?? "");
 }
 
 /** The reader's settings as an accessible bottom sheet; changes apply at once. */
@@ -117,18 +123,21 @@ export function SettingsSheet({
         {bookmarks.length === 0 ? (
           <p className="text-muted">{t("readerPanels.bookmarks.empty")}</p>
         ) : (
-          <ul className="flex flex-wrap gap-2">
+          <ul className="flex flex-col gap-2">
             {bookmarks.map((paragraph) => (
               <li key={paragraph}>
                 <button
                   type="button"
-                  className={buttonClass("outline")}
+                  className="flex min-h-11 w-full flex-col items-start rounded-md border border-line px-3 py-2 text-left hover:border-primary"
                   onClick={() => {
                     onOpenChange(false);
                     onJump(paragraph);
                   }}
                 >
-                  {t("readerPanels.bookmarks.paragraph", { number: paragraph + 1 })}
+                  <span className="text-xs text-muted">
+                    {t("readerPanels.bookmarks.paragraph", { number: paragraph + 1 })}
+                  </span>
+                  <span>{paragraphOpening(paragraph)}</span>
                 </button>
               </li>
             ))}

@@ -18,6 +18,7 @@ import { MembershipSummary } from "~/features/membership/membership-summary";
 import { getMembership } from "~/features/membership/queries.server";
 import { PurchaseHistory } from "~/features/payments/purchase-history";
 import { listPurchases } from "~/features/payments/queries.server";
+import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
@@ -211,6 +212,7 @@ function LinkedAccounts({ linked, providers }: { linked: string[]; providers: ("
 export default function Account({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
+  const signOut = useForgetReadingOnSignOut();
   const navigation = useNavigation();
   const { user, linked, providers, membership, purchases } = loaderData;
   const result = actionData as ActionResult | undefined;
@@ -236,12 +238,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           <dd>{format.date(user.memberSince, { month: "long", year: "numeric" })}</dd>
         </dl>
         <div className="mt-6 flex flex-wrap gap-3">
-          <Form method="post" action="/logout">
+          <Form method="post" action="/logout" onSubmit={signOut}>
             <button type="submit" className={buttonClass("outline")}>
               {t("menu.logout")}
             </button>
           </Form>
-          <Form method="post">
+          <Form method="post" onSubmit={signOut}>
             <input type="hidden" name="intent" value="signOutEverywhere" />
             <button type="submit" className={buttonClass("ghost")}>
               {t("account.signOutEverywhere")}

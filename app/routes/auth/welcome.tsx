@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
+import { data } from "react-router";
 import { requireUser } from "~/features/auth/session.server";
-import { WELCOME_COINS } from "~/features/coins/constants";
+import { announcedWelcomeBonus } from "~/features/auth/welcome.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
@@ -9,8 +10,14 @@ import type { Route } from "./+types/welcome";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  return { username: user.username, bonus: WELCOME_COINS };
+  const bonus = await announcedWelcomeBonus(request, user.id);
+  return data(
+    { username: user.username, bonus: bonus?.coins },
+    { headers: bonus ? { "Set-Cookie": bonus.setCookie } : undefined },
+  );
 }
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
 export default function Welcome({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -21,10 +28,14 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
       <h1 className="font-display text-3xl text-primary sm:text-4xl">
         {t("auth.welcome.title", { username: loaderData.username })}
       </h1>
-      <p className="rounded-full border-2 border-primary px-6 py-2 font-display text-2xl text-primary">
-        {t("auth.welcome.bonus", { count: loaderData.bonus })}
-      </p>
-      <p className="text-lg">{t("auth.welcome.bonusText")}</p>
+      {loaderData.bonus !== undefined && (
+        <>
+          <p className="rounded-full border-2 border-primary px-6 py-2 font-display text-2xl text-primary">
+            {t("auth.welcome.bonus", { count: loaderData.bonus })}
+          </p>
+          <p className="text-lg">{t("auth.welcome.bonusText")}</p>
+        </>
+      )}
       <ul className="grid w-full gap-4 text-left sm:grid-cols-3">
         {tips.map((tip) => (
           <li key={tip} className="rounded-xl border border-line bg-[color:var(--surface)] p-5">

@@ -1,14 +1,15 @@
 import "~/i18n/full-catalogue";
-import { useEffect, useRef } from "react";
-import { data, Form, redirect, useNavigation, useRevalidator } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { getSessionUser, requireUser } from "~/features/auth/session.server";
 import { listCoinPacks } from "~/features/coins/queries.server";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
+import { PaymentResult } from "~/features/payments/payment-result";
 import { getOwnPayment } from "~/features/payments/queries.server";
-import { buyCoinsSchema, paymentIdSchema } from "~/features/payments/schemas";
+import { buyCoinsSchema, fromChapterSchema, paymentIdSchema } from "~/features/payments/schemas";
+import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pending";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
-import { FormAlert, FormNotice } from "~/ui/form";
+import { FormAlert } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { useFormat } from "~/ui/use-format";
@@ -19,7 +20,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const paymentId = paymentIdSchema.safeParse(url.searchParams.get("payment") ?? undefined);
   const payment = user && paymentId.success ? await getOwnPayment(user.id, paymentId.data) : undefined;
+  const fromChapter = fromChapterSchema.safeParse(url.searchParams.get("chapter") ?? undefined);
   return {
+    fromChapter: fromChapter.success ? fromChapter.data : null,
     packs: await listCoinPacks(),
     balance: user ? user.coinBalance : null,
     payment: payment && { status: payment.status, coins: payment.coins },
@@ -29,12 +32,19 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const parsed = buyCoinsSchema.safeParse(Object.fromEntries(await request.formData()));
+  const form = await request.formData();
+  const parsed = buyCoinsSchema.safeParse({ packKey: form.get("packKey") });
   if (!parsed.success) return data({ error: "payments.errors.unknownItem" }, { status: 400 });
+  // Bought on the way from a locked chapter: the payer returns to it (a bad number is simply dropped).
+  const chapter = fromChapterSchema.safeParse(form.get("chapter") ?? undefined);
   try {
     const { url } = await startCheckout(
       user,
-      { kind: "coins", packKey: parsed.data.packKey },
+      {
+        kind: "coins",
+        packKey: parsed.data.packKey,
+        ...(chapter.success ? { from: { chapter: chapter.data, unlock: false } } : {}),
+      },
       { ip: context.ip },
     );
     return redirect(url);
@@ -44,46 +54,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
-function PaymentResult({
-  payment,
-  cancelled,
-}: {
-  payment: { status: string; coins: number } | undefined;
-  cancelled: boolean;
-}) {
-  const { t } = useTranslation();
-  if (!payment) return null;
-  if (payment.status === "paid")
-    return <FormNotice>{t("coins.result.paid", { count: payment.coins })}</FormNotice>;
-  if (payment.status === "failed") return <FormAlert>{t("coins.result.declined")}</FormAlert>;
-  if (payment.status === "pending")
-    return <FormNotice>{t(cancelled ? "coins.result.cancelled" : "coins.result.pending")}</FormNotice>;
-  return <FormNotice>{t("coins.result.reversed")}</FormNotice>;
-}
-
-/** While a returned payment waits for the provider's confirmation, looks again every two seconds (a minute at most). */
-function useRecheckWhilePending(pending: boolean) {
-  const revalidator = useRevalidator();
-  const latest = useRef(revalidator);
-  latest.current = revalidator;
-  useEffect(() => {
-    if (!pending) return;
-    let tries = 0;
-    const timer = setInterval(() => {
-      tries++;
-      if (tries > 30) clearInterval(timer);
-      else if (latest.current.state === "idle") void latest.current.revalidate();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [pending]);
-}
-
 export default function Coins({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
   const navigation = useNavigation();
   const busyPack = navigation.state !== "idle" ? navigation.formData?.get("packKey") : undefined;
-  const { packs, balance, payment, cancelled } = loaderData;
+  const { packs, balance, payment, cancelled, fromChapter } = loaderData;
   useRecheckWhilePending(payment?.status === "pending" && !cancelled);
   return (
     <Page title={t("coins.title")} intro={t("coins.intro")} width="max-w-4xl">
@@ -119,6 +95,7 @@ export default function Coins({ loaderData, actionData }: Route.ComponentProps) 
             {balance !== null ? (
               <Form method="post" className="mt-auto w-full">
                 <input type="hidden" name="packKey" value={pack.key} />
+                {fromChapter ? <input type="hidden" name="chapter" value={fromChapter} /> : null}
                 <button
                   type="submit"
                   className={buttonClass("primary", "w-full")}
@@ -133,6 +110,13 @@ export default function Coins({ loaderData, actionData }: Route.ComponentProps) 
         ))}
       </ul>
       <p className="mt-8 text-center text-sm text-muted">{t("coins.note")}</p>
+      {fromChapter ? (
+        <p className="mt-4 text-center">
+          <Link to={`/chapter/${fromChapter}`} className="text-primary underline underline-offset-2">
+            {t("coins.backToChapter", { number: fromChapter })}
+          </Link>
+        </p>
+      ) : null}
     </Page>
   );
 }

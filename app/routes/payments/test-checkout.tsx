@@ -29,7 +29,12 @@ export async function loader({ params }: Route.LoaderArgs) {
     amountCents: payment.amountCents,
     currency: payment.currency,
     open: payment.status === "pending",
-    back: payment.kind === "subscription" ? "/fundraiser" : "/coins",
+    back:
+      payment.kind === "subscription"
+        ? "/fundraiser"
+        : payment.chapterNumber
+          ? `/chapter/${payment.chapterNumber}`
+          : "/coins",
   };
 }
 
