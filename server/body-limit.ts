@@ -5,6 +5,8 @@ import { serverTranslator } from "~/i18n/server";
 import { parseCookieHeader, preferencesFromCookies } from "~/lib/preferences.server";
 
 const KB = 1024;
+/** How long an oversized body is drained after its 413 before the connection is cut. */
+const LINGER_MS = 2000;
 
 /**
  * The most a request body may hold, by route: the one table (ADR 15). Forms are small; a progress beacon
@@ -26,8 +28,12 @@ function sendTooLarge(req: IncomingMessage, res: ServerResponse, limit: number):
     res.destroy();
     return;
   }
-  // The rest of the body is not read: the connection closes once the answer is out.
-  res.setHeader("Connection", "close");
+  // The rest of the body is read and dropped for a moment before the connection is cut: closing a socket with
+  // unread input sends a reset, which can destroy the answer before the client reads it (a lingering close).
+  req.resume();
+  setTimeout(() => {
+    if (!req.complete) req.socket.destroy();
+  }, LINGER_MS).unref();
   res.setHeader("Cache-Control", "no-store");
   res.statusCode = 413;
   const accept = req.headers.accept ?? "";
@@ -75,8 +81,8 @@ export function limitedBody(
       seen += chunk.length;
       if (seen <= limit) return callback(null, chunk);
       onOverflow();
-      sendTooLarge(req, res, limit);
       req.unpipe(counter);
+      sendTooLarge(req, res, limit);
       callback(Object.assign(new Error("request body over its limit"), { name: "PayloadTooLarge" }));
     },
   });

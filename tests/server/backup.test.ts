@@ -83,7 +83,7 @@ describe("backup and restore with npm run db", () => {
     const backedUp = rowsOf(file);
     expect(backedUp.users).toHaveLength(1);
     // Written after the backup: gone after the restore.
-    await registerReader(client, dataDir, "later");
+    await registerReader(new Client(server.url), dataDir, "later");
     // A restore while the server runs is refused, and changes nothing.
     await expect(dbCommand(["restore", file], { DATA_DIR: dataDir })).rejects.toThrow(
       /stop it before restoring/,
