@@ -750,6 +750,12 @@ describe("key flooding", () => {
       "/shop?category=books",
     ]);
   });
+  it("renders a reader's own page (no viewer group) with every parameter it was asked with", async () => {
+    await request("/chapter/4");
+    // A locked chapter is the reader's own page: its loader reads ?payment= to show the purchase's result.
+    await request("/chapter/4?payment=12", { headers: { cookie: "session=s" } });
+    expect(nexts.at(-1)).toMatchObject({ url: "/chapter/4?payment=12", pending: undefined });
+  });
 });
 
 describe("compression", () => {

@@ -176,13 +176,15 @@ export class PageCache {
         // and is rendered as it on a miss, so the key and the page agree.
         if (!this.shareablePaths.has(pathname)) return next();
         url = canonicalUrl;
-        req.url = canonicalUrl;
       }
     }
     const cookies = parseCookieHeader(req.headers.cookie);
     const viewer = this.options.viewer(pathname, cookies);
     const answer = (group: string | undefined) => {
+      // A reader's own page (no group) is rendered as asked, with every parameter (`?payment=` on a locked
+      // chapter); a shared one as its canonical URL, so the key and the page agree.
       if (!group) return next();
+      req.url = url;
       const { language, theme, timeZone } = this.options.preferences(
         cookies,
         req.headers["accept-language"] as string | undefined,
