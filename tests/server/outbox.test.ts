@@ -120,7 +120,7 @@ describe("on a local site with no SMTP_URL", () => {
   });
 });
 
-describe.each([
+describe.each<[string, Record<string, string>]>([
   ["a public origin", { APP_ORIGIN: "https://example.test", PAYMENT_PROVIDER: "test" }],
   ["a mail server", { SMTP_URL: "smtp://127.0.0.1:9" }],
 ])("with %s", (_, env) => {
