@@ -28,6 +28,8 @@ export default [
   route("reset-password", "routes/auth/reset-password.tsx"),
   route("auth/:provider", "routes/auth/oauth-start.ts"),
   route("auth/:provider/callback", "routes/auth/oauth-callback.tsx"),
+  route("outbox", "routes/outbox/index.tsx"),
+  route("outbox/:id", "routes/outbox/message.tsx"),
   route("account", "routes/account/index.tsx"),
   route("account/data", "routes/account/data.ts"),
   route("coins", "routes/coins/index.tsx"),

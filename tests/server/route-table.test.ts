@@ -62,6 +62,9 @@ const pages: Record<string, Sample[] | "resource"> = {
   "reset-password": [{ path: "/reset-password?token=unknown", status: 200, translated: true }],
   "auth/:provider": "resource",
   "auth/:provider/callback": [{ path: "/auth/nowhere/callback", status: 404, translated: true }],
+  // The local outbox (ADR 20): this server is one, on a localhost origin with no SMTP_URL.
+  outbox: [{ path: "/outbox", status: 200, translated: true }],
+  "outbox/:id": [{ path: "/outbox/2026-11-25T06-07-22-123Z-none", status: 404, translated: true }],
   account: [{ path: "/account", status: 200, translated: true, signedIn: true }],
   "account/data": "resource",
   coins: [{ path: "/coins", status: 200, translated: true }],

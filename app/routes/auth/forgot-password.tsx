@@ -5,6 +5,8 @@ import { EmailField, FailureAlert } from "~/features/auth/fields";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { forgotPasswordSchema, parseForm } from "~/features/auth/schemas";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
+import { localOutboxAvailable } from "~/features/mail/outbox.server";
+import { LocalOutboxNote } from "~/features/mail/outbox-note";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
@@ -14,6 +16,10 @@ import { DocumentTitle } from "~/ui/document-title";
 import { FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/forgot-password";
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { localOutbox: localOutboxAvailable(context) };
+}
 
 /** A refusal's Retry-After reaches the browser on the document response too. */
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
@@ -36,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { sent: true as const };
 }
 
-export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle";
@@ -50,6 +56,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       {actionData && "sent" in actionData ? (
         <div className="mt-6">
           <FormNotice>{t("auth.forgot.sent")}</FormNotice>
+          {loaderData.localOutbox ? <LocalOutboxNote /> : null}
         </div>
       ) : (
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">

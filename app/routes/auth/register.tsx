@@ -9,6 +9,8 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
+import { localOutboxAvailable } from "~/features/mail/outbox.server";
+import { LocalOutboxNote } from "~/features/mail/outbox-note";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { Trans, useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
@@ -21,9 +23,9 @@ import { Checkbox, Field, FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/register";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   if (await getSessionUser(request)) throw redirect("/account");
-  return { providers: listConfiguredProviders() };
+  return { providers: listConfiguredProviders(), localOutbox: localOutboxAvailable(context) };
 }
 
 /** A refusal's Retry-After reaches the browser on the document response too. */
@@ -75,6 +77,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         <div className="mt-6">
           <FormNotice>{t("auth.register.sent")}</FormNotice>
         </div>
+        {loaderData.localOutbox ? <LocalOutboxNote /> : null}
         <p className="mt-6">
           <Link to="/login?redirectTo=%2Fwelcome" className={buttonClass("primary")}>
             {t("auth.register.signIn")}

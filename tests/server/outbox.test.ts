@@ -1,0 +1,148 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "./http";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+
+/**
+ * The local outbox viewer (ADR 20) on the built server: there for the person running the site on their own
+ * machine with no mail server, a 404 for everyone and everything else.
+ */
+const dataDirs: string[] = [];
+const freshDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-outbox-"));
+  dataDirs.push(dir);
+  return dir;
+};
+const NOTE = "No mail server is set up";
+
+async function start(env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = String(await freePort());
+  const server = spawnServer({
+    PORT: port,
+    DATA_DIR: freshDataDir(),
+    APP_ORIGIN: `http://127.0.0.1:${port}`,
+    ...env,
+  });
+  await waitUntilReady(server);
+  return server;
+}
+
+/** The ids of the messages /outbox lists, newest first. */
+const listedIds = (html: string) =>
+  [...html.matchAll(/href="\/outbox\/([\w-]+)"/g)].map((m) => m[1] as string);
+
+afterAll(() => {
+  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("on a local site with no SMTP_URL", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await start();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it("registers, finds the welcome e-mail in /outbox, and its link signs the reader in to /welcome", async () => {
+    const client = new Client(server.url);
+    const name = `outbox${Date.now().toString(36)}`;
+    const email = `${name}@example.com`;
+    const registered = await client.post("/register", {
+      username: name,
+      email,
+      password: "first secret",
+      confirmPassword: "first secret",
+      acceptTerms: "on",
+    });
+    expect(registered.status).toBe(200);
+    const sentPage = await registered.text();
+    expect(sentPage).toContain(NOTE);
+    expect(sentPage).toContain('href="/outbox"');
+
+    let id: string | undefined;
+    for (let i = 0; i < 100 && !id; i++) {
+      const list = await client.get("/outbox");
+      expect(list.status).toBe(200);
+      expect(list.headers.get("cache-control")).toBe("private, no-store");
+      expect(list.headers.get("x-robots-tag")).toBe("noindex");
+      const html = await list.text();
+      expect(html).toContain('<meta name="robots" content="noindex"/>');
+      if (html.includes(email)) id = listedIds(html)[0];
+      else await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(id).toBeDefined();
+
+    const message = await client.get(`/outbox/${id}`);
+    expect(message.status).toBe(200);
+    expect(message.headers.get("cache-control")).toBe("private, no-store");
+    const html = await message.text();
+    expect(html).toContain(email);
+    expect(html).toContain("Welcome to");
+    const link = /<a href="(http:\/\/127\.0\.0\.1:\d+\/login\?redirectTo=%2Fwelcome)"/.exec(html)?.[1];
+    expect(link).toBeDefined();
+
+    const login = await client.get(new URL(link as string).pathname + new URL(link as string).search);
+    expect(login.status).toBe(200);
+    const signedIn = await client.post("/login", { email, password: "first secret", redirectTo: "/welcome" });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe("/welcome");
+    expect((await client.get("/welcome")).status).toBe(200);
+  });
+
+  it("shows the note after a reset request too", async () => {
+    const client = new Client(server.url);
+    const answer = await client.post("/forgot-password", { email: "nobody@example.com" });
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain(NOTE);
+  });
+
+  it.each([
+    "/outbox/..%2f..%2fpgdata",
+    "/outbox/..%2F..%2Fadmin.sock",
+    "/outbox/%2e%2e%2fpgdata",
+    "/outbox/2026-11-25T06-07-22-123Z-abc123%00",
+    "/outbox/2026-11-25T06-07-22-123Z-abc123.eml",
+    "/outbox/2026-11-25T06-07-22-123Z-nothere",
+    `/outbox/2026-11-25T06-07-22-123Z-${"a".repeat(5000)}`,
+  ])("answers 404 for %.80s", async (url) => {
+    const response = await fetch(`${server.url}${url}`);
+    expect(response.status).toBe(404);
+  });
+
+  it("is a 404 for a client a loopback proxy says is elsewhere", async () => {
+    const remote = { "x-forwarded-for": "203.0.113.7" };
+    expect((await fetch(`${server.url}/outbox`, { headers: remote })).status).toBe(404);
+    const answer = await new Client(server.url).post("/forgot-password", { email: "x@example.com" }, remote);
+    expect(await answer.text()).not.toContain(NOTE);
+  });
+});
+
+describe.each<[string, Record<string, string>]>([
+  ["a public origin", { APP_ORIGIN: "https://example.test", PAYMENT_PROVIDER: "test" }],
+  ["a mail server", { SMTP_URL: "smtp://127.0.0.1:9" }],
+])("with %s", (_, env) => {
+  it("has no /outbox and no note", async () => {
+    const server = await start(env);
+    try {
+      const id = "2026-11-25T06-07-22-123Z-abc123";
+      fs.mkdirSync(path.join(server.env.DATA_DIR as string, "outbox"), { recursive: true });
+      fs.writeFileSync(
+        path.join(server.env.DATA_DIR as string, "outbox", `${id}.eml`),
+        "Subject: s\n\nsecret",
+      );
+      expect((await fetch(`${server.url}/outbox`)).status).toBe(404);
+      expect((await fetch(`${server.url}/outbox/${id}`)).status).toBe(404);
+      const answer = await new Client(server.url).post(
+        "/forgot-password",
+        { email: "x@example.com" },
+        { origin: env.APP_ORIGIN ?? server.url },
+      );
+      expect(await answer.text()).not.toContain(NOTE);
+    } finally {
+      await server.stop();
+    }
+  });
+});
