@@ -108,27 +108,30 @@ async function startApp({ large }) {
   };
 }
 
-/** Registers a reader over HTTP and returns its session cookie. */
+/**
+ * Registers a reader over HTTP and returns its session cookie. Registration answers before the account exists
+ * (ADR 16), so the sign-in is tried until the account is there.
+ */
 async function signedInCookie(base) {
   const id = `bench${Date.now()}`;
-  const response = await fetch(`${base}/register`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { origin: base, "sec-fetch-site": "same-origin" },
-    body: new URLSearchParams({
-      username: id,
-      email: `${id}@example.com`,
-      password: "bench secret",
-      confirmPassword: "bench secret",
-      acceptTerms: "on",
-    }),
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .find((c) => c.startsWith("session="))
-    ?.split(";")[0];
-  if (!cookie) throw new Error("could not sign in for the bench");
-  return cookie;
+  const post = (pathname, fields) =>
+    fetch(`${base}${pathname}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { origin: base, "sec-fetch-site": "same-origin" },
+      body: new URLSearchParams(fields),
+    });
+  const who = { email: `${id}@example.com`, password: "bench secret" };
+  await post("/register", { ...who, username: id, confirmPassword: who.password, acceptTerms: "on" });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const cookie = (await post("/login", who)).headers
+      .getSetCookie()
+      .find((c) => c.startsWith("session="))
+      ?.split(";")[0];
+    if (cookie) return cookie;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error("could not sign in for the bench");
 }
 
 /**
