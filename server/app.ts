@@ -38,10 +38,16 @@ const DRAIN_MS = 4000;
 
 /** The client's address; behind a proxy on this machine (trusted, as Express is told), the one it names. */
 function clientIp(req: IncomingMessage): string | undefined {
-  const remote = req.socket.remoteAddress;
+  const isLoopback = (address: string | undefined) =>
+    address === "127.0.0.1" || address === "::1" || address === "::ffff:127.0.0.1";
+  let ip = req.socket.remoteAddress;
   const forwarded = req.headers["x-forwarded-for"];
-  const loopback = remote === "127.0.0.1" || remote === "::1" || remote === "::ffff:127.0.0.1";
-  return loopback && typeof forwarded === "string" ? forwarded.split(",")[0]?.trim() : remote;
+  if (typeof forwarded !== "string") return ip;
+  // From the right, as Express's "trust proxy" reads it: each loopback hop vouches for the one before it; the
+  // first address not on this machine is the client's (entries further left are the client's own claims).
+  const hops = forwarded.split(",").map((hop) => hop.trim());
+  while (isLoopback(ip) && hops.length > 0) ip = hops.pop();
+  return ip;
 }
 
 const requestIds = new WeakMap<IncomingMessage, string>();

@@ -131,6 +131,16 @@ describe("secrets never reach the log", () => {
 });
 
 describe("operator events: one JSON line each, with the request id and IP", () => {
+  it("the access log names the address the loopback proxy saw, not one the client wrote in front of it", async () => {
+    const response = await new Client(server.url).get("/about", {
+      "x-forwarded-for": "203.0.113.66, 198.51.100.23",
+      "x-request-id": "forwarded-ip-check",
+    });
+    expect(response.status).toBe(200);
+    const line = await logLine({ requestId: "forwarded-ip-check", url: "/about" });
+    expect(line.ip).toBe("198.51.100.23");
+  });
+
   it("sign-in failure, reset request and completion, revocation and ledger entries", async () => {
     const { who } = await signedIn();
     const failed = await new Client(server.url).post(
