@@ -20,10 +20,10 @@ import { LanguagePicker, ThemeToggle } from "./features/layout/preference-contro
 import { SideMenu } from "./features/layout/side-menu";
 import { defaultSettings } from "./features/reader/settings";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
+import { simulatedPaymentsNotice } from "./features/site/notices.server";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
 import { AppScripts } from "./lib/app-scripts";
-import { getEnv } from "./lib/env.server";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
 import { themeForPath } from "./lib/route-theme";
@@ -31,6 +31,7 @@ import { themeForPath } from "./lib/route-theme";
 export async function loader({ request }: Route.LoaderArgs) {
   const preferences = getPreferences(request);
   const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
+  const notice = simulatedPaymentsNotice(preferences.language);
   return {
     ...preferences,
     site: { title: site.title, tagline: site.tagline },
@@ -38,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     // page cache can share it (server/page-cache.ts). Personal figures are fetched by the parts showing them.
     signedIn: Boolean(user),
     // The same for every page of the process, so kept pages carry it too (ADR 16).
-    ...(getEnv().simulatedPayments ? { simulatedPayments: true } : {}),
+    ...(notice ? { simulatedPayments: notice } : {}),
     // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).
     ...(user ? { readingSettings: user.readingSettings } : {}),
   };
@@ -102,8 +103,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           {t("nav.skipToContent")}
         </a>
         {data?.simulatedPayments ? (
-          <p role="note" className="border-b-2 border-dashed border-accent px-4 py-2 text-center text-sm">
-            {t("common.simulatedPayments")}
+          <p role="note" className="notice-banner">
+            {data.simulatedPayments}
           </p>
         ) : null}
         <header className="site-header">
@@ -189,6 +190,9 @@ const screen = (name: "ErrorScreen" | "NotFoundScreen") =>
   screens?.[name] ?? lazyComponent(() => import("./features/layout/error-screen"), name);
 const ErrorScreen = screen("ErrorScreen");
 const NotFoundScreen = screen("NotFoundScreen");
+const OutageScreen = import.meta.env.SSR
+  ? (await import("./features/layout/outage-screen")).OutageScreen
+  : lazyComponent(() => import("./features/layout/outage-screen"), "OutageScreen");
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
@@ -197,7 +201,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!notFound && !unavailable) console.error(error);
   return (
     <Suspense fallback={null}>
-      {notFound ? <NotFoundScreen /> : <ErrorScreen unavailable={unavailable} />}
+      {notFound ? <NotFoundScreen /> : unavailable ? <OutageScreen /> : <ErrorScreen />}
     </Suspense>
   );
 }

@@ -10,7 +10,7 @@ export const defaultLanguage: Language = "en";
 export const coreNamespaces = ["common", "nav", "footer", "error", "notFound", "reader"];
 
 /** Namespaces only the server uses (e-mails, pages the server answers itself): never sent to the browser. */
-export const serverNamespaces = ["mail", "httpErrors"];
+export const serverNamespaces = ["mail", "httpErrors", "notices"];
 
 /** Each language's own name for itself: shown as is in every interface language. */
 export const languageNames: Record<Language, string> = {

@@ -64,8 +64,12 @@ describe("parseTimestamp", () => {
     "1969-12-31T23:59:59Z",
     "not a date",
     "",
-    "2026-11-25\u0000",
+    "2026-11-25T00:00:00Z".padEnd(41, " "),
   ])("refuses %s", (input) => {
     expect(parseTimestamp(input)).toBeUndefined();
+  });
+
+  it("never passes on what surrounded the date (a NUL byte): the result is a fresh ISO string", () => {
+    expect(parseTimestamp("2026-11-25\u0000")).toBe("2026-11-25T00:00:00.000Z");
   });
 });

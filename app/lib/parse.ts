@@ -28,7 +28,9 @@ const LATEST = Date.UTC(2100, 0, 1);
 
 /** An ISO timestamp between 1970 and 2100, normalised; anything else (year 0, +275760, not a date) is undefined. */
 export function parseTimestamp(value: unknown): string | undefined {
-  if (!isCleanText(value, 40)) return undefined;
+  // What comes out is a fresh ISO string, whatever the input held (a NUL byte): only the length is checked
+  // here, as the reader's browser loads this too.
+  if (typeof value !== "string" || value.length > 40) return undefined;
   const time = Date.parse(value);
   return time >= EARLIEST && time <= LATEST ? new Date(time).toISOString() : undefined;
 }

@@ -5,9 +5,11 @@ import en from "~/i18n/locales/en.json";
 import es from "~/i18n/locales/es.json";
 import { I18nProvider } from "~/i18n/react";
 import { ErrorScreen } from "./error-screen";
+import { OutageScreen } from "./outage-screen";
 
 function render(language: "en" | "es", unavailable = false) {
-  const Stub = createRoutesStub([{ path: "/", Component: () => <ErrorScreen unavailable={unavailable} /> }]);
+  const Screen = unavailable ? OutageScreen : ErrorScreen;
+  const Stub = createRoutesStub([{ path: "/", Component: () => <Screen /> }]);
   return renderToString(
     <I18nProvider language={language} catalogue={language === "es" ? es : en}>
       <Stub />
@@ -40,8 +42,8 @@ describe("ErrorScreen", () => {
 
   it("asks to try again in a moment when the database is out of reach, translated", () => {
     const html = render("es", true);
-    expect(html).toContain(es.error.unavailableTitle);
-    expect(html).toContain(es.error.unavailableBody);
+    expect(html).toContain(es.outage.title);
+    expect(html).toContain(es.outage.body);
     expect(html).not.toContain(es.error.title);
     expect(html).toContain(es.error.tryAgain);
   });

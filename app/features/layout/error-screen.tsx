@@ -5,19 +5,26 @@ import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 
 /**
- * The full-page error fallback (SEED.md "Error fallback screen"). Details go to the console only.
- * `unavailable`: the database is briefly out of reach (a 503, ADR 14), so the reader is asked to try again.
+ * The full-page error fallback (SEED.md "Error fallback screen"). Details go to the console only. `title`
+ * and `body` replace the general texts (the outage screen's).
  */
-export function ErrorScreen({ onRetry, unavailable }: { onRetry?: () => void; unavailable?: boolean }) {
+export function ErrorScreen({
+  onRetry,
+  title,
+  body,
+}: {
+  onRetry?: () => void;
+  title?: string;
+  body?: string;
+}) {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const heading = title ?? t("error.title");
   return (
     <div className="mx-auto flex min-h-[60vh] max-w-xl flex-col items-center justify-center gap-6 px-6 text-center">
-      <DocumentTitle name={t(unavailable ? "error.unavailableTitle" : "error.title")} />
-      <h1 className="font-display text-3xl text-primary">
-        {t(unavailable ? "error.unavailableTitle" : "error.title")}
-      </h1>
-      <p className="text-lg">{t(unavailable ? "error.unavailableBody" : "error.body")}</p>
+      <DocumentTitle name={heading} />
+      <h1 className="font-display text-3xl text-primary">{heading}</h1>
+      <p className="text-lg">{body ?? t("error.body")}</p>
       <div className="flex flex-wrap justify-center gap-3">
         <button
           type="button"
