@@ -21,6 +21,35 @@ function write(update: (stored: Stored) => Stored) {
   }
 }
 
+// Chapter pages open and writing their place (see forgetStoredReading).
+let writers = 0;
+const afterWriters: (() => void)[] = [];
+
+/** A chapter page writes its place while it is open: call on mount, and the result on unmount. */
+export function startWriting(): () => void {
+  writers++;
+  return () => {
+    writers--;
+    if (writers === 0) for (const run of afterWriters.splice(0)) run();
+  };
+}
+
+/**
+ * Forgets all of this browser's reading, once no open chapter page can write it back: after signing out,
+ * the page that sent the form may still be shown (and counting reading time) until the next one renders.
+ */
+export function forgetStoredReading() {
+  const forget = () => {
+    try {
+      localStorage.removeItem(STORAGE_KEY);
+    } catch {
+      // Storage disabled: nothing was kept.
+    }
+  };
+  if (writers === 0) forget();
+  else afterWriters.push(forget);
+}
+
 export function loadStoredSettings(): ReadingSettings {
   return parseSettings(read().settings) ?? defaultSettings;
 }

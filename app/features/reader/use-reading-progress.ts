@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { advance, type ChapterProgress, emptyProgress, mergeProgress, toggleBookmark } from "./progress";
-import { loadStoredProgress, storeProgress } from "./storage";
+import { loadStoredProgress, startWriting, storeProgress } from "./storage";
 
 const ACTIVE_FOR_MS = 60_000;
 const SAVE_EVERY_MS = 1_000;
@@ -106,6 +106,7 @@ export function useReadingProgress(
 
   // Reading time counts only while the page is visible and the reader has been active in the last minute.
   useEffect(() => {
+    const stopWriting = startWriting();
     const active = () => {
       lastActivity.current = Date.now();
     };
@@ -120,6 +121,7 @@ export function useReadingProgress(
     return () => {
       clearInterval(timer);
       for (const type of ["pointerdown", "keydown", "touchstart"]) window.removeEventListener(type, active);
+      stopWriting();
     };
   }, [chapter]);
 
