@@ -11,8 +11,8 @@ import {
 } from "react-router";
 import { I18nProvider } from "~/i18n/react";
 import { catalogues } from "~/i18n/server";
-import { errorCode } from "~/lib/db-errors";
 import { DocumentOnlyProvider } from "~/lib/document-only";
+import { describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { NonceProvider } from "~/lib/nonce";
 import { getPreferences } from "~/lib/preferences.server";
@@ -30,7 +30,7 @@ export function handleError(
 ): void {
   if (request.signal.aborted) return;
   logger.error(
-    { requestId: context.requestId, code: errorCode(error), status: 500, method: request.method },
+    { requestId: context.requestId, code: describeError(error).code, status: 500, method: request.method },
     "request failed",
   );
 }
@@ -94,7 +94,7 @@ export default async function handleRequest(
             logger.error(
               {
                 requestId: loadContext.requestId,
-                code: errorCode(error),
+                code: describeError(error).code,
                 status: 500,
                 method: request.method,
               },

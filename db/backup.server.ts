@@ -14,6 +14,8 @@ import type { Database, DatabaseHandle } from "./client.server";
 export const BACKUP_MARK = "crimson-covenant";
 const VERSION = 1;
 const BATCH = 500;
+// FETCH takes its count as a literal, not a parameter: the text is fixed, its number is BATCH's.
+const fetchBatch = sql`fetch 500 from backup_rows`;
 
 type Row = Record<string, unknown>;
 
@@ -48,8 +50,6 @@ async function tablesInOrder(db: Database): Promise<string[]> {
   return ordered;
 }
 
-const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
 /** Writes the backup line by line through `write`; returns the number of rows written. */
 export async function writeBackup(handle: DatabaseHandle, write: (line: string) => Promise<void> | void) {
   let count = 0;
@@ -68,12 +68,10 @@ export async function writeBackup(handle: DatabaseHandle, write: (line: string) 
         await write(JSON.stringify({ table }));
         // A cursor keeps memory to one batch however large the table.
         await db.execute(
-          sql.raw(
-            `declare backup_rows no scroll cursor for select row_to_json(t)::text as line from ${identifier(table)} t`,
-          ),
+          sql`declare backup_rows no scroll cursor for select row_to_json(t)::text as line from ${sql.identifier(table)} t`,
         );
         for (;;) {
-          const batch = await rows<{ line: string }>(db, sql.raw(`fetch ${BATCH} from backup_rows`));
+          const batch = await rows<{ line: string }>(db, fetchBatch);
           for (const { line } of batch) await write(line);
           count += batch.length;
           if (batch.length < BATCH) break;
@@ -105,7 +103,11 @@ export async function restoreBackup(handle: DatabaseHandle, lines: AsyncIterable
       db,
       sql`select coalesce(max(revision), 0)::int as revision from content_revision`,
     );
-    await db.execute(sql.raw(`truncate ${[...tables].map(identifier).join(", ")} restart identity cascade`));
+    const all = sql.join(
+      [...tables].map((name) => sql.identifier(name)),
+      sql`, `,
+    );
+    await db.execute(sql`truncate ${all} restart identity cascade`);
 
     let table: string | undefined;
     let batch: Row[] = [];

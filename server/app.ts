@@ -16,8 +16,8 @@ import { sharedViewer } from "~/features/page-cache/viewer.server";
 import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
 import type { RequestContext } from "~/lib/context";
-import { errorCode, errorStatus } from "~/lib/db-errors";
 import { getEnv } from "~/lib/env.server";
+import { describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { redactUrl } from "~/lib/redact";
@@ -195,8 +195,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   // query's parameters, nor a stack), and a short answer. A 4xx an error asks for (a missing /media file)
   // is the client's, logged at debug.
   app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const status = errorStatus(error);
-    const line = { requestId: res.locals.requestId, code: errorCode(error), status, method: req.method };
+    const { code, status } = describeError(error);
+    const line = { requestId: res.locals.requestId, code, status, method: req.method };
     if (status >= 500) logger.error(line, "request failed");
     else logger.debug(line, "request refused");
     if (res.headersSent) {

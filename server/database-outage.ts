@@ -1,5 +1,6 @@
 import type { ServerBuild } from "react-router";
 import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "#db/unavailable";
+import { AppError, appErrorResponse, describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 
 /** The answer while the database is unreachable: JSON for resource routes, an error page for the rest. */
@@ -28,6 +29,13 @@ function answeringOutage(handler: Handler): Handler {
     try {
       return await handler(args);
     } catch (error) {
+      // An application error no route answered itself is the client's to hear: its status, code and
+      // message key, logged by its code. Anything else goes on to React Router (a 500, entry.server.tsx).
+      if (error instanceof AppError) {
+        const { code, status } = describeError(error);
+        logger.info({ requestId: args.context?.requestId, code, status }, "request refused");
+        throw appErrorResponse(error);
+      }
       if (!isDatabaseUnavailable(error)) throw error;
       logger.warn({ requestId: args.context?.requestId, reason: reason(error) }, "database unavailable");
       // A thrown Response: a resource route sends it as it is (JSON); a page's loader or action becomes a
@@ -42,7 +50,8 @@ const wrapped = new WeakMap<ServerBuild, ServerBuild>();
 
 /**
  * The build with every loader and action answering a lost database with 503 and Retry-After instead of
- * a 500: one place for all routes rather than a try/catch in each (ADR 14).
+ * a 500 (ADR 14), and an application error (app/lib/errors.ts) with its own status: one place for all
+ * routes rather than a try/catch in each.
  */
 export function answeringDatabaseOutages(build: ServerBuild): ServerBuild {
   let result = wrapped.get(build);

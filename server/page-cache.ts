@@ -4,7 +4,8 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { parseCookieHeader } from "~/lib/preferences.server";
 import { type Encoding, preferredEncoding } from "./encoding";
-import { contentSecurityPolicy, fixedSecurityHeaders, type HeaderOptions } from "./headers";
+import { fixedSecurityHeaders, type HeaderOptions } from "./headers";
+import { dropRequestPolicy, keptPagePolicy } from "./kept-page-csp";
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -116,16 +117,6 @@ const pendingSymbol = Symbol("pending page");
 
 export function pendingPage(req: IncomingMessage): PendingPage | undefined {
   return (req as { [pendingSymbol]?: PendingPage })[pendingSymbol];
-}
-
-/** The hashes of a page's inline scripts (not files, not data blocks), for its CSP. */
-function inlineScriptHashes(html: string): string {
-  const hashes = new Set<string>();
-  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
-    if (/\bsrc\s*=|\btype="application\/json"/.test(match[1] ?? "") || !match[2]) continue;
-    hashes.add(`'sha256-${crypto.createHash("sha256").update(match[2]).digest("base64")}'`);
-  }
-  return [...hashes].join(" ");
 }
 
 /**
@@ -263,8 +254,7 @@ export class PageCache {
     const stale = entry && this.staleUsable(entry);
     if (!stale || res.headersSent) return false;
     page.settle(stale, true);
-    // A kept page carries its own CSP (hashes); the one set for this request's nonce would block them.
-    res.removeHeader("Content-Security-Policy");
+    dropRequestPolicy(res);
     this.send(req, res, requestId, stale, true);
     return true;
   }
@@ -301,9 +291,7 @@ export class PageCache {
       "Content-Type": contentType,
       "Cache-Control": cacheControl,
       Vary: VARY,
-      ...(this.options.production
-        ? { "Content-Security-Policy": contentSecurityPolicy(inlineScriptHashes(html.toString("utf8"))) }
-        : {}),
+      ...keptPagePolicy(html, this.options.production),
       ...fixedSecurityHeaders(this.options),
     }).flat();
     const blank = () => ({}) as Record<Encoding, never>;

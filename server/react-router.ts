@@ -3,6 +3,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse, RequestHan
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { SHAREABLE_HEADER } from "~/lib/shareable";
 import { limitedBody } from "./body-limit";
+import { dropRequestPolicy, withoutRequestNonce } from "./kept-page-csp";
 import { type PageCache, pendingPage } from "./page-cache";
 
 function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressResponse): Request {
@@ -25,17 +26,6 @@ function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressRespons
   // a cached page: tests/server/page-cache.test.ts.
   const host = req.get("host");
   return new Request(`${host ? `${req.protocol}://${host}` : origin}${req.originalUrl}`, init);
-}
-
-/**
- * A kept page goes to many readers, its inline scripts allowed by their hashes (page-cache.ts), so the
- * nonce React wrote on its tags is one request's and only weight: it is taken out.
- */
-function withoutNonce(body: Buffer, nonce: unknown): Buffer {
-  const attribute = ` nonce="${nonce}"`;
-  return typeof nonce === "string" && body.includes(attribute)
-    ? Buffer.from(body.toString("utf8").replaceAll(attribute, ""))
-    : body;
 }
 
 /**
@@ -78,15 +68,12 @@ export function reactRouterHandler({
         !response.headers.has("Set-Cookie") &&
         /^text\/(html|x-script)\b/.test(response.headers.get("Content-Type") ?? "")
       ) {
-        const body = withoutNonce(Buffer.from(await response.arrayBuffer()), res.locals.cspNonce);
+        const body = withoutRequestNonce(Buffer.from(await response.arrayBuffer()), res.locals.cspNonce);
         if (body.length > 0) {
           const remix = response.headers.get("X-Remix-Response");
           const type = response.headers.get("Content-Type") as string;
           const entry = await pages.store(page, body, type, remix ? { "X-Remix-Response": remix } : {});
-          // The app's middleware set a CSP for this request's nonce. The kept page allows its scripts by their
-          // hashes (its own headers say so); a 304 carries no CSP, and the browser keeps its copy's, unless
-          // this one is left in place to replace it.
-          res.removeHeader("Content-Security-Policy");
+          dropRequestPolicy(res);
           pages.send(req, res, res.locals.requestId as string, entry);
           return;
         }

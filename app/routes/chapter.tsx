@@ -7,6 +7,7 @@ import { ChapterBody } from "~/features/reader/chapter-body";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
 import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reader/settings";
+import { mayShareChapterPage } from "~/features/reader/sharing";
 import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
 import { useReadingProgress } from "~/features/reader/use-reading-progress";
 import { useSwipe } from "~/features/reader/use-swipe";
@@ -45,9 +46,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     context.documentOnly.chapterHtml = chapter.html;
     delete chapter.html;
   }
-  // Nothing personal here (progress is fetched by the page), so every visitor, and every signed-in reader
-  // who may read the chapter, gets the same page: the page cache renders it once for all of them.
-  const shared = !user || (user.role === "reader" && !chapter.lock);
+  const shared = mayShareChapterPage(user, Boolean(chapter.lock));
   return data({ chapter, signedIn: Boolean(user) }, { headers: shareableIf(shared) });
 }
 

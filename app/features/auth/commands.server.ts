@@ -8,6 +8,7 @@ import { accountExistsMail, resetPasswordMail, welcomeMail } from "~/features/ma
 import type { Language } from "~/i18n/config";
 import type { RequestMeta } from "~/lib/context";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
+import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
 import { hashPassword, needsRehash, verifyPassword } from "./password.server";
@@ -15,13 +16,13 @@ import { hashPassword, needsRehash, verifyPassword } from "./password.server";
 const RESET_VALID_MS = 60 * 60 * 1000;
 
 /** A form problem tied to a field, with a catalogue key for its message. */
-export class FieldError extends Error {
+export class FieldError extends AppError {
   override name = "FieldError";
   constructor(
     readonly field: string,
-    readonly messageKey: string,
+    messageKey: string,
   ) {
-    super(`${field}: ${messageKey}`);
+    super("invalid-field", 400, messageKey, `${field}: ${messageKey}`);
   }
 }
 

@@ -3,6 +3,7 @@ import { db } from "#db/client.server";
 import { rateLimits } from "#db/schema";
 import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
+import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 
 /**
@@ -25,10 +26,10 @@ export const rules = {
   },
 } satisfies Record<string, Rule>;
 
-export class Throttled extends Error {
+export class Throttled extends AppError {
   override name = "Throttled";
   constructor(readonly retryAfterSeconds: number) {
-    super(`Throttled for ${retryAfterSeconds} s`);
+    super("throttled", 429, "auth.throttled", `Throttled for ${retryAfterSeconds} s`);
   }
 }
 

@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Database } from "#db/client.server";
 import { coinLedger, type ledgerReasons, users } from "#db/schema";
 import type { RequestMeta } from "~/lib/context";
+import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
@@ -15,8 +16,11 @@ export type LedgerEntry = {
   idempotencyKey: string;
 };
 
-export class InsufficientCoins extends Error {
+export class InsufficientCoins extends AppError {
   override name = "InsufficientCoins";
+  constructor(message?: string) {
+    super("insufficient-coins", 409, "reader.unlock.insufficient", message);
+  }
 }
 
 /**

@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
 import type { z } from "zod";
+import { AppError } from "~/lib/errors";
 import * as schemas from "./schemas";
 
 /** One Markdown file: validated front matter plus body. */
@@ -21,8 +22,11 @@ export type ContentBundle = {
   mediaDir?: string;
 };
 
-export class ContentError extends Error {
+export class ContentError extends AppError {
   override name = "ContentError";
+  constructor(message?: string) {
+    super("content-invalid", 422, "error.body", message);
+  }
 }
 
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/;

@@ -34,7 +34,7 @@ async function upsert<T extends PgTable>(
     const column = columns[key];
     return column && !targetNames.has(column.name);
   });
-  const excluded = (key: string) => sql.raw(`excluded."${columns[key]?.name}"`);
+  const excluded = (key: string) => sql`excluded.${sql.identifier(columns[key]?.name ?? key)}`;
   const set = Object.fromEntries([...updatable.map((key) => [key, excluded(key)]), ...Object.entries(touch)]);
   const current = sql.join(
     updatable.map((key) => sql`${columns[key]}`),

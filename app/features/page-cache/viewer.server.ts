@@ -1,5 +1,6 @@
 import { lookUpSessionToken, sessionCookieName } from "~/features/auth/session.server";
 import { chapterLock, findChapter } from "~/features/reader/access.server";
+import { mayShareChapterPage } from "~/features/reader/sharing";
 
 /**
  * Which readers see the same page, so the page cache (server/page-cache.ts) can render it once for all of
@@ -19,7 +20,7 @@ export async function sharedViewer(
   const user = await lookUpSessionToken(token);
   if (!user) return undefined;
   const facts = await findChapter(Number(chapter[1]), user);
-  if (!facts || user.role === "author" || (await chapterLock(facts, user))) return undefined;
+  if (!facts || !mayShareChapterPage(user, Boolean(await chapterLock(facts, user)))) return undefined;
   const { fontSize, fontFamily, lineHeight } = user.readingSettings;
   return `reader ${fontSize} ${fontFamily} ${lineHeight}`;
 }

@@ -3,6 +3,7 @@ import { db } from "#db/client.server";
 import { coinPacks, payments, supportTiers, type TierKey } from "#db/schema";
 import { consume, type Rule } from "~/features/auth/throttle.server";
 import { getEnv } from "~/lib/env.server";
+import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { getProvider } from "./provider.server";
 
@@ -14,14 +15,11 @@ export type CheckoutItem =
 /** The chapter a coin purchase started from (the payer returns there), and whether to unlock it once paid. */
 export type ChapterOrigin = { chapter: number; unlock: boolean };
 
-export class CheckoutError extends Error {
+export class CheckoutError extends AppError {
   override name = "CheckoutError";
-  constructor(
-    readonly code: "unknown-item" | "throttled" | "provider-unavailable",
-    readonly status: number,
-    readonly messageKey: string,
-  ) {
-    super(code);
+  declare readonly code: "unknown-item" | "throttled" | "provider-unavailable";
+  constructor(code: CheckoutError["code"], status: number, messageKey: string) {
+    super(code, status, messageKey);
   }
 }
 

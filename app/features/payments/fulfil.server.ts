@@ -4,6 +4,7 @@ import { membershipGrants, paymentEvents, payments, subscriptions, users } from 
 import { book } from "~/features/coins/ledger.server";
 import { unlockWithinPurchase } from "~/features/coins/unlock.server";
 import type { RequestMeta } from "~/lib/context";
+import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import type { PaymentEffect, ProviderEvent, ProviderName } from "./provider.server";
 
@@ -11,8 +12,11 @@ type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Payment = typeof payments.$inferSelect;
 
 /** The provider's confirmation does not match what we asked for: nothing is granted. */
-export class PaymentMismatch extends Error {
+export class PaymentMismatch extends AppError {
   override name = "PaymentMismatch";
+  constructor(message?: string) {
+    super("mismatch", 400, "error.body", message);
+  }
 }
 
 export type EventOutcome =

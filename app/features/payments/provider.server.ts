@@ -1,4 +1,5 @@
 import { getEnv } from "~/lib/env.server";
+import { AppError } from "~/lib/errors";
 import { stripeProvider } from "./stripe-provider.server";
 import { testProvider } from "./test-provider.server";
 
@@ -37,8 +38,11 @@ export type PaymentEffect =
 
 export type ProviderEvent = { id: string; type: string; effect: PaymentEffect };
 
-export class BadSignature extends Error {
+export class BadSignature extends AppError {
   override name = "BadSignature";
+  constructor(message?: string) {
+    super("bad-signature", 400, "error.body", message);
+  }
 }
 
 export type PaymentProvider = {

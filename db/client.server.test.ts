@@ -1,0 +1,69 @@
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lookUpSessionToken } from "~/features/auth/session.server";
+import { drivers, openTestDatabase } from "../tests/setup/database";
+import type { DatabaseHandle } from "./client.server";
+import { users } from "./schema";
+
+// Values that hand-made quoting gets wrong: quotes, backslashes (E'' strings), a placeholder in the text.
+const echo = (handle: DatabaseHandle, value: string) =>
+  handle.preparedRows("echo_pair", "select $1::text, $2::text, length($1)", [value, "x"]);
+const awkward = [
+  "it's",
+  "''; drop table users; --",
+  "back\\slash\\'",
+  "$1",
+  "$$ $tag$",
+  "E'\\x00'",
+  "ünï\u2028",
+];
+
+describe.each(drivers)("prepared statements (%s)", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver, { content: false });
+  });
+  afterAll(() => handle.close());
+
+  it("passes parameters apart from the text: every value comes back as it went in", async () => {
+    for (const value of awkward) {
+      expect(await echo(handle, value)).toEqual([[value, "x", [...value].length]]);
+    }
+    expect(await handle.db.select({ count: sql<number>`count(*)::int` }).from(users)).toEqual([{ count: 0 }]);
+  });
+
+  it("refuses a NUL byte with a database error the caller can catch, and keeps answering", async () => {
+    const refused = await echo(handle, "a\0b").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({ code: "22021" });
+    expect(await echo(handle, "a")).toEqual([["a", "x", 1]]);
+  });
+
+  it("waits for another request's open transaction instead of running inside it", async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const transaction = handle.db.transaction(async (tx) => {
+      await tx.insert(users).values({ username: "pending", email: "pending@example.com" });
+      await held;
+      tx.rollback();
+    });
+    const counted = handle.preparedRows(
+      "count_pending",
+      "select count(*)::int from users where username = $1",
+      ["pending"],
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await transaction.catch(() => undefined);
+    expect(await counted).toEqual([[0]]);
+    expect(await handle.db.select().from(users).where(eq(users.username, "pending"))).toEqual([]);
+  });
+
+  it("finds no session for a token made of quotes, backslashes or a NUL byte", async () => {
+    for (const token of [...awkward, "a\0b"]) expect(await lookUpSessionToken(token)).toBeUndefined();
+  });
+});
