@@ -15,7 +15,7 @@ const layout = new RegExp(
   [
     "/app/root\\.",
     "/app/ui/(button|document-title|icons|lazy-component|lazy-dialog|link|spinner|use-format)\\.",
-    "/app/lib/(app-scripts|document-only|format|nonce|route-theme)\\.",
+    "/app/lib/(app-scripts|document-only|format|nonce|route-theme|router-internals)\\.",
     "/app/i18n/(react|translate|config|catalogues\\.client)\\.",
     "/app/features/layout/(preference-controls|side-menu)\\.",
     "/app/features/reader/(storage|settings|progress|use-sync-on-sign-in)\\.",
