@@ -1,4 +1,3 @@
-import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
@@ -15,25 +14,14 @@ const layout = new RegExp(
   [
     "/app/root\\.",
     "/app/ui/(button|document-title|icons|lazy-component|lazy-dialog|link|spinner|use-format)\\.",
-    "/app/lib/(app-scripts|document-only|format|nonce|route-theme)\\.",
+    "/app/lib/(app-scripts|document-only|format|nonce|route-theme|router-internals)\\.",
     "/app/i18n/(react|translate|config|catalogues\\.client)\\.",
     "/app/features/layout/(preference-controls|side-menu)\\.",
     "/app/features/reader/(storage|settings|progress|use-sync-on-sign-in)\\.",
   ].join("|"),
 );
 
-/**
- * React Router's package points every import at its development build; the production build beside it
- * leaves out the development warnings (0.6 KB brotli in the browser). The browser's build takes it; the
- * server keeps the package's choice.
- */
-const reactRouterProduction = path.resolve("node_modules/react-router/dist/production");
-const productionReactRouter = [
-  { find: /^react-router$/, replacement: `${reactRouterProduction}/index.mjs` },
-  { find: /^react-router\/dom$/, replacement: `${reactRouterProduction}/dom-export.mjs` },
-];
-
-export default defineConfig(({ isSsrBuild, command }) => ({
+export default defineConfig(({ isSsrBuild }) => ({
   build: isSsrBuild
     ? // The server build's entry is our HTTP app (server/app.ts), which imports the React Router build.
       { rollupOptions: { input: "./server/app.ts" } }
@@ -53,9 +41,6 @@ export default defineConfig(({ isSsrBuild, command }) => ({
   // to both builds. It is a module (the head script imports it); comments Vite reads (`@vite-ignore`) are
   // left out of the file.
   worker: { format: "es", rolldownOptions: { output: { comments: false } } },
-  resolve: {
-    tsconfigPaths: true,
-    ...(command === "build" && !isSsrBuild ? { alias: productionReactRouter } : {}),
-  },
+  resolve: { tsconfigPaths: true },
   plugins: [tailwindcss(), reactRouter(), i18nCatalogues()],
 }));

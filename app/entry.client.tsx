@@ -3,6 +3,7 @@ import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
 import { catalogue, loadCore, pageLanguage } from "~/i18n/catalogues.client";
 import { I18nProvider } from "~/i18n/react";
+import { registerRouteModules } from "~/lib/router-internals";
 
 /**
  * A view transition the browser aborts (the viewport changed, the tab was hidden) rejects its `ready`
@@ -19,21 +20,6 @@ function quietAbortedViewTransitions() {
   }) as typeof document.startViewTransition;
 }
 
-type RouteManifest = { routes: Record<string, { module: string }> };
-
-/**
- * The page's route modules, as React Router's own script would hand them over. The boot script
- * (app/boot.ts) imported them with this entry, so they are in flight or loaded already.
- */
-async function loadRouteModules() {
-  const { routes } = (window as unknown as { __reactRouterManifest: RouteManifest }).__reactRouterManifest;
-  const ids = Object.keys(routes);
-  const modules = await Promise.all(ids.map((id) => import(/* @vite-ignore */ routes[id]?.module as string)));
-  Object.assign(window, {
-    __reactRouterRouteModules: Object.fromEntries(ids.map((id, index) => [id, modules[index]])),
-  });
-}
-
 /** Remembers the reader's time zone, so the server can show dates in it (app/lib/preferences.server.ts). */
 function rememberTimeZone() {
   try {
@@ -47,7 +33,7 @@ function rememberTimeZone() {
 async function hydrate() {
   quietAbortedViewTransitions();
   rememberTimeZone();
-  await Promise.all([loadCore(), loadRouteModules()]);
+  await Promise.all([loadCore(), registerRouteModules()]);
   startTransition(() => {
     hydrateRoot(
       document,

@@ -16,6 +16,7 @@ import { describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { NonceProvider } from "~/lib/nonce";
 import { getPreferences } from "~/lib/preferences.server";
+import { takeRouteData } from "~/lib/router-internals";
 
 export const streamTimeout = 5_000;
 
@@ -35,19 +36,6 @@ export function handleError(
   );
 }
 
-/**
- * React Router's route data for the page, as the text of its stream (turbo-stream). The page writes it in
- * its hand-off data block (app/lib/app-scripts.tsx), so React Router's own scripts for it are not rendered.
- * No loader here defers data: the stream is complete once the loaders are, so reading it first delays
- * nothing. (A loader that deferred data would hold the page until that data came.)
- */
-async function takeRouteData(routerContext: EntryContext): Promise<string | undefined> {
-  const stream = routerContext.serverHandoffStream;
-  if (!stream) return undefined;
-  routerContext.serverHandoffStream = undefined;
-  return await new Response(stream).text();
-}
-
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -57,6 +45,7 @@ export default async function handleRequest(
 ) {
   const { language } = getPreferences(request);
   const nonce = loadContext.cspNonce;
+  // The route data goes into the hand-off data block (AppScripts), not into scripts of React Router's own.
   const routeData = await takeRouteData(routerContext);
   const documentOnly = { ...loadContext.documentOnly, ...(routeData === undefined ? {} : { routeData }) };
   return new Promise((resolve, reject) => {

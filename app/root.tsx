@@ -7,7 +7,6 @@ import {
   useLocation,
   useNavigation,
   useRouteLoaderData,
-  UNSAFE_useScrollRestoration as useScrollRestoration,
 } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { lazyComponent } from "~/ui/lazy-component";
@@ -27,6 +26,7 @@ import { AppScripts } from "./lib/app-scripts";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
 import { themeForPath } from "./lib/route-theme";
+import { useScrollRestoration } from "./lib/router-internals";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const preferences = getPreferences(request);

@@ -97,7 +97,7 @@ export async function loadChapterForReader(number: number, user: SessionUser | u
     minutes: readingMinutes(chapter.wordCount),
     previous,
     next,
-    // Absent rather than undefined: the route data carries every key it is given (app/lib/hand-off.ts).
+    // Absent rather than undefined: the route data carries every key it is given (app/lib/router-internals.ts).
     ...(lock ? { lock } : {}),
     artwork: lock ? [] : chapter.artwork,
     ...(lock ? {} : { html: await renderChapter(chapter.id, chapter.updatedAt, () => loadText(chapter.id)) }),
