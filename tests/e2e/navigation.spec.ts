@@ -1,4 +1,4 @@
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test } from "../support/fixtures";
 
 test.describe("the side menu", () => {
   test("opens from the keyboard, traps focus, closes on Escape and navigates", async ({ page }) => {

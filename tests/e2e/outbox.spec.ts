@@ -1,5 +1,5 @@
-import { newReader } from "./accounts";
-import { expect, test } from "./fixtures";
+import { newReader } from "../support/browser";
+import { expect, test } from "../support/fixtures";
 
 /**
  * Someone trying the site on their own machine with no mail server (the default): the "check your e-mail"

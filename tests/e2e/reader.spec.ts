@@ -1,5 +1,5 @@
-import { register } from "./accounts";
-import { expect, hydrated, test } from "./fixtures";
+import { register } from "../support/browser";
+import { expect, hydrated, test } from "../support/fixtures";
 
 test.describe("the chapter reader", () => {
   test("a free chapter renders fully on the server, without JavaScript", async ({ browser }) => {

@@ -12,7 +12,7 @@ import { startCheckout } from "~/features/payments/checkout.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import { saveProgress, saveReadingSettings } from "~/features/reader/queries.server";
 import { loader as dataLoader } from "~/routes/account/data";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 // The reset e-mail goes to this data directory's outbox (no SMTP_URL).
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "cc-export-"));

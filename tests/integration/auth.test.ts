@@ -25,7 +25,7 @@ import { assertNotBlocked, hit, rules, Throttled } from "~/features/auth/throttl
 import { ledgerBalance } from "~/features/coins/ledger.server";
 import { hashToken } from "~/lib/tokens.server";
 import { loader as dataLoader } from "~/routes/account/data";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 // E-mail goes to the outbox of this data directory (no SMTP_URL): the tests read it like an operator would.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-auth-"));

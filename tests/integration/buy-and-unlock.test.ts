@@ -13,7 +13,7 @@ import { fromChapterSchema } from "~/features/payments/schemas";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import { buyAndUnlock } from "~/features/reader/purchase.server";
 import { defaultSettings } from "~/features/reader/settings";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;

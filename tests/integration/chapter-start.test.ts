@@ -5,7 +5,7 @@ import { createSession } from "~/features/auth/session.server";
 import type { ChapterProgress } from "~/features/reader/progress";
 import { saveProgress } from "~/features/reader/queries.server";
 import { loader } from "~/routes/chapter-start";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;

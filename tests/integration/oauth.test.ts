@@ -15,7 +15,7 @@ import {
   googleProfile,
   startFakeProvider,
 } from "../oauth/fake-provider";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 // The app's configuration is read once, at first use: the providers must be running and in the environment
 // before any test runs.

@@ -16,7 +16,7 @@ import {
   type TestEventBody,
 } from "~/features/payments/test-provider.server";
 import { receiveWebhook } from "~/features/payments/webhook.server";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;

@@ -10,7 +10,7 @@ import { loader as tocLoader } from "~/routes/toc";
 import { loader as wikiLoader } from "~/routes/wiki/index";
 import { loader as wikiPageLoader } from "~/routes/wiki/page";
 import { loader as wikiSectionLoader } from "~/routes/wiki/section";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 /** Calls a route loader the way React Router does. */
 // biome-ignore lint/suspicious/noExplicitAny: loaders are called with the subset of arguments they read

@@ -5,7 +5,7 @@ import { createAccount } from "~/features/auth/commands.server";
 import { createSession } from "~/features/auth/session.server";
 import { loader as chapterLoader } from "~/routes/chapter";
 import { loader as tocLoader } from "~/routes/toc";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;

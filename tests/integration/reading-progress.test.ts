@@ -3,7 +3,7 @@ import type { DatabaseHandle } from "#db/client.server";
 import { createAccount } from "~/features/auth/commands.server";
 import { emptyProgress } from "~/features/reader/progress";
 import { getProgress, receivedAt, saveProgress } from "~/features/reader/queries.server";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 let counter = 0;
 const unique = () => `${Date.now().toString(36)}${counter++}`;

@@ -10,7 +10,7 @@ import { ledgerBalance } from "~/features/coins/ledger.server";
 import type { RequestContext } from "~/lib/context";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as registerAction } from "~/routes/auth/register";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 /**
  * Registration and reset requests answer the same whether or not the e-mail has an account (ADR 16): the

@@ -7,8 +7,8 @@ import { createAccount } from "~/features/auth/commands.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { receiveWebhook } from "~/features/payments/webhook.server";
-import { openTestDatabase } from "../setup/database";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
+import { openTestDatabase } from "../support/database";
 
 /** The Stripe provider against a local server that answers the Stripe API, with webhooks signed by `stripe`. */
 let fake: Awaited<ReturnType<typeof startFakeStripe>>;

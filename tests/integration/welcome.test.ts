@@ -5,7 +5,7 @@ import { coinLedger } from "#db/schema";
 import { createAccount } from "~/features/auth/commands.server";
 import { createSession } from "~/features/auth/session.server";
 import { loader as welcomeLoader } from "~/routes/auth/welcome";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
 
 let counter = 0;
 async function newReader() {

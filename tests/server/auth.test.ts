@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
 
 /**
  * Accounts over HTTP against the built server, with a real SMTP server on loopback receiving the e-mails.

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Client, registerReader } from "./http";
-import { freePort, spawnServer, waitUntilReady } from "./process";
+import { Client, registerReader } from "../support/http";
+import { waitFor } from "../support/poll";
+import { freePort, spawnServer, waitUntilReady } from "../support/server";
 
 /**
  * kill -9 under writes on PGlite (ADR 14): every write the server acknowledged is there after a restart on
@@ -52,7 +53,10 @@ describe("kill -9 under writes on PGlite", () => {
         else break;
       }
     });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Killed once every writer has had writes acknowledged, so that the kill lands among writes in flight.
+    await waitFor(() => ([...acknowledged.values()].every((list) => list.length >= 5) ? true : undefined), {
+      what: "five acknowledged writes per chapter",
+    });
     first.child.kill("SIGKILL");
     await first.exited;
     running = false;

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { createPostgresDatabase, postgresAdminUrl } from "../setup/postgres";
-import { Client, registerReader } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
-import { TcpProxy } from "./tcp-proxy";
+import { Client, registerReader } from "../support/http";
+import { createPostgresDatabase, postgresAdminUrl } from "../support/postgres";
+import { type RunningServer, startServer } from "../support/server";
+import { TcpProxy } from "../support/tcp-proxy";
 
 /**
  * The database going away under a running server on PostgreSQL (ADR 14): connections killed under load,
@@ -22,8 +22,7 @@ afterEach(async () => {
 
 async function startOn(databaseUrl: string): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-outage-"));
-  const server = spawnServer({
-    PORT: String(await freePort()),
+  const server = await startServer({
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
   });
@@ -31,7 +30,6 @@ async function startOn(databaseUrl: string): Promise<RunningServer> {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  await waitUntilReady(server);
   return server;
 }
 

@@ -5,8 +5,9 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, outboxMail, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { waitForMail } from "../support/mail";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
 
 /**
  * The server's edge over HTTP (ADR 15): where a redirect may go, how much a body may hold, what a route
@@ -48,7 +49,7 @@ async function register() {
   const id = Date.now().toString(36);
   const who = { username: `edge${id}`, email: `edge${id}@example.com`, password: "edge secret" };
   const client = new Client(origin);
-  const response = await registerAndSignIn(client, who, (to) => outboxMail(dataDir, to));
+  const response = await registerAndSignIn(client, who, (to) => waitForMail(dataDir, to));
   expect(response.status).toBe(302);
   return { client, who };
 }

@@ -3,8 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discordProfile, type FakeProvider, googleProfile, startFakeProvider } from "../oauth/fake-provider";
-import { Client, outboxMail, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { waitForMail } from "../support/mail";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
 
 /**
  * Social sign-in over HTTP against the built server, with the fake OAuth providers on loopback: the browser's
@@ -145,7 +146,7 @@ describe("social sign-in through the production server", () => {
     const registered = await registerAndSignIn(
       new Client(server.url),
       { ...who, password: "first secret" },
-      (to) => outboxMail(dataDir, to),
+      (to) => waitForMail(dataDir, to),
     );
     expect(registered.status).toBe(302);
     discord.profile = discordProfile({ email: who.email });

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, outboxMail, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { waitForMail } from "../support/mail";
+import { type RunningServer, startServer } from "../support/server";
 
 /**
  * What an operator relies on, over HTTP against the built server at LOG_LEVEL=info: no secret in any log
@@ -14,14 +15,12 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-operations-"));
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = spawnServer({
-    PORT: String(await freePort()),
+  server = await startServer({
     DATA_DIR: dataDir,
     LOG_LEVEL: "info",
     SIGNUP_LIMIT_PER_HOUR: "3",
     RESET_LIMIT_PER_HOUR: "2",
   });
-  await waitUntilReady(server);
 });
 
 afterAll(async () => {
@@ -37,7 +36,7 @@ function reader() {
   return { username: id, email: `${id}@example.com`, password: "first secret", ip: `203.0.113.${n}` };
 }
 
-const mail = (to: string) => outboxMail(dataDir, to);
+const mail = (to: string) => waitForMail(dataDir, to);
 
 /** Waits for an e-mail to `to` containing `text` (decoded), among all of the outbox's. */
 async function mailWith(to: string, text: string): Promise<string> {

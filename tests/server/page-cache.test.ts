@@ -7,9 +7,10 @@ import zlib from "node:zlib";
 import { parse } from "parse5";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPostgresDatabase, postgresAdminUrl } from "../setup/postgres";
-import { Client, outboxMail, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { waitForMail } from "../support/mail";
+import { createPostgresDatabase, postgresAdminUrl } from "../support/postgres";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
 
 /**
  * The page cache (server/page-cache.ts) in the built production server: pages kept whole and shared by many
@@ -127,7 +128,7 @@ async function register(prefix: string): Promise<Reader> {
     password: "first secret",
     client: new Client(origin),
   };
-  const response = await registerAndSignIn(reader.client, reader, (to) => outboxMail(dataDir, to));
+  const response = await registerAndSignIn(reader.client, reader, (to) => waitForMail(dataDir, to));
   expect(response.status).toBe(302);
   expect(reader.client.cookies.has("session")).toBe(true);
   return reader;

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPostgresDatabase } from "../setup/postgres";
-import { Client, registerReader } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerReader } from "../support/http";
+import { createPostgresDatabase } from "../support/postgres";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
 
 /**
  * Two app instances on one PostgreSQL database, as behind a load balancer: nothing a reader does on one is
