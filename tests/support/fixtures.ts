@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 
 /**
  * Every test fails on a console error or an uncaught page error, and can set the reader's language and theme
@@ -39,10 +39,46 @@ export const test = base.extend<{
 
 export { expect };
 
-/** Waits until React has hydrated the page (the router sets this global once it has). */
+type RouterWindow = {
+  __reactRouterRouteModules?: unknown;
+  __reactRouterDataRouter?: { state: { initialized: boolean; navigation: { state: string } } };
+};
+
+/**
+ * Waits until React has hydrated the page: the router has its route modules, has initialised with no
+ * navigation under way, and React has taken over the body (it marks each element it hydrates). The next
+ * frame lets the effects that hydration scheduled (key and touch handlers) run.
+ */
 export async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const { __reactRouterRouteModules: modules, __reactRouterDataRouter: router } = window as RouterWindow;
+    return (
+      modules !== undefined &&
+      router?.state.initialized === true &&
+      router.state.navigation.state === "idle" &&
+      Object.keys(document.body).some((key) => key.startsWith("__reactFiber$"))
+    );
+  });
+  await nextFrame(page);
+}
+
+/** Resolves after the browser's next frame: effects React scheduled before it have run. */
+export function nextFrame(page: Page) {
+  return page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
+}
+
+/** Waits until no client navigation is under way (one started by a click or key runs to its end). */
+export async function navigationSettled(page: Page) {
   await page.waitForFunction(
-    () => (window as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined,
+    () => (window as RouterWindow).__reactRouterDataRouter?.state.navigation.state === "idle",
   );
-  await page.waitForLoadState("networkidle");
+}
+
+/** Waits until React has hydrated this element (a lazily loaded screen keeps the server's markup until then). */
+export async function elementHydrated(locator: Locator) {
+  await expect
+    .poll(() =>
+      locator.evaluate((element) => Object.keys(element).some((key) => key.startsWith("__reactFiber$"))),
+    )
+    .toBe(true);
 }
