@@ -512,7 +512,7 @@ describe("the shareable mark", () => {
 });
 
 describe.runIf(inject("postgres"))("content changes on PostgreSQL", () => {
-  it("show on kept pages within about a second of a change made outside the server", async () => {
+  it("show on kept pages at the next revision poll after a change made outside the server", async () => {
     const database = await createPostgresDatabase();
     const onPostgres = spawnServer({
       PORT: String(await freePort()),

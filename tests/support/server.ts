@@ -65,8 +65,10 @@ export async function waitUntilReady(server: RunningServer, timeout = 30_000): P
       const response = await fetch(`${server.url}/healthz`).catch(() => undefined); // not listening yet
       return response?.ok ? true : undefined;
     },
-    { timeout, interval: 100, what: `the server to be ready:\n${server.output()}` },
-  );
+    { timeout, interval: 100, what: "the server to be ready" },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${server.output()}`);
+  });
 }
 
 /**
