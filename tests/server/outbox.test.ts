@@ -130,5 +130,6 @@ describe.each<[string, Record<string, string>]>([
     } finally {
       await server.stop();
     }
-  });
+    // It starts a server of its own, which takes most of the default 30 s on a busy machine.
+  }, 60_000);
 });
