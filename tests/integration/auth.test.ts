@@ -36,14 +36,8 @@ import { unique } from "../support/unique";
  */
 const verifications = vi.hoisted(() => ({ count: 0 }));
 vi.mock("@node-rs/argon2", async (importOriginal) => {
-  const original = await importOriginal<typeof import("@node-rs/argon2")>();
-  return {
-    ...original,
-    verify: (...args: Parameters<typeof original.verify>) => {
-      verifications.count++;
-      return original.verify(...args);
-    },
-  };
+  const { countingCalls } = await import("../support/counting");
+  return countingCalls(await importOriginal<typeof import("@node-rs/argon2")>(), "verify", verifications);
 });
 
 // E-mail goes to the outbox of this data directory (no SMTP_URL): the tests read it like an operator would.

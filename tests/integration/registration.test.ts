@@ -20,14 +20,9 @@ import { unique } from "../support/unique";
  */
 const hashes = vi.hoisted(() => ({ count: 0 }));
 vi.mock("~/features/auth/password.server", async (importOriginal) => {
+  const { countingCalls } = await import("../support/counting");
   const original = await importOriginal<typeof import("~/features/auth/password.server")>();
-  return {
-    ...original,
-    hashPassword: (...args: Parameters<typeof original.hashPassword>) => {
-      hashes.count++;
-      return original.hashPassword(...args);
-    },
-  };
+  return countingCalls(original, "hashPassword", hashes);
 });
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-registration-"));
