@@ -1,6 +1,6 @@
 import es from "../../app/i18n/locales/es.json" with { type: "json" };
-import { login, outboxMessage, register } from "./accounts";
-import { expect, hydrated, test } from "./fixtures";
+import { login, outboxMessage, register } from "../support/browser";
+import { expect, hydrated, test } from "../support/fixtures";
 
 test.describe("a new reader's story", () => {
   test("register, welcome, dashboard, logout, protected redirect, sign in again", async ({ page }) => {

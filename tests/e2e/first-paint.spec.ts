@@ -1,4 +1,4 @@
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test } from "../support/fixtures";
 
 /** When each resource of the page started loading, and when the page was first painted (ms from navigation). */
 async function timeline(page: import("@playwright/test").Page) {

@@ -1,4 +1,4 @@
-import { expect, hydrated, test } from "./fixtures";
+import { elementHydrated, expect, hydrated, test } from "../support/fixtures";
 
 test.describe("the side menu", () => {
   test("opens from the keyboard, traps focus, closes on Escape and navigates", async ({ page }) => {
@@ -170,7 +170,7 @@ test.describe("not found", () => {
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     await hydrated(page);
-    await page.waitForLoadState("networkidle");
+    await elementHydrated(page.getByRole("link", { name: "Go Home" }));
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
     await page.getByRole("link", { name: "Go Home" }).click();
     await expect(page).toHaveURL(/\/$/);

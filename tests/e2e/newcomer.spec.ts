@@ -1,6 +1,6 @@
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
-import { register } from "./accounts";
-import { expect, hydrated, test } from "./fixtures";
+import { register } from "../support/browser";
+import { expect, hydrated, test } from "../support/fixtures";
 
 const locked = en.readerPanels.locked;
 

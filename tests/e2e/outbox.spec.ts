@@ -1,5 +1,5 @@
-import { newReader } from "./accounts";
-import { expect, test } from "./fixtures";
+import { newReader, submitRegistration } from "../support/browser";
+import { expect, test } from "../support/fixtures";
 
 /**
  * Someone trying the site on their own machine with no mail server (the default): the "check your e-mail"
@@ -9,14 +9,7 @@ test("register, open the welcome e-mail in the local outbox, sign in, collect th
   page,
 }, testInfo) => {
   const reader = newReader("outbox");
-  await page.goto("/register");
-  await page.getByLabel("Username").fill(reader.username);
-  await page.getByLabel("Email").fill(reader.email);
-  await page.getByLabel("Password", { exact: true }).fill(reader.password);
-  await page.getByLabel("Confirm password").fill(reader.password);
-  await page.getByLabel(/I accept the terms/).check();
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+  await submitRegistration(page, reader);
   await expect(page.getByRole("note")).toContainText("No mail server is set up");
 
   await page.getByRole("link", { name: "local outbox" }).click();

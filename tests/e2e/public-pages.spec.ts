@@ -1,6 +1,6 @@
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
 import ja from "../../app/i18n/locales/ja.json" with { type: "json" };
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test } from "../support/fixtures";
 
 /** Each public page, a text it must show in English and in Japanese (from the catalogues), and a link it must have. */
 const updated = (catalogue: { legal: { updated: string } }) =>

@@ -1,4 +1,4 @@
-import { expect, hydrated, test } from "./fixtures";
+import { expect, hydrated, test } from "../support/fixtures";
 
 test("the title follows client navigations, to a 404 and back, with one <title> in the head", async ({
   page,

@@ -12,13 +12,11 @@ import { startCheckout } from "~/features/payments/checkout.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import { saveProgress, saveReadingSettings } from "~/features/reader/queries.server";
 import { loader as dataLoader } from "~/routes/account/data";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
+import { unique } from "../support/unique";
 
 // The reset e-mail goes to this data directory's outbox (no SMTP_URL).
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "cc-export-"));
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
 
 /** A reader who has read, bookmarked, bought coins, unlocked a chapter and asked for a password reset. */
 async function activeReader(marker: string) {

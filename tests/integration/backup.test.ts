@@ -4,8 +4,8 @@ import { BackupFormatError, restoreBackup, writeBackup } from "#db/backup.server
 import type { Database, DatabaseHandle } from "#db/client.server";
 import { createAccount } from "~/features/auth/commands.server";
 import { saveProgress } from "~/features/reader/queries.server";
-import { type Driver, drivers, openTestDatabase } from "../setup/database";
-import { snapshot } from "../setup/snapshot";
+import { type Driver, drivers, openTestDatabase } from "../support/database";
+import { snapshot } from "../support/snapshot";
 
 /**
  * The portable backup (db/backup.server.ts, ADR 14): back up, wipe, restore, and every table holds the same

@@ -13,10 +13,9 @@ import { fromChapterSchema } from "~/features/payments/schemas";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import { buyAndUnlock } from "~/features/reader/purchase.server";
 import { defaultSettings } from "~/features/reader/settings";
-import { drivers, openTestDatabase } from "../setup/database";
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
+import { drivers, openTestDatabase } from "../support/database";
+import { coinBalance } from "../support/factories";
+import { unique } from "../support/unique";
 
 describe.each(drivers)("buying coins from a chapter on %s", (driver) => {
   let handle: DatabaseHandle;
@@ -44,10 +43,7 @@ describe.each(drivers)("buying coins from a chapter on %s", (driver) => {
       readingSettings: defaultSettings,
     };
   }
-  const balanceOf = async (id: number) => {
-    const [row] = await handle.db.select({ balance: users.coinBalance }).from(users).where(eq(users.id, id));
-    return row?.balance;
-  };
+  const balanceOf = coinBalance;
   const unlocked = async (userId: number, number: number) => {
     const rows = await handle.db
       .select({ id: chapterUnlocks.id })

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { createAccount } from "~/features/auth/commands.server";
-import { createSession } from "~/features/auth/session.server";
 import type { ChapterProgress } from "~/features/reader/progress";
 import { saveProgress } from "~/features/reader/queries.server";
 import { loader } from "~/routes/chapter-start";
-import { drivers, openTestDatabase } from "../setup/database";
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
+import { drivers, openTestDatabase } from "../support/database";
+import { createReader } from "../support/factories";
 
 const progress = (completed: boolean, lastReadAt: string): ChapterProgress => ({
   scrollPosition: completed ? 1 : 0.4,
@@ -20,11 +16,7 @@ const progress = (completed: boolean, lastReadAt: string): ChapterProgress => ({
   lastReadAt,
 });
 
-async function reader() {
-  const name = `start${unique()}`;
-  const id = await createAccount({ username: name, email: `${name}@example.com`, password: "secret1" });
-  return { id, cookie: (await createSession(id, { remember: false })).split(";")[0] ?? "" };
-}
+const reader = () => createReader({ prefix: "start" });
 
 async function startFor(cookie?: string, path = "/chapter") {
   const request = new Request(`http://localhost${path}`, { headers: cookie ? { cookie } : {} });

@@ -15,7 +15,8 @@ import {
   googleProfile,
   startFakeProvider,
 } from "../oauth/fake-provider";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
+import { unique } from "../support/unique";
 
 // The app's configuration is read once, at first use: the providers must be running and in the environment
 // before any test runs.
@@ -27,9 +28,6 @@ const providers: Record<ProviderId, FakeProvider> = {
 };
 Object.assign(process.env, providers.discord.env(), providers.google.env());
 afterAll(() => Promise.all(Object.values(providers).map((provider) => provider.close())));
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
 
 /** The whole flow as a browser would make it: start, approve at the provider, come back with code and state. */
 async function signIn(

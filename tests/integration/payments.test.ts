@@ -1,8 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { coinLedger, paymentEvents, payments, subscriptions, users } from "#db/schema";
-import { createAccount } from "~/features/auth/commands.server";
+import { coinLedger, paymentEvents, payments, subscriptions } from "#db/schema";
 import { ledgerBalance } from "~/features/coins/ledger.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { getMembership } from "~/features/membership/queries.server";
@@ -16,10 +15,10 @@ import {
   type TestEventBody,
 } from "~/features/payments/test-provider.server";
 import { receiveWebhook } from "~/features/payments/webhook.server";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
+import { coinBalance, createReader } from "../support/factories";
+import { unique } from "../support/unique";
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
 const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(drivers)("payments on %s", (driver) => {
@@ -29,11 +28,7 @@ describe.each(drivers)("payments on %s", (driver) => {
   });
   afterAll(() => handle.close());
 
-  async function reader() {
-    const name = `payer${unique()}`;
-    const id = await createAccount({ username: name, email: `${name}@example.com`, password: "secret1" });
-    return { id, email: `${name}@example.com` };
-  }
+  const reader = () => createReader({ prefix: "payer" });
 
   /** A new reader who has started buying a coin pack (the payment is pending). */
   async function readerBuying(packKey: string) {
@@ -42,10 +37,7 @@ describe.each(drivers)("payments on %s", (driver) => {
     return { user, paymentId, url };
   }
 
-  const balanceOf = async (id: number) => {
-    const [row] = await handle.db.select({ balance: users.coinBalance }).from(users).where(eq(users.id, id));
-    return row?.balance;
-  };
+  const balanceOf = coinBalance;
   const paymentRow = async (id: number) => {
     const [row] = await handle.db.select().from(payments).where(eq(payments.id, id));
     if (!row) throw new Error(`no payment ${id}`);

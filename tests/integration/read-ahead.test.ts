@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { membershipGrants } from "#db/schema";
-import { createAccount } from "~/features/auth/commands.server";
-import { createSession } from "~/features/auth/session.server";
 import { loader as chapterLoader } from "~/routes/chapter";
 import { loader as tocLoader } from "~/routes/toc";
-import { drivers, openTestDatabase } from "../setup/database";
-
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
+import { drivers, openTestDatabase } from "../support/database";
+import { createReader, grantMembership } from "../support/factories";
 
 /** A request as a browser sends it, with the reader's session cookie when there is one. */
 function request(path: string, cookie?: string) {
@@ -27,12 +22,9 @@ describe.each(drivers)("read-ahead on %s", (driver) => {
   afterAll(() => handle.close());
 
   async function reader(grantDays?: number) {
-    const name = `ahead${unique()}`;
-    const id = await createAccount({ username: name, email: `${name}@example.com`, password: "secret1" });
-    if (grantDays)
-      await handle.db.insert(membershipGrants).values({ userId: id, days: grantDays, grantedAt: new Date() });
-    const setCookie = await createSession(id, { remember: false });
-    return setCookie.split(";")[0] as string;
+    const { id, cookie } = await createReader({ prefix: "ahead" });
+    if (grantDays) await grantMembership(id, grantDays);
+    return cookie;
   }
 
   async function chapter10(cookie?: string, documentRequest = false) {

@@ -3,10 +3,9 @@ import type { DatabaseHandle } from "#db/client.server";
 import { createAccount } from "~/features/auth/commands.server";
 import { emptyProgress } from "~/features/reader/progress";
 import { getProgress, receivedAt, saveProgress } from "~/features/reader/queries.server";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
+import { unique } from "../support/unique";
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
 const NOW = new Date("2026-11-25T12:00:00.000Z");
 
 describe("receivedAt", () => {

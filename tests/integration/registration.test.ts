@@ -10,7 +10,9 @@ import { ledgerBalance } from "~/features/coins/ledger.server";
 import type { RequestContext } from "~/lib/context";
 import { action as forgotAction } from "~/routes/auth/forgot-password";
 import { action as registerAction } from "~/routes/auth/register";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
+import { mailsTo as allMailsTo } from "../support/mail";
+import { unique } from "../support/unique";
 
 /**
  * Registration and reset requests answer the same whether or not the e-mail has an account (ADR 16): the
@@ -18,39 +20,25 @@ import { drivers, openTestDatabase } from "../setup/database";
  */
 const hashes = vi.hoisted(() => ({ count: 0 }));
 vi.mock("~/features/auth/password.server", async (importOriginal) => {
+  const { countingCalls } = await import("../support/counting");
   const original = await importOriginal<typeof import("~/features/auth/password.server")>();
-  return {
-    ...original,
-    hashPassword: (...args: Parameters<typeof original.hashPassword>) => {
-      hashes.count++;
-      return original.hashPassword(...args);
-    },
-  };
+  return countingCalls(original, "hashPassword", hashes);
 });
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-registration-"));
 process.env.DATA_DIR = dataDir;
 const outbox = path.join(dataDir, "outbox");
 const outboxFiles = () => (fs.existsSync(outbox) ? fs.readdirSync(outbox).sort() : []);
-const mailsTo = (to: string) =>
-  outboxFiles()
-    .map((file) =>
-      fs
-        .readFileSync(path.join(outbox, file), "utf8")
-        .replace(/=\r?\n/g, "")
-        .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16))),
-    )
-    .filter((text) => text.includes(`To: ${to}`));
+const mailsTo = (to: string) => allMailsTo(dataDir, to);
 
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
-
+let requests = 0;
 /** A context whose after-response tasks are kept, to run when the test says the answer has gone. */
 function contextWithTasks() {
+  requests++;
   const tasks: (() => Promise<unknown>)[] = [];
   const context = {
     requestId: `req-${unique()}`,
-    ip: `198.51.100.${counter % 250}`,
+    ip: `198.51.100.${requests % 250}`,
     afterResponse: (task: () => Promise<unknown>) => tasks.push(task),
   } as Partial<RequestContext> as RequestContext;
   return { context, tasks };

@@ -2,19 +2,18 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { paymentEvents, payments, subscriptions, users } from "#db/schema";
-import { createAccount } from "~/features/auth/commands.server";
+import { paymentEvents, payments, subscriptions } from "#db/schema";
 import { getMembership } from "~/features/membership/queries.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { receiveWebhook } from "~/features/payments/webhook.server";
-import { openTestDatabase } from "../setup/database";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
+import { openTestDatabase } from "../support/database";
+import { coinBalance, createReader } from "../support/factories";
+import { unique } from "../support/unique";
 
 /** The Stripe provider against a local server that answers the Stripe API, with webhooks signed by `stripe`. */
 let fake: Awaited<ReturnType<typeof startFakeStripe>>;
 let handle: DatabaseHandle;
-let counter = 0;
-const unique = () => `${Date.now().toString(36)}${counter++}`;
 
 beforeAll(async () => {
   fake = await startFakeStripe();
@@ -32,13 +31,8 @@ afterAll(async () => {
   await fake.close();
 });
 
-async function reader() {
-  const name = `stripe${unique()}`;
-  const id = await createAccount({ username: name, email: `${name}@example.com`, password: "secret1" });
-  return { id, email: `${name}@example.com` };
-}
-const balanceOf = async (id: number) =>
-  (await handle.db.select({ balance: users.coinBalance }).from(users).where(eq(users.id, id)))[0]?.balance;
+const reader = () => createReader({ prefix: "stripe" });
+const balanceOf = coinBalance;
 const paymentRow = async (id: number) => {
   const [row] = await handle.db.select().from(payments).where(eq(payments.id, id));
   if (!row) throw new Error(`no payment ${id}`);

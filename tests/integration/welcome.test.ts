@@ -2,17 +2,13 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { coinLedger } from "#db/schema";
-import { createAccount } from "~/features/auth/commands.server";
-import { createSession } from "~/features/auth/session.server";
 import { loader as welcomeLoader } from "~/routes/auth/welcome";
-import { drivers, openTestDatabase } from "../setup/database";
+import { drivers, openTestDatabase } from "../support/database";
+import { createReader } from "../support/factories";
 
-let counter = 0;
 async function newReader() {
-  const id = `welcome${Date.now().toString(36)}${counter++}`;
-  const userId = await createAccount({ username: id, email: `${id}@example.com`, password: "secret1" });
-  const session = (await createSession(userId, { remember: false })).split(";")[0] ?? "";
-  return { userId, session };
+  const { id, cookie } = await createReader({ prefix: "welcome" });
+  return { userId: id, session: cookie };
 }
 
 /** Opens /welcome with these cookies; what it announces and the cookie it sets. */

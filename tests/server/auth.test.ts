@@ -4,8 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { decodeQuotedPrintable } from "../support/mail";
+import { waitFor } from "../support/poll";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
+import { newReader } from "../support/unique";
 
 /**
  * Accounts over HTTP against the built server, with a real SMTP server on loopback receiving the e-mails.
@@ -16,32 +19,19 @@ let smtp: SMTPServer;
 let server: RunningServer;
 let origin = "";
 
-function decodeQuotedPrintable(text: string) {
-  return text
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
-}
-
 /** The oldest e-mail to `to` not read yet (each is read once). */
-async function mailTo(to: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const index = mails.findIndex((mail) => mail.to === to);
-    const [found] = index === -1 ? [] : mails.splice(index, 1);
-    if (found) return decodeQuotedPrintable(found.raw);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no mail to ${to}`);
+function mailTo(to: string): Promise<string> {
+  return waitFor(
+    () => {
+      const index = mails.findIndex((mail) => mail.to === to);
+      const [found] = index === -1 ? [] : mails.splice(index, 1);
+      return found && decodeQuotedPrintable(found.raw);
+    },
+    { what: `an e-mail to ${to}` },
+  );
 }
 
-let n = 0;
-const reader = () => {
-  n++;
-  return {
-    username: `smtp${n}${Date.now().toString(36)}`,
-    email: `smtp${n}${Date.now().toString(36)}@example.com`,
-    password: "first secret",
-  };
-};
+const reader = () => newReader("smtp", "first secret");
 
 async function registered(client: Client, who = reader()) {
   const response = await registerAndSignIn(client, who, mailTo);

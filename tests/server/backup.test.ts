@@ -5,10 +5,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "#db/client.server";
-import { createPostgresDatabase } from "../setup/postgres";
-import { snapshot } from "../setup/snapshot";
-import { Client, registerReader } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerReader } from "../support/http";
+import { createPostgresDatabase } from "../support/postgres";
+import { freePort, type RunningServer, spawnServer, startServer, waitUntilReady } from "../support/server";
+import { snapshot } from "../support/snapshot";
 
 /**
  * `npm run db -- backup|restore` as an operator runs it (ADR 14): on PGlite while the server runs (the
@@ -64,8 +64,7 @@ describe("backup and restore with npm run db", () => {
   let server: RunningServer;
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-backup-"));
-    server = spawnServer({ PORT: String(await freePort()), DATA_DIR: dataDir });
-    await waitUntilReady(server);
+    server = await startServer({ DATA_DIR: dataDir });
   });
   afterAll(async () => {
     await server?.stop();

@@ -3,10 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
-import { createPostgresDatabase, postgresAdminUrl } from "../setup/postgres";
-import { Client, registerReader } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
-import { TcpProxy } from "./tcp-proxy";
+import { Client, registerReader } from "../support/http";
+import { waitFor } from "../support/poll";
+import { createPostgresDatabase, postgresAdminUrl } from "../support/postgres";
+import { type RunningServer, startServer } from "../support/server";
+import { TcpProxy } from "../support/tcp-proxy";
 
 /**
  * The database going away under a running server on PostgreSQL (ADR 14): connections killed under load,
@@ -22,8 +23,7 @@ afterEach(async () => {
 
 async function startOn(databaseUrl: string): Promise<RunningServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-outage-"));
-  const server = spawnServer({
-    PORT: String(await freePort()),
+  const server = await startServer({
     DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
   });
@@ -31,7 +31,6 @@ async function startOn(databaseUrl: string): Promise<RunningServer> {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
-  await waitUntilReady(server);
   return server;
 }
 
@@ -84,19 +83,25 @@ async function record(what: string, request: Promise<Response>): Promise<Outcome
   }
 }
 
-/** Retries `attempt` until it answers 200; returns how long that took. */
-async function msUntilOk(attempt: () => Promise<Response>, limitMs = 10_000): Promise<number> {
-  const began = Date.now();
+/**
+ * Retries `attempt` until it answers 200. The server must recover by itself (no restart); how fast is the
+ * revision poll's second, which a shared test machine cannot time reliably, so the wait has only a ceiling.
+ */
+async function untilOk(attempt: () => Promise<Response>): Promise<void> {
   let last: string | undefined;
-  while (Date.now() - began < limitMs) {
-    const response = await attempt().catch((error: Error) => {
-      last = error.message;
-    });
-    if (response?.status === 200) return Date.now() - began;
-    if (response) last = `${response.status} ${await response.text()}`;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`no 200 within ${limitMs} ms; last: ${last}`);
+  await waitFor(
+    async () => {
+      const response = await attempt().catch((error: Error) => {
+        last = error.message;
+      });
+      if (response?.status === 200) return true;
+      if (response) last = `${response.status} ${await response.text()}`;
+      return undefined;
+    },
+    { timeout: 10_000, interval: 20, what: "a 200" },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; last: ${last}`);
+  });
 }
 
 describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
@@ -125,14 +130,16 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     const writers = Array.from({ length: 20 }, (_, index) => writer(index));
     let terminated = 0;
     for (let round = 0; round < 5; round++) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      // Each round cuts the connections once the writers have gone on writing through the last cut.
+      const seen = outcomes.length;
+      await waitFor(() => (outcomes.length >= seen + 20 ? true : undefined), { what: "20 more requests" });
       const result = await admin.query(
         "select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()",
         [name],
       );
       terminated += result.rowCount ?? 0;
     }
-    const recoveryMs = await msUntilOk(() => saveProgress(reader, 99_999)).catch((error: Error) => {
+    await untilOk(() => saveProgress(reader, 99_999)).catch((error: Error) => {
       throw new Error(`${error.message}\n${server.output().slice(-3000)}`);
     });
     running = false;
@@ -140,7 +147,6 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
 
     expect(terminated).toBeGreaterThan(0);
     expect(server.child.exitCode).toBeNull();
-    expect(recoveryMs).toBeLessThan(1000);
     const failed = outcomes.filter((outcome) => outcome.status !== 200);
     expect(failed.length).toBeGreaterThan(0);
     for (const outcome of failed) {
@@ -166,6 +172,7 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     const server = await startOn(url.toString());
     const reader = await signedIn(server);
 
+    const cutAt = server.output().length;
     await proxy.cut();
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(503);
@@ -192,13 +199,17 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     expect(write.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await write.json()).toEqual({ error: "database-unavailable" });
 
-    // The revision poll keeps failing meanwhile; the process stays.
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+    // The revision poll keeps failing meanwhile (two failed polls logged since the cut); the process stays.
+    await waitFor(
+      () =>
+        server.output().slice(cutAt).split("content revision poll failed").length > 2 ? true : undefined,
+      { what: "two failed revision polls" },
+    );
     expect(server.child.exitCode).toBeNull();
 
     await proxy.restore();
-    expect(await msUntilOk(() => fetch(`${server.url}/healthz`))).toBeLessThan(1000);
-    expect(await msUntilOk(() => saveProgress(reader, 8))).toBeLessThan(1000);
+    await untilOk(() => fetch(`${server.url}/healthz`));
+    await untilOk(() => saveProgress(reader, 8));
     expect((await reader.get("/account")).status).toBe(200);
   });
 });

@@ -3,8 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discordProfile, type FakeProvider, googleProfile, startFakeProvider } from "../oauth/fake-provider";
-import { Client, outboxMail, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { waitForMail } from "../support/mail";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
+import { newReader } from "../support/unique";
 
 /**
  * Social sign-in over HTTP against the built server, with the fake OAuth providers on loopback: the browser's
@@ -138,15 +140,8 @@ describe("social sign-in through the production server", () => {
   });
 
   it("does not sign in to a password account that has the same e-mail", async () => {
-    const who = {
-      username: `pw${Date.now().toString(36)}`,
-      email: `pw${Date.now().toString(36)}@example.com`,
-    };
-    const registered = await registerAndSignIn(
-      new Client(server.url),
-      { ...who, password: "first secret" },
-      (to) => outboxMail(dataDir, to),
-    );
+    const who = newReader("pw", "first secret");
+    const registered = await registerAndSignIn(new Client(server.url), who, (to) => waitForMail(dataDir, to));
     expect(registered.status).toBe(302);
     discord.profile = discordProfile({ email: who.email });
     const browser = new Client(server.url);

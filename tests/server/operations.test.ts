@@ -2,8 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, outboxMail, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { waitForMail } from "../support/mail";
+import { waitFor } from "../support/poll";
+import { type RunningServer, startServer } from "../support/server";
+import { newReader, unique } from "../support/unique";
 
 /**
  * What an operator relies on, over HTTP against the built server at LOG_LEVEL=info: no secret in any log
@@ -14,14 +17,12 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-operations-"));
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = spawnServer({
-    PORT: String(await freePort()),
+  server = await startServer({
     DATA_DIR: dataDir,
     LOG_LEVEL: "info",
     SIGNUP_LIMIT_PER_HOUR: "3",
     RESET_LIMIT_PER_HOUR: "2",
   });
-  await waitUntilReady(server);
 });
 
 afterAll(async () => {
@@ -33,30 +34,13 @@ let n = 0;
 /** A reader unique to this run, and an address of its own (X-Forwarded-For from loopback is trusted). */
 function reader() {
   n++;
-  const id = `ops${n}${Date.now().toString(36)}`;
-  return { username: id, email: `${id}@example.com`, password: "first secret", ip: `203.0.113.${n}` };
+  return { ...newReader("ops", "first secret"), ip: `203.0.113.${n}` };
 }
 
-const mail = (to: string) => outboxMail(dataDir, to);
+const mail = (to: string) => waitForMail(dataDir, to);
 
 /** Waits for an e-mail to `to` containing `text` (decoded), among all of the outbox's. */
-async function mailWith(to: string, text: string): Promise<string> {
-  const outbox = path.join(dataDir, "outbox");
-  for (let i = 0; i < 100; i++) {
-    const found = fs
-      .readdirSync(outbox)
-      .map((file) =>
-        fs
-          .readFileSync(path.join(outbox, file), "utf8")
-          .replace(/=\r?\n/g, "")
-          .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16))),
-      )
-      .find((message) => message.includes(`To: ${to}`) && message.includes(text));
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no e-mail to ${to} with ${text}`);
-}
+const mailWith = (to: string, text: string) => waitForMail(dataDir, to, { containing: text });
 
 async function signedIn(who = reader()) {
   const client = new Client(server.url);
@@ -75,15 +59,11 @@ function logLines(): Record<string, unknown>[] {
 }
 
 /** Waits for a log line with these fields (the log is written as the work ends, after the answer). */
-async function logLine(fields: Record<string, unknown>): Promise<Record<string, unknown>> {
-  for (let i = 0; i < 100; i++) {
-    const found = logLines().find((line) =>
-      Object.entries(fields).every(([key, value]) => line[key] === value),
-    );
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no log line with ${JSON.stringify(fields)}`);
+function logLine(fields: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return waitFor(
+    () => logLines().find((line) => Object.entries(fields).every(([key, value]) => line[key] === value)),
+    { what: `a log line with ${JSON.stringify(fields)}` },
+  );
 }
 
 const sessionOf = (client: Client) => client.cookies.get("session") ?? "";
@@ -193,7 +173,7 @@ describe("registration tells no one who is registered", () => {
       const response = await new Client(server.url).post(
         "/register",
         {
-          username: `other${Date.now().toString(36)}${n++}`,
+          username: unique("other"),
           email,
           password: "someone else's",
           confirmPassword: "someone else's",
@@ -208,7 +188,7 @@ describe("registration tells no one who is registered", () => {
       };
     };
     const taken = await attempt(who.email.toUpperCase(), "198.51.100.31");
-    const fresh = await attempt(`fresh${Date.now().toString(36)}@example.com`, "198.51.100.32");
+    const fresh = await attempt(`${unique("fresh")}@example.com`, "198.51.100.32");
     expect(taken.status).toBe(200);
     expect(taken.cookies).toEqual([]);
     expect(taken).toEqual(fresh);
@@ -220,9 +200,7 @@ describe("registration tells no one who is registered", () => {
 
 describe("throttles", () => {
   const form = (i: number) => ({
-    username: `burst${Date.now().toString(36)}${i}`,
-    email: `burst${Date.now().toString(36)}${i}@example.com`,
-    password: "first secret",
+    ...newReader(`burst${i}_`, "first secret"),
     confirmPassword: "first secret",
     acceptTerms: "on",
   });

@@ -7,9 +7,12 @@ import zlib from "node:zlib";
 import { parse } from "parse5";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPostgresDatabase, postgresAdminUrl } from "../setup/postgres";
-import { Client, outboxMail, registerAndSignIn } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerAndSignIn } from "../support/http";
+import { waitForMail } from "../support/mail";
+import { waitFor } from "../support/poll";
+import { createPostgresDatabase, postgresAdminUrl } from "../support/postgres";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
+import { newReader } from "../support/unique";
 
 /**
  * The page cache (server/page-cache.ts) in the built production server: pages kept whole and shared by many
@@ -120,17 +123,22 @@ function htmlTag(html: string): string {
 type Reader = { username: string; email: string; password: string; client: Client };
 
 async function register(prefix: string): Promise<Reader> {
-  const stamp = `${Date.now().toString(36)}${crypto.randomBytes(2).toString("hex")}`;
-  const reader: Reader = {
-    username: `${prefix}${stamp}`,
-    email: `${prefix}.${stamp}@mail.example`,
-    password: "first secret",
-    client: new Client(origin),
-  };
-  const response = await registerAndSignIn(reader.client, reader, (to) => outboxMail(dataDir, to));
+  const reader: Reader = { ...newReader(prefix, "first secret"), client: new Client(origin) };
+  const response = await registerAndSignIn(reader.client, reader, (to) => waitForMail(dataDir, to));
   expect(response.status).toBe(302);
   expect(reader.client.cookies.has("session")).toBe(true);
   return reader;
+}
+
+/** Requests a page until its kept copy's brotli is the upgraded one (a miss is compressed fast). */
+function upgraded(pathname: string, headers: Record<string, string>): Promise<Reply> {
+  return waitFor(
+    async () => {
+      const reply = await raw(origin, pathname, { headers });
+      return /-br11"$/.test(String(reply.headers.etag)) ? reply : undefined;
+    },
+    { interval: 20, what: `the upgraded brotli of ${pathname}` },
+  );
 }
 
 async function saveSettings(reader: Reader, settings: Record<string, string>) {
@@ -374,12 +382,7 @@ describe("revalidation", () => {
     expect(miss.headers["content-encoding"]).toBe("br");
     // A miss is compressed fast; the kept page is recompressed at the best brotli in the background.
     expect(miss.headers.etag).toMatch(/-br5"$/);
-    let first = miss;
-    for (let i = 0; i < 100 && !/-br11"$/.test(String(first.headers.etag)); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      first = await raw(origin, "/gallery", { headers: { "accept-encoding": "br" } });
-    }
-    expect(first.headers.etag).toMatch(/-br11"$/);
+    const first = await upgraded("/gallery", { "accept-encoding": "br" });
     expect(first.text).toBe(miss.text);
     const second = await raw(origin, "/gallery", { headers: { "accept-encoding": "br" } });
     expect(second.headers.etag).toBe(first.headers.etag);
@@ -428,17 +431,6 @@ describe("revalidation", () => {
 });
 
 describe("key flooding", () => {
-  /** Requests a page until its kept copy's brotli is the upgraded one (a miss is compressed fast). */
-  async function upgraded(pathname: string, headers: Record<string, string>): Promise<Reply> {
-    let reply = await raw(origin, pathname, { headers });
-    for (let i = 0; i < 100 && !/-br11"$/.test(String(reply.headers.etag)); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      reply = await raw(origin, pathname, { headers });
-    }
-    expect(reply.headers.etag, pathname).toMatch(/-br11"$/);
-    return reply;
-  }
-
   it("answers 1,000 invented spellings from the real pages' kept copies, and keeps those", async () => {
     const br = { "accept-encoding": "br" };
     const paris = { ...br, cookie: "tz=Europe%2FParis" };
@@ -520,7 +512,7 @@ describe("the shareable mark", () => {
 });
 
 describe.runIf(inject("postgres"))("content changes on PostgreSQL", () => {
-  it("show on kept pages within about a second of a change made outside the server", async () => {
+  it("show on kept pages at the next revision poll after a change made outside the server", async () => {
     const database = await createPostgresDatabase();
     const onPostgres = spawnServer({
       PORT: String(await freePort()),
@@ -545,17 +537,17 @@ describe.runIf(inject("postgres"))("content changes on PostgreSQL", () => {
       }
       const title = `The Ledger Rewritten ${crypto.randomBytes(3).toString("hex")}`;
       await sql.query("update chapters set title = $1 where number = 1", [title]);
-      const changedAt = Date.now();
+      // Seen at the next revision poll; the wait's ceiling is for a hung test, not a figure under test.
       for (const pathname of pages) {
-        let reply = await raw(onPostgres.url, pathname);
-        while (!reply.text.includes(title) && Date.now() - changedAt < 3_000) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          reply = await raw(onPostgres.url, pathname);
-        }
-        expect(reply.text, pathname).toContain(title);
+        const reply = await waitFor(
+          async () => {
+            const reply = await raw(onPostgres.url, pathname);
+            return reply.text.includes(title) ? reply : undefined;
+          },
+          { interval: 100, what: `the new title on ${pathname}` },
+        );
         expect(reply.headers.etag, pathname).not.toBe(before.get(pathname));
       }
-      expect(Date.now() - changedAt).toBeLessThan(3_000);
       // Revalidated, it is a 304 with no CSP of its own: the browser keeps its copy's, which allows the
       // copy's scripts by their hashes (a CSP for the render's nonce would block them all).
       const revalidated = await raw(onPostgres.url, "/chapter/2", {
@@ -597,12 +589,10 @@ describe.runIf(inject("postgres"))("stale-if-error on PostgreSQL", () => {
         [name],
       );
       // Within a poll (a second) the server knows the revision no more.
-      const cutAt = Date.now();
-      let toc = await raw(onPostgres.url, "/toc");
-      while (toc.headers["x-cache"] !== "stale" && Date.now() - cutAt < 5_000) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        toc = await raw(onPostgres.url, "/toc");
-      }
+      await waitFor(
+        async () => ((await raw(onPostgres.url, "/toc")).headers["x-cache"] === "stale" ? true : undefined),
+        { interval: 100, what: "a stale /toc" },
+      );
       for (const pathname of kept) {
         const reply = await raw(onPostgres.url, pathname);
         expect(reply.status, pathname).toBe(200);

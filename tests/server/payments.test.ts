@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPostgresDatabase } from "../setup/postgres";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
-import { Client, registerReader } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerReader } from "../support/http";
+import { createPostgresDatabase } from "../support/postgres";
+import { type RunningServer, startServer } from "../support/server";
 
 /** Payments over HTTP against the built server: the test provider, Stripe (a local fake), and PostgreSQL races. */
 const TEST_SECRET = crypto.randomBytes(32).toString("hex");
@@ -47,13 +47,11 @@ async function buy(client: Client, packKey: string) {
 describe("test provider over HTTP (embedded database)", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    server = spawnServer({
-      PORT: String(await freePort()),
+    server = await startServer({
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "cc-pay-")),
       TEST_PAYMENT_SECRET: TEST_SECRET,
       CHECKOUT_LIMIT_PER_HOUR: "6",
     });
-    await waitUntilReady(server);
   });
   afterAll(async () => {
     expect(await server.stop()).toBe(0);
@@ -184,15 +182,13 @@ describe("Stripe over HTTP (local fake Stripe)", () => {
   let fake: Awaited<ReturnType<typeof startFakeStripe>>;
   beforeAll(async () => {
     fake = await startFakeStripe();
-    server = spawnServer({
-      PORT: String(await freePort()),
+    server = await startServer({
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "cc-stripe-")),
       PAYMENT_PROVIDER: "stripe",
       STRIPE_SECRET_KEY: FAKE_SECRET_KEY,
       STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
       STRIPE_API_BASE: fake.base,
     });
-    await waitUntilReady(server);
   });
   afterAll(async () => {
     expect(await server.stop()).toBe(0);
@@ -240,13 +236,11 @@ describe.runIf(inject("postgres"))("money races on PostgreSQL", () => {
   let sql: pg.Client;
   beforeAll(async () => {
     database = await createPostgresDatabase();
-    server = spawnServer({
-      PORT: String(await freePort()),
+    server = await startServer({
       DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "cc-pay-pg-")),
       DATABASE_URL: database.url,
       TEST_PAYMENT_SECRET: TEST_SECRET,
     });
-    await waitUntilReady(server);
     sql = new pg.Client({ connectionString: database.url });
     await sql.connect();
   });

@@ -1,31 +1,19 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
+import { tempDir } from "../support/temp";
 
 /**
  * A public production site (NODE_ENV=production, https APP_ORIGIN), served here over http on loopback as
  * behind a TLS-terminating proxy: the payment provider must be chosen, the test one is announced on every
  * page, and HSTS is on every response.
  */
-const dataDirs: string[] = [];
-const freshDataDir = () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-production-"));
-  dataDirs.push(dir);
-  return dir;
-};
 const BANNER = "Payments on this site are simulated";
-
-afterAll(() => {
-  for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
-});
 
 describe("production without a payment provider", () => {
   it("refuses to start, naming PAYMENT_PROVIDER", async () => {
     const server = spawnServer({
       PORT: String(await freePort()),
-      DATA_DIR: freshDataDir(),
+      DATA_DIR: tempDir("cc-production-"),
       APP_ORIGIN: "https://read.example",
     });
     expect(await server.exited).toBe(1);
@@ -37,13 +25,17 @@ describe("production without a payment provider", () => {
     ["RESET_LIMIT_PER_HOUR", "0"],
     ["LOG_LEVEL", "loud"],
   ])("refuses to start with %s=%s, naming it", async (name, value) => {
-    const server = spawnServer({ PORT: String(await freePort()), DATA_DIR: freshDataDir(), [name]: value });
+    const server = spawnServer({
+      PORT: String(await freePort()),
+      DATA_DIR: tempDir("cc-production-"),
+      [name]: value,
+    });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain(`${name}:`);
   });
 
   it("starts on http://localhost with no provider named (npm start), without the banner", async () => {
-    const server = spawnServer({ PORT: String(await freePort()), DATA_DIR: freshDataDir() });
+    const server = spawnServer({ PORT: String(await freePort()), DATA_DIR: tempDir("cc-production-") });
     try {
       await waitUntilReady(server);
       expect(await (await fetch(`${server.url}/`)).text()).not.toContain(BANNER);
@@ -58,7 +50,7 @@ describe("production with PAYMENT_PROVIDER=test on an https origin", () => {
   beforeAll(async () => {
     server = spawnServer({
       PORT: String(await freePort()),
-      DATA_DIR: freshDataDir(),
+      DATA_DIR: tempDir("cc-production-"),
       APP_ORIGIN: "https://read.example",
       PAYMENT_PROVIDER: "test",
     });

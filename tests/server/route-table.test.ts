@@ -4,8 +4,8 @@ import path from "node:path";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
-import { Client, registerReader } from "./http";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "./process";
+import { Client, registerReader } from "../support/http";
+import { type RunningServer, startServer } from "../support/server";
 
 /**
  * Every page of the route table names itself in its `<title>`, in every language, the 404 of every
@@ -92,9 +92,7 @@ let reader: Client;
 let checkout = "";
 
 beforeAll(async () => {
-  const port = await freePort();
-  server = spawnServer({ PORT: String(port), DATA_DIR: dataDir });
-  await waitUntilReady(server);
+  server = await startServer({ DATA_DIR: dataDir });
   reader = new Client(server.url);
   await registerReader(reader, dataDir, "titles");
   checkout = (await reader.post("/coins", { packKey: "coins-5" })).headers.get("location") ?? "";

@@ -5,7 +5,7 @@ import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { chapters, coinPacks, supporters } from "#db/schema";
-import { drivers, openTestDatabase } from "../../../tests/setup/database";
+import { drivers, openTestDatabase } from "../../../tests/support/database";
 import { exportContent } from "./export.server";
 import { readContentDir } from "./files.server";
 import { importContent } from "./import.server";

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import net from "node:net";
+import { waitFor } from "./poll";
 
 export type RunningServer = {
   url: string;
@@ -52,22 +53,37 @@ export function spawnServer(env: Record<string, string>): RunningServer {
   };
 }
 
-/** Waits until the server answers /healthz with 200; fails if it exits first. */
-export async function waitUntilReady(server: RunningServer, timeoutMs = 30_000): Promise<number> {
-  const started = Date.now();
+/** Waits until the server answers /healthz with 200; fails at once if it exits first. */
+export async function waitUntilReady(server: RunningServer, timeout = 30_000): Promise<void> {
   let exitCode: number | null | undefined;
   void server.exited.then((code) => {
     exitCode = code;
   });
-  while (Date.now() - started < timeoutMs) {
-    if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${server.output()}`);
-    try {
-      const response = await fetch(`${server.url}/healthz`);
-      if (response.ok) return Date.now() - started;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`server not ready after ${timeoutMs} ms:\n${server.output()}`);
+  await waitFor(
+    async () => {
+      if (exitCode !== undefined) throw new Error(`server exited with ${exitCode}:\n${server.output()}`);
+      const response = await fetch(`${server.url}/healthz`).catch(() => undefined); // not listening yet
+      return response?.ok ? true : undefined;
+    },
+    { timeout, interval: 100, what: "the server to be ready" },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${server.output()}`);
+  });
+}
+
+/**
+ * Starts the built server on a free port and waits until it is ready. `env` may be a function of the
+ * server's URL, for settings that name it (APP_ORIGIN).
+ */
+export async function startServer(
+  env: Record<string, string> | ((url: string) => Record<string, string>),
+): Promise<RunningServer> {
+  const port = await freePort();
+  const settings = typeof env === "function" ? env(`http://127.0.0.1:${port}`) : env;
+  const server = spawnServer({ PORT: String(port), ...settings });
+  await waitUntilReady(server).catch(async (error) => {
+    await server.stop("SIGKILL");
+    throw error;
+  });
+  return server;
 }

@@ -1,5 +1,5 @@
-import fs from "node:fs";
-import path from "node:path";
+import { waitForMail } from "./mail";
+import { unique } from "./unique";
 
 /** Minimal browser-less client for server tests: form posts with a same-origin browser's headers, cookies by hand. */
 export class Client {
@@ -46,23 +46,6 @@ export class Client {
   }
 }
 
-/** The first e-mail to `to` written to a server's outbox (DATA_DIR/outbox, the default with no SMTP_URL), decoded. */
-export async function outboxMail(dataDir: string, to: string, timeoutMs = 15_000): Promise<string> {
-  const outbox = path.join(dataDir, "outbox");
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    for (const file of fs.existsSync(outbox) ? fs.readdirSync(outbox).sort() : []) {
-      const text = fs.readFileSync(path.join(outbox, file), "utf8");
-      if (text.includes(`To: ${to}`))
-        return text
-          .replace(/=\r?\n/g, "")
-          .replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(Number.parseInt(hex, 16)));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no e-mail to ${to}`);
-}
-
 /**
  * Registers through the form, which answers alike for every e-mail and creates the account after its answer
  * (ADR 16); once the welcome e-mail says the account is there, signs in as the e-mail's link does.
@@ -90,16 +73,13 @@ export async function registerAndSignIn(
   return client.post("/login", { email: who.email, password: who.password, redirectTo: "/welcome" }, headers);
 }
 
-let registrations = 0;
-
 /** Registers a reader with a fresh name and signs `client` in, as the welcome e-mail's link does; returns the name. */
 export async function registerReader(client: Client, dataDir: string, prefix = "reader"): Promise<string> {
-  registrations++;
-  const name = `${prefix}${registrations}${Date.now().toString(36)}`;
+  const name = unique(prefix);
   const response = await registerAndSignIn(
     client,
     { username: name, email: `${name}@example.com`, password: "first secret" },
-    (to) => outboxMail(dataDir, to),
+    (to) => waitForMail(dataDir, to),
   );
   if (response.status !== 302) throw new Error(`sign-in after registration answered ${response.status}`);
   return name;

@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, vi } from "vitest";
+import { afterAll, afterEach, beforeEach, vi } from "vitest";
+import { removeTempDirs } from "./temp";
 
 /** A test that logs an unexpected error fails. */
 let errors: unknown[][] = [];
@@ -13,3 +14,6 @@ afterEach(() => {
   if (errors.length)
     throw new Error(`console.error was called: ${errors.map((args) => args.join(" ")).join("\n")}`);
 });
+
+/** Registered first, so it runs after the file's own afterAll hooks (which stop servers using the folders). */
+afterAll(removeTempDirs);

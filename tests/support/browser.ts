@@ -1,0 +1,54 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+import { findMail } from "./mail";
+import { newReader } from "./unique";
+
+export { newReader };
+
+type Reader = { username: string; email: string; password: string };
+
+/** Fills and sends the registration form; the answer is alike for every e-mail (ADR 16). */
+export async function submitRegistration(page: Page, reader: Reader) {
+  await page.goto("/register");
+  await page.getByLabel("Username").fill(reader.username);
+  await page.getByLabel("Email").fill(reader.email);
+  await page.getByLabel("Password", { exact: true }).fill(reader.password);
+  await page.getByLabel("Confirm password").fill(reader.password);
+  await page.getByLabel(/I accept the terms/).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+}
+
+/** Registers a new reader and follows the welcome e-mail's link to sign in and on to the welcome page. */
+export async function register(page: Page, reader = newReader()) {
+  await submitRegistration(page, reader);
+  const mail = await outboxMessage(reader.email, "/login?redirectTo=%2Fwelcome");
+  const link = /https?:\/\/[^/\s]+(\/login\?redirectTo=%2Fwelcome)/.exec(mail)?.[1];
+  expect(link).toBeDefined();
+  await login(page, reader, link);
+  await expect(page).toHaveURL(/\/welcome$/);
+  return reader;
+}
+
+export async function login(page: Page, reader: { email: string; password: string }, path = "/login") {
+  if (path) await page.goto(path);
+  await page.getByLabel("Email").fill(reader.email);
+  await page.getByLabel("Password").fill(reader.password);
+  await page.getByRole("button", { name: "Login" }).click();
+}
+
+/**
+ * The newest e-mail to `to` containing `containing`, in the server's outbox (E2E_DATA_DIR, set by the
+ * Playwright config). A reader's first e-mail is the welcome one, so a later one is asked for by its content.
+ */
+export async function outboxMessage(to: string, containing = ""): Promise<string> {
+  const dataDir = process.env.E2E_DATA_DIR ?? "";
+  let found: string | undefined;
+  await expect
+    .poll(() => {
+      found = findMail(dataDir, to, { containing, newest: true });
+      return found !== undefined;
+    })
+    .toBe(true);
+  return found ?? "";
+}
