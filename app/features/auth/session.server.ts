@@ -2,7 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { redirect } from "react-router";
 import { db, getDatabase } from "#db/client.server";
 import { readingSettings, sessions, users } from "#db/schema";
-import { defaultSettings, type ReadingSettings } from "~/features/reader/settings";
+import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
 import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";

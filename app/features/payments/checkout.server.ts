@@ -4,7 +4,7 @@ import { coinPacks, payments, supportTiers, type TierKey } from "#db/schema";
 import { consume, type Rule } from "~/features/auth/throttle.server";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
-import { getProvider } from "./provider.server";
+import { getProvider } from "./providers.server";
 
 /** What a reader may buy. Prices and what is granted are read from the database, never from the request. */
 export type CheckoutItem =

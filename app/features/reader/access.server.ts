@@ -7,7 +7,11 @@ import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/cha
 import { renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { readingMinutes } from "~/lib/words";
-import type { PurchaseOffer, ReturnedPayment } from "./purchase.server";
+
+/** The smallest coin pack that covers a locked chapter (purchase.server.ts). */
+export type PurchaseOffer = { packKey: string; coins: number; priceCents: number; currency: string };
+/** A payment started from this chapter, as the reader comes back from it (purchase.server.ts). */
+export type ReturnedPayment = { status: string; coins: number; cancelled: boolean };
 
 export type Lock =
   | { kind: "release"; releaseAt: string }

@@ -1,6 +1,6 @@
 import type { FormEvent } from "react";
 import { useSubmit } from "react-router";
-import { STORAGE_KEY } from "./settings";
+import { STORAGE_KEY } from "~/features/reading-settings/settings";
 
 /**
  * The submit handler of a form that signs the reader out (logout, signing out everywhere): once the

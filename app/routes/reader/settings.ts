@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { saveReadingSettings } from "~/features/reader/queries.server";
-import { parseSettings } from "~/features/reader/settings";
+import { parseSettings } from "~/features/reading-settings/settings";
 import { safeRedirectPath } from "~/lib/redirect";
 import type { Route } from "./+types/settings";
 
