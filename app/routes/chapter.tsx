@@ -1,15 +1,12 @@
-import { Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { data, type LinkProps, redirect, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
+import { Suspense, useRef } from "react";
+import { data, type LinkProps, redirect, useNavigation } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
+import { Artwork } from "~/features/reader/artwork";
 import { ChapterBody } from "~/features/reader/chapter-body";
-import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
-import { loadStoredSettings, storeSettings } from "~/features/reader/storage";
-import { useReadingProgress } from "~/features/reader/use-reading-progress";
-import { useSwipe } from "~/features/reader/use-swipe";
-import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reading-settings/settings";
+import { useChapterReader } from "~/features/reader/use-chapter-reader";
 import { useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
 import { parseId } from "~/lib/parse";
@@ -94,144 +91,28 @@ function ChapterLink({ number, ...props }: Omit<LinkProps, "to" | "discover"> & 
   return <Link to={`/chapter/${number}`} discover="none" {...props} />;
 }
 
-/** The chapter's artwork for one side of the text, with captions. The first image before the text loads first. */
-function Artwork({
-  items,
-  position,
-}: {
-  items: { url: string; position: string; caption: string }[];
-  position: "before" | "after";
-}) {
-  return items
-    .filter((art) => art.position === position)
-    .map((art) => (
-      <figure key={art.url} className={position === "before" ? "mb-8" : "mt-8"}>
-        <img
-          src={art.url}
-          alt={art.caption}
-          width={1200}
-          height={600}
-          className="w-full rounded-xl"
-          {...(position === "before" ? { fetchPriority: "high" as const } : { loading: "lazy" as const })}
-        />
-        <figcaption className="mt-2 text-center text-sm text-muted italic">{art.caption}</figcaption>
-      </figure>
-    ));
-}
-
-/** A signed-in reader's progress in a chapter as the account has it (another device may be further on). */
-async function loadAccountProgress(chapter: number): Promise<ChapterProgress | undefined> {
-  try {
-    const response = await fetch(`/reader/progress?chapter=${chapter}`, { cache: "no-store" });
-    if (!response.ok) return undefined;
-    const body = (await response.json()) as { progress?: unknown };
-    return parseProgress(body.progress);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Sends signed-in readers' progress to the server; returns false (to retry later) when it could not. */
-async function sendProgress(chapter: number, progress: ChapterProgress): Promise<boolean> {
-  const body = JSON.stringify({ entries: [{ chapter, progress }] });
-  if (document.visibilityState === "hidden" && navigator.sendBeacon) {
-    return navigator.sendBeacon("/reader/progress", new Blob([body], { type: "application/json" }));
-  }
-  try {
-    const response = await fetch("/reader/progress", {
-      method: "POST",
-      body,
-      headers: { "Content-Type": "application/json" },
-      keepalive: true,
-    });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
 export default function Chapter({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
-  const navigate = useNavigate();
   const navigation = useNavigation();
   const { chapter, signedIn } = loaderData;
   const articleRef = useRef<HTMLElement>(null);
-  // Signed-in readers' settings come with the root loader (rendered on <html>); visitors' from storage.
-  const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
-  const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
   const sheet = useLazyDialog(loadSettingsSheet);
-
-  useEffect(() => {
-    if (!signedIn) setSettings(loadStoredSettings());
-  }, [signedIn]);
-
-  const applySettings = (next: ReadingSettings) => {
-    setSettings(next);
-    showSettings(next);
-    storeSettings(next);
-    if (signedIn) {
-      const body = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
-      void fetch("/reader/settings", { method: "POST", body }).catch(() => {});
-    }
-  };
-
-  const onSave = useCallback(
-    (progress: ChapterProgress) => sendProgress(chapter.number, progress),
-    [chapter.number],
-  );
-  const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
-    loadAccountProgress: signedIn && !chapter.lock ? loadAccountProgress : undefined,
-    onSave: signedIn && !chapter.lock ? onSave : undefined,
-  });
-
-  const goNext = chapter.next ? () => navigate(`/chapter/${chapter.next}`) : undefined;
-  const goPrevious = chapter.previous ? () => navigate(`/chapter/${chapter.previous}`) : undefined;
-  const keyNavigated = useRef<number | undefined>(undefined);
-  const hint = useSwipe({ onNext: goNext, onPrevious: goPrevious });
-
-  // Arrow keys and j (next) / k (previous) move between chapters on a keyboard (not while typing or with a dialog open).
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.altKey || event.ctrlKey || event.metaKey || sheet.open) return;
-      if (
-        event.target instanceof HTMLElement &&
-        event.target.closest("input, textarea, select, [contenteditable]")
-      )
-        return;
-      // Between a navigation's URL change and its render this page is no longer the one shown.
-      // One key, one chapter: keys pressed before the next chapter has rendered are ignored.
-      if (
-        keyNavigated.current === chapter.number ||
-        window.location.pathname !== `/chapter/${chapter.number}`
-      )
-        return;
-      const go =
-        event.key === "ArrowRight" || event.key === "j"
-          ? goNext
-          : event.key === "ArrowLeft" || event.key === "k"
-            ? goPrevious
-            : undefined;
-      if (!go) return;
-      keyNavigated.current = chapter.number;
-      go();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
-
-  // Bookmarked paragraphs carry a mark in the margin.
-  useEffect(() => {
-    const marks = new Set(progress.bookmarks.map(String));
-    for (const block of articleRef.current?.querySelectorAll<HTMLElement>("[data-p]") ?? []) {
-      block.toggleAttribute("data-bookmarked", marks.has(block.dataset.p ?? ""));
-    }
-  }, [progress.bookmarks]);
+  const { settings, applySettings, progress, toggleBookmark, currentParagraph, hint, jump } =
+    useChapterReader({
+      chapter: {
+        number: chapter.number,
+        next: chapter.next,
+        previous: chapter.previous,
+        locked: !!chapter.lock,
+      },
+      signedIn,
+      articleRef,
+      dialogOpen: sheet.open,
+    });
 
   const loadingChapter =
     navigation.state === "loading" && navigation.location.pathname.startsWith("/chapter/");
-  const jump = (paragraph: number) =>
-    articleRef.current?.querySelector(`[data-p="${paragraph}"]`)?.scrollIntoView({ block: "start" });
   const bookmarked = new Set(progress.bookmarks);
   const error = actionData && "error" in actionData ? actionData.error : undefined;
 

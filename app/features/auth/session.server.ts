@@ -1,5 +1,4 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { redirect } from "react-router";
 import { db, getDatabase } from "#db/client.server";
 import { readingSettings, sessions, users } from "#db/schema";
 import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
@@ -200,16 +199,6 @@ export async function lookUpSessionToken(token: string): Promise<SessionUser | u
         ? { fontSize, fontFamily, lineHeight }
         : defaultSettings,
   };
-}
-
-/** Sends visitors to sign in, remembering where they were going. */
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
-  if (user) return user;
-  const url = new URL(request.url);
-  const path = url.pathname.replace(/\.data$/, "");
-  const params = new URLSearchParams({ redirectTo: `${path}${url.search}` });
-  throw redirect(`/login?${params}`);
 }
 
 /** Ends the request's session on the server; returns the header that clears the cookie. */
