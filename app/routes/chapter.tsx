@@ -1,31 +1,17 @@
-import { Suspense, useRef } from "react";
-import { data, type LinkProps, redirect, useNavigation } from "react-router";
+import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
-import { Artwork } from "~/features/reader/artwork";
-import { ChapterBody } from "~/features/reader/chapter-body";
+import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
-import { useChapterReader } from "~/features/reader/use-chapter-reader";
 import { useTranslation } from "~/i18n/react";
 import { logger } from "~/lib/logger.server";
 import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
-import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
-import { lazyComponent } from "~/ui/lazy-component";
-import { useLazyDialog } from "~/ui/lazy-dialog";
 import { Link } from "~/ui/link";
-import { Spinner } from "~/ui/spinner";
-import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/chapter";
-
-// The settings sheet is fetched when first wanted (pointer over its button, focus, or a press), and the
-// locked view only by a page that shows one: readers of a free chapter download neither.
-const loadSettingsSheet = () => import("~/features/reader/settings-sheet");
-const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
-const LockedView = lazyComponent(() => import("~/features/reader/locked-view"), "LockedView");
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const number = parseId(params.id);
@@ -86,168 +72,9 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) =>
     ? [{ title: `${loaderData.chapter.number}. ${loaderData.chapter.title}` }]
     : [];
 
-/** A link to another chapter. It needs no route discovery (`discover`): this page's route shows it. */
-function ChapterLink({ number, ...props }: Omit<LinkProps, "to" | "discover"> & { number: number }) {
-  return <Link to={`/chapter/${number}`} discover="none" {...props} />;
-}
-
 export default function Chapter({ loaderData, actionData }: Route.ComponentProps) {
-  const { t } = useTranslation();
-  const format = useFormat();
-  const navigation = useNavigation();
-  const { chapter, signedIn } = loaderData;
-  const articleRef = useRef<HTMLElement>(null);
-  const sheet = useLazyDialog(loadSettingsSheet);
-  const { settings, applySettings, progress, toggleBookmark, currentParagraph, hint, jump } =
-    useChapterReader({
-      chapter: {
-        number: chapter.number,
-        next: chapter.next,
-        previous: chapter.previous,
-        locked: !!chapter.lock,
-      },
-      signedIn,
-      articleRef,
-      dialogOpen: sheet.open,
-    });
-
-  const loadingChapter =
-    navigation.state === "loading" && navigation.location.pathname.startsWith("/chapter/");
-  const bookmarked = new Set(progress.bookmarks);
   const error = actionData && "error" in actionData ? actionData.error : undefined;
-
-  return (
-    <>
-      <header className="reader-header">
-        <div className="reader-header-row">
-          <div className="min-w-0">
-            <p className="text-sm text-muted">
-              {`${t("reader.chapterNumber", { number: chapter.number })} · ${t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}`}
-            </p>
-            <h1 className="reader-title">{chapter.title}</h1>
-          </div>
-          <nav aria-label={t("reader.navigation")} className="reader-tools">
-            {chapter.previous ? (
-              <ChapterLink
-                number={chapter.previous}
-                className={buttonClass("tool")}
-                aria-label={t("reader.previous")}
-              >
-                ←
-              </ChapterLink>
-            ) : null}
-            <Link to="/toc" className={buttonClass("tool")}>
-              <ListIcon />
-              <span className="tool-label">{t("reader.toc")}</span>
-            </Link>
-            {chapter.next ? (
-              <ChapterLink
-                number={chapter.next}
-                prefetch="render"
-                className={buttonClass("tool")}
-                aria-label={t("reader.next")}
-              >
-                →
-              </ChapterLink>
-            ) : null}
-            {chapter.lock ? null : (
-              <>
-                <button
-                  type="button"
-                  className={buttonClass("tool")}
-                  aria-pressed={bookmarked.has(progress.paragraph)}
-                  onClick={() => toggleBookmark(currentParagraph())}
-                >
-                  <BookmarkIcon filled={bookmarked.has(progress.paragraph)} />
-                  <span className="tool-label">{t("reader.bookmarks.toggle")}</span>
-                </button>
-                <button type="button" className={buttonClass("tool")} {...sheet.triggerProps}>
-                  <SlidersIcon />
-                  <span className="tool-label">{t("reader.settings.open")}</span>
-                </button>
-              </>
-            )}
-          </nav>
-        </div>
-        {/* Over the header's bottom edge, once reading has begun: at 0 it would show nothing. */}
-        {chapter.lock || !progress.completionPercentage ? null : (
-          <div
-            className="reader-progress"
-            style={{ width: `${progress.completionPercentage}%` }}
-            role="progressbar"
-            aria-label={t("reader.progress")}
-            aria-valuenow={progress.completionPercentage}
-          />
-        )}
-      </header>
-
-      <div className="reader-column">
-        <p className="reader-volume">
-          {t("reader.volumeTitle", { number: chapter.volume.number, title: chapter.volume.title })}
-        </p>
-        {error ? (
-          <p role="alert" className="mb-6 rounded-md border border-[#b42318] px-4 py-3">
-            {t(error)}
-          </p>
-        ) : null}
-        {chapter.lock ? (
-          <Suspense fallback={null}>
-            <LockedView lock={chapter.lock} chapter={chapter.number} />
-          </Suspense>
-        ) : (
-          <>
-            <Artwork items={chapter.artwork} position="before" />
-            <ChapterBody html={chapter.html} articleRef={articleRef} />
-            <Artwork items={chapter.artwork} position="after" />
-            {progress.completed ? (
-              <p
-                role="status"
-                className="mt-10 rounded-xl border-2 border-primary px-6 py-4 text-center font-display text-xl text-primary"
-              >
-                {t("reader.complete")}
-              </p>
-            ) : null}
-          </>
-        )}
-        <nav aria-label={t("reader.navigation")} className="reader-pager">
-          {chapter.previous ? (
-            <ChapterLink number={chapter.previous} className={buttonClass("outline")}>
-              {t("reader.previous")}
-            </ChapterLink>
-          ) : (
-            <span />
-          )}
-          {chapter.next ? (
-            <ChapterLink number={chapter.next} className={buttonClass("primary")}>
-              {t("reader.next")}
-            </ChapterLink>
-          ) : null}
-        </nav>
-      </div>
-
-      {hint ? (
-        <p
-          className="fixed inset-x-0 bottom-8 z-30 mx-auto w-fit rounded-full bg-primary px-5 py-2 text-on-primary shadow-lg"
-          role="status"
-        >
-          {hint === "next" ? t("reader.swipeNext") : t("reader.swipePrevious")}
-        </p>
-      ) : null}
-      {loadingChapter ? <Spinner fullScreen text={t("reader.loading")} /> : null}
-      {chapter.lock || !sheet.mounted ? null : (
-        <Suspense fallback={null}>
-          <SettingsSheet
-            open={sheet.open}
-            onOpenChange={sheet.setOpen}
-            settings={settings}
-            onChange={applySettings}
-            bookmarks={progress.bookmarks}
-            onJump={jump}
-          />
-        </Suspense>
-      )}
-    </>
-  );
+  return <ChapterPage chapter={loaderData.chapter} signedIn={loaderData.signedIn} error={error} />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -107,3 +107,6 @@ export async function loadChapterForReader(number: number, user: SessionUser | u
     ...(lock ? {} : { html: await renderChapter(chapter.id, chapter.updatedAt, () => loadText(chapter.id)) }),
   };
 }
+
+/** What the chapter page shows (features/reader/chapter-page.tsx). */
+export type ChapterView = NonNullable<Awaited<ReturnType<typeof loadChapterForReader>>>;
