@@ -1,11 +1,10 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
-import { unlockChapter } from "~/features/coins/unlock.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
 import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
+import { unlockFromPage } from "~/features/reader/unlock.server";
 import { useTranslation } from "~/i18n/react";
-import { logger } from "~/lib/logger.server";
 import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
@@ -48,23 +47,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const bought = await buyAndUnlock(user, number, form.get("packKey"), context.ip);
     return "url" in bought ? redirect(bought.url) : data({ error: bought.error }, { status: bought.status });
   }
-  const result = await unlockChapter(user.id, number, new Date(), context);
-  if (!result.ok) {
-    logger.info(
-      { userId: user.id, chapter: number, reason: result.reason, requestId: context.requestId },
-      "unlock refused",
-    );
-    return data(
-      {
-        error: result.reason === "insufficient-coins" ? "reader.unlock.insufficient" : "reader.unlock.failed",
-      },
-      { status: 409 },
-    );
-  }
-  // Only the request that unlocked the chapter succeeds; a repeat (another tab, a double click) changed
-  // nothing and charged nothing: 409, and the page simply shows the text.
-  if (!result.charged) return data({ alreadyUnlocked: true }, { status: 409 });
-  return { unlocked: true };
+  const { status, body } = await unlockFromPage(user, number, context);
+  return data(body, { status });
 }
 
 export const meta: Route.MetaFunction = ({ data: loaderData }) =>
