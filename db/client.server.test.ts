@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lookUpSessionToken } from "~/features/auth/session.server";
-import { drivers, openTestDatabase } from "../tests/setup/database";
+import { drivers, openTestDatabase } from "../tests/support/database";
 import type { DatabaseHandle } from "./client.server";
 import { users } from "./schema";
 

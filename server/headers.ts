@@ -3,7 +3,7 @@ import type { RequestHandler } from "express";
 export type HeaderOptions = { production: boolean; https: boolean };
 
 /**
- * The Content-Security-Policy (SECURITY.md item 11) allowing our own scripts plus the inline ones named by
+ * The Content-Security-Policy (docs/security-model.md S11) allowing our own scripts plus the inline ones named by
  * `inlineScripts`: a per-request `'nonce-…'` for pages rendered per request, or the `'sha256-…'` hashes of a
  * cached page's inline scripts (a nonce repeated to every reader of a cached page would be no nonce).
  */

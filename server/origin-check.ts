@@ -4,7 +4,7 @@ import { logger } from "~/lib/logger.server";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * State changes come only from our own pages (SECURITY.md item 12): a browser's cross-site POST is refused.
+ * State changes come only from our own pages (docs/security-model.md S12): a browser's cross-site POST is refused.
  * Browsers send Sec-Fetch-Site (modern ones) or Origin on every POST; a request with neither is not a
  * browser's and carries no ambient credentials worth forging.
  */

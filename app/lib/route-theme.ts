@@ -1,4 +1,4 @@
-/** Per-route colour themes, chosen by path prefix (SEED.md "Global navigation"). */
+/** Per-route colour themes, chosen by path prefix (docs/product-rules.md "Global navigation"). */
 export const routeThemes = ["home", "chapters", "characters", "world", "items", "shop", "about"] as const;
 export type RouteTheme = (typeof routeThemes)[number];
 

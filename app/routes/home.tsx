@@ -3,6 +3,7 @@ import { getLatestChapter } from "~/features/chapters/queries.server";
 import { ChapterStatusBadge } from "~/features/chapters/status-badge";
 import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
 import { getFundraiser } from "~/features/fundraiser/queries.server";
+import { productSummary } from "~/features/shop/catalog";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
@@ -24,14 +25,7 @@ export async function loader() {
   return {
     site: { title: site.title, tagline: site.tagline, author: site.author },
     latest,
-    products: products.slice(0, 6).map(({ id, name, priceCents, currency, imageUrl, membershipDays }) => ({
-      id,
-      name,
-      priceCents,
-      currency,
-      imageUrl,
-      membershipDays,
-    })),
+    products: products.slice(0, 6).map(productSummary),
     fundraiser,
   };
 }

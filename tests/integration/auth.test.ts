@@ -189,7 +189,10 @@ describe.each(drivers)("accounts on %s", (driver) => {
     const a = await createSession(id, { remember: false });
     const b = await createSession(id, { remember: false });
     const current = await getSessionUser(requestWith(a));
-    await changePassword(id, "secret1", "secret2", current?.sessionId ?? -1);
+    await changePassword(id, "secret1", "secret2", current?.sessionId ?? -1, {
+      language: "en",
+      site: "Test",
+    });
     expect((await getSessionUser(requestWith(a)))?.id).toBe(id);
     expect(await getSessionUser(requestWith(b))).toBeUndefined();
     await revokeSessions(id);

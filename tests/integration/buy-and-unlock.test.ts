@@ -12,7 +12,7 @@ import { processEvent } from "~/features/payments/fulfil.server";
 import { fromChapterSchema } from "~/features/payments/schemas";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import { buyAndUnlock } from "~/features/reader/purchase.server";
-import { defaultSettings } from "~/features/reader/settings";
+import { defaultSettings } from "~/features/reading-settings/settings";
 import { drivers, openTestDatabase } from "../support/database";
 import { coinBalance } from "../support/factories";
 import { unique } from "../support/unique";

@@ -3,8 +3,14 @@ import { db } from "#db/client.server";
 import { passwordResetTokens, sessions, users } from "#db/schema";
 import { WELCOME_COINS } from "~/features/coins/constants";
 import { book } from "~/features/coins/ledger.server";
-import { sendWithRetries } from "~/features/mail/mailer.server";
-import { accountExistsMail, resetPasswordMail, welcomeMail } from "~/features/mail/templates.server";
+import { sendInBackground, sendWithRetries } from "~/features/mail/mailer.server";
+import {
+  accountExistsMail,
+  emailChangedMail,
+  passwordChangedMail,
+  resetPasswordMail,
+  welcomeMail,
+} from "~/features/mail/templates.server";
 import type { Language } from "~/i18n/config";
 import type { RequestMeta } from "~/lib/context";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
@@ -270,35 +276,56 @@ async function assertCurrentPassword(userId: number, currentPassword: string | u
   }
 }
 
-export async function changeEmail(userId: number, email: string, currentPassword: string): Promise<string> {
+/** What a notice to the account's owner needs beyond the account: their language and the site's name. */
+export type AccountNotice = { language: Language; site: string };
+
+/** Changes the sign-in e-mail and tells the old address (a hijacked account's owner hears of it). */
+export async function changeEmail(
+  userId: number,
+  email: string,
+  currentPassword: string,
+  notice: AccountNotice,
+): Promise<void> {
   await assertCurrentPassword(userId, currentPassword);
   await assertAvailable({ email }, userId);
-  const [before] = await db().select({ email: users.email }).from(users).where(eq(users.id, userId));
+  const [before] = await db()
+    .select({ email: users.email, username: users.username })
+    .from(users)
+    .where(eq(users.id, userId));
   try {
     await db().update(users).set({ email }).where(eq(users.id, userId));
   } catch (error) {
     throw uniqueFieldError(error) ?? error;
   }
   logger.info({ userId }, "e-mail changed");
-  return before?.email ?? email;
+  if (!before) return;
+  sendInBackground(
+    emailChangedMail(notice.language, before.email, { username: before.username, site: notice.site, email }),
+  );
 }
 
-/** Sets a new password and ends the account's other sessions. */
+/** Sets a new password, ends the account's other sessions and tells the owner. */
 export async function changePassword(
   userId: number,
   currentPassword: string,
   password: string,
   keepSessionId: number,
+  notice: AccountNotice,
 ) {
   await assertCurrentPassword(userId, currentPassword);
-  await db()
+  const [user] = await db()
     .update(users)
     .set({ passwordHash: await hashPassword(password) })
-    .where(eq(users.id, userId));
+    .where(eq(users.id, userId))
+    .returning({ email: users.email, username: users.username });
   await db()
     .delete(sessions)
     .where(and(eq(sessions.userId, userId), sql`${sessions.id} <> ${keepSessionId}`));
   logger.info({ userId }, "password changed: other sessions revoked");
+  if (user)
+    sendInBackground(
+      passwordChangedMail(notice.language, user.email, { username: user.username, site: notice.site }),
+    );
 }
 
 /** Deletes the account and everything personal (sessions, ledger, progress, identities: ON DELETE CASCADE). */

@@ -16,7 +16,7 @@ import { getProvider, type OAuthProvider, type ProviderId, providerIds } from ".
 import { usernameSchema } from "./schemas";
 
 /**
- * Social sign-in: OAuth 2 authorization code flow with state and PKCE S256 (SECURITY.md item 6; ADR 6).
+ * Social sign-in: OAuth 2 authorization code flow with state and PKCE S256 (docs/security-model.md S6; ADR 6).
  * A provider identity is keyed on (provider, subject) only: an e-mail address never joins an identity to an
  * existing account, because whoever controls the provider account would otherwise take over that account.
  */

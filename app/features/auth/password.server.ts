@@ -1,6 +1,6 @@
 import { hash, verify } from "@node-rs/argon2";
 
-/** argon2id with OWASP's minimum: 19 MiB, two passes, one lane (SECURITY.md item 1). */
+/** argon2id with OWASP's minimum: 19 MiB, two passes, one lane (docs/security-model.md S1). */
 // Algorithm.Argon2id is 2 in @node-rs/argon2 (a const enum, which isolated modules cannot read).
 const ARGON2ID = 2;
 export const passwordParams = {

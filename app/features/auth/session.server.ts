@@ -1,8 +1,7 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import { redirect } from "react-router";
 import { db, getDatabase } from "#db/client.server";
 import { readingSettings, sessions, users } from "#db/schema";
-import { defaultSettings, type ReadingSettings } from "~/features/reader/settings";
+import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
 import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
@@ -12,7 +11,7 @@ import { hashToken, randomToken } from "~/lib/tokens.server";
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-/** Idle and absolute timeouts (SECURITY.md item 5); "Remember me" only lengthens them. */
+/** Idle and absolute timeouts (docs/security-model.md S5); "Remember me" only lengthens them. */
 export const sessionLifetimes = {
   normal: { idleMs: DAY, absoluteMs: 7 * DAY },
   remember: { idleMs: 30 * DAY, absoluteMs: 90 * DAY },
@@ -200,16 +199,6 @@ export async function lookUpSessionToken(token: string): Promise<SessionUser | u
         ? { fontSize, fontFamily, lineHeight }
         : defaultSettings,
   };
-}
-
-/** Sends visitors to sign in, remembering where they were going. */
-export async function requireUser(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
-  if (user) return user;
-  const url = new URL(request.url);
-  const path = url.pathname.replace(/\.data$/, "");
-  const params = new URLSearchParams({ redirectTo: `${path}${url.search}` });
-  throw redirect(`/login?${params}`);
 }
 
 /** Ends the request's session on the server; returns the header that clears the cookie. */

@@ -7,7 +7,7 @@ import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 
 /**
- * Throttling kept in the database, so every app instance agrees (SECURITY.md item 2).
+ * Throttling kept in the database, so every app instance agrees (docs/security-model.md S2).
  * A key counts hits within a window; past `limit`, it is blocked for `blockSeconds`, doubling with each
  * further hit (growing back-off), until the window passes with no hit. Nothing is locked for good.
  */

@@ -1,7 +1,7 @@
 import type { MembershipTier } from "~/features/membership/tiers";
 
 /**
- * The chapter access rule (DESIGN.md 2), as pure functions shared by the TOC, the reader and every listing.
+ * The chapter access rule (docs/product-rules.md "Chapter access"), as pure functions shared by the TOC, the reader and every listing.
  * Before `releaseAt` a chapter is locked; from then on it is free when it costs no coins, otherwise paid.
  * Members read ahead: a tier with read-ahead k may read the first k chapters not yet released.
  */
@@ -12,7 +12,7 @@ export function chapterStatus(chapter: { releaseAt: Date; coinsRequired: number 
   return chapter.coinsRequired === 0 ? "free" : "paid";
 }
 
-/** How many unreleased chapters each tier reads before release (SEED.md 6). */
+/** How many unreleased chapters each tier reads before release (docs/product-rules.md "Early access"). */
 export const readAhead: Record<MembershipTier, number> = {
   free: 0,
   observer: 3,

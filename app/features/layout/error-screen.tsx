@@ -5,7 +5,7 @@ import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 
 /**
- * The full-page error fallback (SEED.md "Error fallback screen"). Details go to the console only. `title`
+ * The full-page error fallback (docs/product-rules.md "Error screens"). Details go to the console only. `title`
  * and `body` replace the general texts (the outage screen's).
  */
 export function ErrorScreen({

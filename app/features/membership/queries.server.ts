@@ -18,7 +18,7 @@ export type Membership = {
 const PAID_UP = ["active", "trialing"];
 
 /**
- * The reader's effective membership (DESIGN.md 3): the highest of the tier from total spent (confirmed
+ * The reader's effective membership (docs/product-rules.md "Membership tiers"): the highest of the tier from total spent (confirmed
  * payments, less refunds), from membership days bought (stacked), and from an active support subscription.
  */
 export async function getMembership(userId: number, now: Date = new Date()): Promise<Membership> {

@@ -9,7 +9,7 @@ export function tierRank(tier: MembershipTier): number {
   return tierOrder.indexOf(tier);
 }
 
-/** Membership granted by a purchase's membership days (DESIGN.md 3): 30+ observer, 90+ analyst, 180+ first_human. */
+/** Membership granted by a purchase's membership days (docs/product-rules.md "Membership tiers"): 30+ observer, 90+ analyst, 180+ first_human. */
 export function tierForMembershipDays(days: number): MembershipTier {
   if (days >= 180) return "first_human";
   if (days >= 90) return "analyst";
@@ -17,7 +17,7 @@ export function tierForMembershipDays(days: number): MembershipTier {
   return "free";
 }
 
-/** Tier from total spent, in cents (SEED.md 4): below $20 free, $20 observer, $50 analyst, $100 first_human. */
+/** Tier from total spent, in cents (docs/product-rules.md "Membership tiers"): below $20 free, $20 observer, $50 analyst, $100 first_human. */
 export function tierForSpend(totalSpentCents: number): MembershipTier {
   if (totalSpentCents >= 100_00) return "first_human";
   if (totalSpentCents >= 50_00) return "analyst";
@@ -30,7 +30,7 @@ export type Grant = { days: number; grantedAt: Date };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Membership days from purchases (DESIGN.md 3), stacked: for each tier, the grants of that tier or higher
+ * Membership days from purchases (docs/product-rules.md "Membership tiers"), stacked: for each tier, the grants of that tier or higher
  * run one after another (a grant bought while covered starts when the cover ends, so stacking extends the
  * end date). The result is the highest tier covering `now` and when that cover ends.
  */

@@ -5,7 +5,7 @@ import { consume, type Rule } from "~/features/auth/throttle.server";
 import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
-import { getProvider } from "./provider.server";
+import { getProvider } from "./providers.server";
 
 /** What a reader may buy. Prices and what is granted are read from the database, never from the request. */
 export type CheckoutItem =
@@ -23,7 +23,7 @@ export class CheckoutError extends AppError {
   }
 }
 
-/** Checkouts started per IP per hour (SECURITY.md 2). */
+/** Checkouts started per IP per hour (docs/security-model.md S2). */
 function checkoutRule(): Rule {
   return { limit: getEnv().CHECKOUT_LIMIT_PER_HOUR, windowSeconds: 60 * 60, blockSeconds: 10 * 60 };
 }

@@ -1,7 +1,9 @@
-import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
-import { stripeProvider } from "./stripe-provider.server";
-import { testProvider } from "./test-provider.server";
+
+/**
+ * What a payment provider offers the app. The implementations import this contract and the choice between
+ * them lives in providers.server.ts, so no implementation imports the module that imports it.
+ */
 
 export type ProviderName = "test" | "stripe";
 
@@ -51,8 +53,3 @@ export type PaymentProvider = {
   /** Verifies the signature over the raw body and reads the event; throws BadSignature. */
   verifyWebhook(rawBody: string, headers: Headers): Promise<ProviderEvent>;
 };
-
-/** The configured provider (PAYMENT_PROVIDER), `test` by default. */
-export function getProvider(): PaymentProvider {
-  return getEnv().PAYMENT_PROVIDER === "stripe" ? stripeProvider() : testProvider();
-}

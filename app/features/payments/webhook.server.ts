@@ -2,7 +2,8 @@ import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
 import { isCleanText } from "~/lib/parse";
 import { PaymentMismatch, processEvent } from "./fulfil.server";
-import { BadSignature, getProvider } from "./provider.server";
+import { BadSignature } from "./provider.server";
+import { getProvider } from "./providers.server";
 
 export type WebhookAnswer = {
   status: number;

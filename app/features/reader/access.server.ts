@@ -7,7 +7,11 @@ import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/cha
 import { renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { readingMinutes } from "~/lib/words";
-import type { PurchaseOffer, ReturnedPayment } from "./purchase.server";
+
+/** The smallest coin pack that covers a locked chapter (purchase.server.ts). */
+export type PurchaseOffer = { packKey: string; coins: number; priceCents: number; currency: string };
+/** A payment started from this chapter, as the reader comes back from it (purchase.server.ts). */
+export type ReturnedPayment = { status: string; coins: number; cancelled: boolean };
 
 export type Lock =
   | { kind: "release"; releaseAt: string }
@@ -32,7 +36,7 @@ export async function findChapter(
 }
 
 /**
- * Whether a reader may read a chapter now (DESIGN.md 2), or what locks it. The one rule the reader, the
+ * Whether a reader may read a chapter now (docs/product-rules.md "Chapter access"), or what locks it. The one rule the reader, the
  * page cache's grouping of readers and every listing share.
  */
 export async function chapterLock(
@@ -103,3 +107,6 @@ export async function loadChapterForReader(number: number, user: SessionUser | u
     ...(lock ? {} : { html: await renderChapter(chapter.id, chapter.updatedAt, () => loadText(chapter.id)) }),
   };
 }
+
+/** What the chapter page shows (features/reader/chapter-page.tsx). */
+export type ChapterView = NonNullable<Awaited<ReturnType<typeof loadChapterForReader>>>;

@@ -1,6 +1,6 @@
 import { parseTimestamp } from "~/lib/parse";
 
-/** Per-chapter reading progress (SEED.md "ChapterProgress"); the same shape in storage and on the server. */
+/** Per-chapter reading progress (docs/product-rules.md "Reading progress"); the same shape in storage and on the server. */
 export type ChapterProgress = {
   scrollPosition: number;
   paragraph: number;

@@ -3,10 +3,7 @@ import { coveringPack, listCoinPacks } from "~/features/coins/queries.server";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import { getOwnPayment } from "~/features/payments/queries.server";
 import { buyCoinsSchema, paymentIdSchema } from "~/features/payments/schemas";
-import { type Lock, loadChapterForReader } from "./access.server";
-
-export type PurchaseOffer = { packKey: string; coins: number; priceCents: number; currency: string };
-export type ReturnedPayment = { status: string; coins: number; cancelled: boolean };
+import { type Lock, loadChapterForReader, type PurchaseOffer, type ReturnedPayment } from "./access.server";
 
 /**
  * What a signed-in reader short of coins sees on a locked chapter beyond the price: the smallest pack that

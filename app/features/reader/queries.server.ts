@@ -1,8 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, readingProgress, readingSettings } from "#db/schema";
+import type { ReadingSettings } from "~/features/reading-settings/settings";
 import { type ChapterProgress, mergeProgress } from "./progress";
-import type { ReadingSettings } from "./settings";
 
 export async function saveReadingSettings(userId: number, settings: ReadingSettings) {
   await db()

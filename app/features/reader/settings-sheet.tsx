@@ -1,9 +1,15 @@
 import "~/i18n/full-catalogue";
+import {
+  defaultSettings,
+  fontFamilyKeys,
+  fontSizes,
+  lineHeights,
+  type ReadingSettings,
+} from "~/features/reading-settings/settings";
 import { useTranslation } from "~/i18n/react";
 import { firstWords } from "~/lib/words";
 import { buttonClass } from "~/ui/button";
 import { Modal } from "~/ui/modal";
-import { defaultSettings, fontFamilyKeys, fontSizes, lineHeights, type ReadingSettings } from "./settings";
 
 function Options<T extends string | number>({
   legend,

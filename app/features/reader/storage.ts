@@ -1,5 +1,10 @@
+import {
+  defaultSettings,
+  parseSettings,
+  type ReadingSettings,
+  STORAGE_KEY,
+} from "~/features/reading-settings/settings";
 import { type ChapterProgress, emptyProgress, parseProgress } from "./progress";
-import { defaultSettings, parseSettings, type ReadingSettings, STORAGE_KEY } from "./settings";
 
 /** A visitor's reading data in browser storage, under one key. Broken or foreign data reads as empty. */
 type Stored = { settings?: ReadingSettings; chapters?: Record<string, ChapterProgress>; syncedAt?: string };

@@ -6,7 +6,7 @@ export type SwipeHandlers = { onNext?: () => void; onPrevious?: () => void };
 export type SwipeHint = "next" | "previous" | undefined;
 
 /**
- * Touch-only swipe navigation (SEED.md section 4): left goes to the next chapter, right to the previous;
+ * Touch-only swipe navigation (docs/product-rules.md "Moving between chapters"): left goes to the next chapter, right to the previous;
  * a move of 10 px counts, past 50 px a hint shows and the page changes 300 ms later. Follows the window's
  * touches until the returned function is called; `handlers` is read at each gesture, so it may change.
  */

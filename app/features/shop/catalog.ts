@@ -19,3 +19,24 @@ export function matchesFilter(
   if (filter === "new") return isNewProduct(product.addedAt, now);
   return product.category === filter;
 }
+
+/** What a product tile shows (ProductCard): only these fields travel to the page. */
+export type ProductSummary = {
+  id: number;
+  name: string;
+  priceCents: number;
+  currency: string;
+  imageUrl: string;
+  membershipDays: number;
+};
+
+export function productSummary({
+  id,
+  name,
+  priceCents,
+  currency,
+  imageUrl,
+  membershipDays,
+}: ProductSummary): ProductSummary {
+  return { id, name, priceCents, currency, imageUrl, membershipDays };
+}

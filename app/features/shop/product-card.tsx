@@ -3,15 +3,7 @@ import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
-
-export type ProductSummary = {
-  id: number;
-  name: string;
-  priceCents: number;
-  currency: string;
-  imageUrl: string;
-  membershipDays: number;
-};
+import type { ProductSummary } from "./catalog";
 
 /** "Observer membership · 30 days" for products that grant membership; nothing otherwise. */
 export function MembershipBonus({ days }: { days: number }) {

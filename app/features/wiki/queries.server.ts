@@ -1,6 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { type WikiSection, wikiPages } from "#db/schema";
+import { type WikiSection, wikiPages, wikiSections } from "#db/schema";
 
 const listColumns = {
   section: wikiPages.section,
@@ -24,4 +24,13 @@ export async function getWikiPage(section: WikiSection, slug: string) {
     .from(wikiPages)
     .where(and(eq(wikiPages.section, section), eq(wikiPages.slug, slug)));
   return page;
+}
+
+/** Every section in the wiki's order, each with its pages (an empty section is listed too). */
+export async function listWikiSections() {
+  const pages = await listWikiPages();
+  return wikiSections.map((section) => ({
+    section,
+    pages: pages.filter((page) => page.section === section),
+  }));
 }

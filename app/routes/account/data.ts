@@ -1,5 +1,5 @@
 import { exportAccountData } from "~/features/account/export.server";
-import { requireUser } from "~/features/auth/session.server";
+import { requireUser } from "~/features/auth/guards.server";
 import type { Route } from "./+types/data";
 
 /** "Download my data": the reader's own data as a JSON file. */

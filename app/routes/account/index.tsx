@@ -3,6 +3,7 @@ import { Form, redirect, useNavigation } from "react-router";
 import { getLinkedProviders } from "~/features/account/queries.server";
 import { changeEmail, changePassword, deleteAccount, FieldError } from "~/features/auth/commands.server";
 import { CurrentPasswordField, EmailField, NewPasswordFields } from "~/features/auth/fields";
+import { requireUser } from "~/features/auth/guards.server";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure } from "~/features/auth/responses.server";
 import {
@@ -11,9 +12,7 @@ import {
   deleteAccountSchema,
   parseForm,
 } from "~/features/auth/schemas";
-import { clearSessionCookie, requireUser, revokeSessions } from "~/features/auth/session.server";
-import { sendInBackground } from "~/features/mail/mailer.server";
-import { emailChangedMail, passwordChangedMail } from "~/features/mail/templates.server";
+import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
 import { MembershipSummary } from "~/features/membership/membership-summary";
 import { getMembership } from "~/features/membership/queries.server";
 import { PurchaseHistory } from "~/features/payments/purchase-history";
@@ -54,24 +53,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "");
-  const language = getPreferences(request).language;
-  const site = (await getSiteSettings()).title;
+  const notice = { language: getPreferences(request).language, site: (await getSiteSettings()).title };
   try {
     if (intent === "changeEmail") {
       const parsed = parseForm(changeEmailSchema, form);
       if (!parsed.ok) return formFailure({ intent, errors: parsed.errors } as ActionResult);
-      const previous = await changeEmail(user.id, parsed.data.email, parsed.data.currentPassword);
-      // The notice goes to the old address, so a hijacked account's owner hears of it.
-      sendInBackground(
-        emailChangedMail(language, previous, { username: user.username, site, email: parsed.data.email }),
-      );
+      await changeEmail(user.id, parsed.data.email, parsed.data.currentPassword, notice);
       return { intent, done: "account.email.done" } satisfies ActionResult;
     }
     if (intent === "changePassword") {
       const parsed = parseForm(changePasswordSchema, form);
       if (!parsed.ok) return formFailure({ intent, errors: parsed.errors } as ActionResult);
-      await changePassword(user.id, parsed.data.currentPassword, parsed.data.password, user.sessionId);
-      sendInBackground(passwordChangedMail(language, user.email, { username: user.username, site }));
+      await changePassword(
+        user.id,
+        parsed.data.currentPassword,
+        parsed.data.password,
+        user.sessionId,
+        notice,
+      );
       return { intent, done: "account.password.done" } satisfies ActionResult;
     }
     if (intent === "signOutEverywhere") {

@@ -2,10 +2,11 @@ import "~/i18n/full-catalogue";
 import { Form, redirect, useNavigation } from "react-router";
 import { authenticate } from "~/features/auth/commands.server";
 import { EmailField, FailureAlert } from "~/features/auth/fields";
+import { requireAnonymous } from "~/features/auth/guards.server";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { loginSchema, parseForm } from "~/features/auth/schemas";
-import { getSessionUser, signIn } from "~/features/auth/session.server";
+import { signIn } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { assertNotBlocked, hit, reset, rules, Throttled } from "~/features/auth/throttle.server";
 import { useTranslation } from "~/i18n/react";
@@ -20,7 +21,7 @@ import type { Route } from "./+types/login";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), "/account");
-  if (await getSessionUser(request)) throw redirect(redirectTo);
+  await requireAnonymous(request, redirectTo);
   return { redirectTo, providers: listConfiguredProviders() };
 }
 

@@ -1,11 +1,11 @@
 import "~/i18n/full-catalogue";
-import { Form, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { Form, useNavigation, useRouteLoaderData } from "react-router";
 import { assertUsernameAvailable, completeRegistration, FieldError } from "~/features/auth/commands.server";
 import { EmailField, FailureAlert, NewPasswordFields } from "~/features/auth/fields";
+import { requireAnonymous } from "~/features/auth/guards.server";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { parseForm, registerSchema } from "~/features/auth/schemas";
-import { getSessionUser } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
@@ -24,7 +24,7 @@ import { Link } from "~/ui/link";
 import type { Route } from "./+types/register";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (await getSessionUser(request)) throw redirect("/account");
+  await requireAnonymous(request);
   return { providers: listConfiguredProviders(), localOutbox: localOutboxAvailable(context) };
 }
 

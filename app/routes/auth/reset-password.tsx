@@ -12,7 +12,7 @@ import { FormAlert, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/reset-password";
 
-/** GET only shows the form; only the POST consumes the token (SECURITY.md item 4). */
+/** GET only shows the form; only the POST consumes the token (docs/security-model.md S4). */
 export async function loader({ request }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
   return { token, valid: token.length > 0 && (await isResetTokenValid(token)) };

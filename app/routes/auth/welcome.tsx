@@ -1,6 +1,6 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
-import { requireUser } from "~/features/auth/session.server";
+import { requireUser } from "~/features/auth/guards.server";
 import { announcedWelcomeBonus } from "~/features/auth/welcome.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";

@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { getSessionUser, requireUser } from "~/features/auth/session.server";
+import { requireUser } from "~/features/auth/guards.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { listCoinPacks } from "~/features/coins/queries.server";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import { PaymentResult } from "~/features/payments/payment-result";

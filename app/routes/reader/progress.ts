@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { getSessionUser } from "~/features/auth/session.server";
+import { requireUserForApi } from "~/features/auth/guards.server";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { getProgress, saveProgress } from "~/features/reader/queries.server";
 import { INT32_MAX, parseId } from "~/lib/parse";
@@ -20,8 +20,7 @@ const bodySchema = z.object({
 
 /** A signed-in reader's progress in one chapter (`?chapter=N`), as the account has it. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
-  if (!user) return data({ error: "signed-out" }, { status: 401 });
+  const user = await requireUserForApi(request);
   const chapter = parseId(new URL(request.url).searchParams.get("chapter"));
   if (chapter === undefined) return data({ error: "bad-chapter" }, { status: 400 });
   const progress = await getProgress(user.id, [chapter]);
@@ -33,8 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** Signed-in readers' progress, sent in batches (and by sendBeacon when a page is left). */
 export async function action({ request }: Route.ActionArgs) {
-  const user = await getSessionUser(request);
-  if (!user) return data({ error: "signed-out" }, { status: 401 });
+  const user = await requireUserForApi(request);
   let body: unknown;
   try {
     body = JSON.parse(await request.text());

@@ -1,14 +1,13 @@
 import { data, redirect } from "react-router";
-import { getSessionUser } from "~/features/auth/session.server";
+import { requireUserForApi } from "~/features/auth/guards.server";
 import { saveReadingSettings } from "~/features/reader/queries.server";
-import { parseSettings } from "~/features/reader/settings";
+import { parseSettings } from "~/features/reading-settings/settings";
 import { safeRedirectPath } from "~/lib/redirect";
 import type { Route } from "./+types/settings";
 
 /** Saves a signed-in reader's reading settings on the account (visitors keep theirs in browser storage). */
 export async function action({ request }: Route.ActionArgs) {
-  const user = await getSessionUser(request);
-  if (!user) return data({ error: "signed-out" }, { status: 401 });
+  const user = await requireUserForApi(request);
   const form = await request.formData();
   const settings = parseSettings(Object.fromEntries(form));
   if (!settings) return data({ error: "bad-settings" }, { status: 400 });

@@ -1,5 +1,5 @@
 import "~/i18n/full-catalogue";
-import { matchesFilter, type ShopFilter, shopFilters } from "~/features/shop/catalog";
+import { matchesFilter, productSummary, type ShopFilter, shopFilters } from "~/features/shop/catalog";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
 import { useTranslation } from "~/i18n/react";
@@ -20,14 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const products = (await listProducts()).filter((product) => matchesFilter(product, filter, now));
   return {
     filter,
-    products: products.map(({ id, name, priceCents, currency, imageUrl, membershipDays }) => ({
-      id,
-      name,
-      priceCents,
-      currency,
-      imageUrl,
-      membershipDays,
-    })),
+    products: products.map(productSummary),
   };
 }
 

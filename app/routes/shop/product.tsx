@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
+import { productSummary } from "~/features/shop/catalog";
 import { MembershipBonus, Price, ProductCard } from "~/features/shop/product-card";
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
 import { useTranslation } from "~/i18n/react";
@@ -22,14 +23,7 @@ export async function loader({ params }: Route.LoaderArgs) {
   return {
     product: { ...rest, addedAt: rest.addedAt.toISOString() },
     html: renderMarkdownCached(descriptionMd),
-    related: related.map(({ id, name, priceCents, currency, imageUrl, membershipDays }) => ({
-      id,
-      name,
-      priceCents,
-      currency,
-      imageUrl,
-      membershipDays,
-    })),
+    related: related.map(productSummary),
   };
 }
 

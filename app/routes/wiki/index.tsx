@@ -1,6 +1,5 @@
 import "~/i18n/full-catalogue";
-import { wikiSections } from "#db/schema";
-import { listWikiPages } from "~/features/wiki/queries.server";
+import { listWikiSections } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
@@ -10,13 +9,7 @@ import type { Route } from "./+types/index";
 export const headers = shareablePage;
 
 export async function loader() {
-  const pages = await listWikiPages();
-  return {
-    sections: wikiSections.map((section) => ({
-      section,
-      pages: pages.filter((page) => page.section === section),
-    })),
-  };
+  return { sections: await listWikiSections() };
 }
 
 export default function Wiki({ loaderData }: Route.ComponentProps) {

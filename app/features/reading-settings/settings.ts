@@ -1,4 +1,4 @@
-/** Reading settings (SEED.md "Chapter reader"): shared by the sheet, browser storage and the server. */
+/** Reading settings (docs/product-rules.md "Reading settings"): shared by the sheet, browser storage and the server. */
 export const fontSizes = [
   { value: 14, key: "small" },
   { value: 16, key: "medium" },

@@ -6,7 +6,7 @@ import { ContentError } from "~/features/content/files.server";
 import { CheckoutError } from "~/features/payments/checkout.server";
 import { PaymentMismatch } from "~/features/payments/fulfil.server";
 import { BadSignature } from "~/features/payments/provider.server";
-import { AppError, appErrorResponse, describeError } from "./errors";
+import { AppError, appErrorResponse, describeError } from "~/lib/errors";
 
 describe("describeError: one mapping from an error to its code, status and message key", () => {
   it.each([

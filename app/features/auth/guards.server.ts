@@ -1,0 +1,51 @@
+import { data, redirect } from "react-router";
+import { getSessionUser, type SessionUser } from "./session.server";
+
+/**
+ * The checks a route makes before its work, each a function that returns the reader or throws the answer:
+ * a page sends visitors to sign in, an API answers JSON, so no route writes the check by hand.
+ */
+
+export type Role = SessionUser["role"];
+
+/** Roles from least to most trusted: an author may do whatever a reader may. */
+const ranks: Record<Role, number> = { reader: 0, author: 1 };
+
+/** The policy behind `requireRole`, pure so it can be tested without a request. */
+export function hasRole(user: Pick<SessionUser, "role">, role: Role): boolean {
+  return ranks[user.role] >= ranks[role];
+}
+
+function signInRedirect(request: Request): Response {
+  const url = new URL(request.url);
+  // A client navigation asks for `/path.data`; the reader comes back to the page itself.
+  const path = url.pathname.replace(/\.data$/, "");
+  const params = new URLSearchParams({ redirectTo: `${path}${url.search}` });
+  return redirect(`/login?${params}`);
+}
+
+/** Sends visitors to sign in, remembering where they were going. */
+export async function requireUser(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (user) return user;
+  throw signInRedirect(request);
+}
+
+/** Pages for visitors only (sign-in, registration): a signed-in reader is sent on to `to`. */
+export async function requireAnonymous(request: Request, to = "/account"): Promise<void> {
+  if (await getSessionUser(request)) throw redirect(to);
+}
+
+/** For resource routes called by the page's scripts: a visitor gets a JSON 401, not a sign-in page. */
+export async function requireUserForApi(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (user) return user;
+  throw Response.json({ error: "signed-out" }, { status: 401 });
+}
+
+/** A page for one role and above (the admin's author pages): visitors sign in, others get 403. */
+export async function requireRole(request: Request, role: Role): Promise<SessionUser> {
+  const user = await requireUser(request);
+  if (hasRole(user, role)) return user;
+  throw data({ error: "forbidden" }, { status: 403 });
+}

@@ -1,0 +1,32 @@
+import { type ChapterProgress, parseProgress } from "./progress";
+
+/** A signed-in reader's progress in a chapter as the account has it (another device may be further on). */
+export async function loadAccountProgress(chapter: number): Promise<ChapterProgress | undefined> {
+  try {
+    const response = await fetch(`/reader/progress?chapter=${chapter}`, { cache: "no-store" });
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { progress?: unknown };
+    return parseProgress(body.progress);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sends signed-in readers' progress to the server; returns false (to retry later) when it could not. */
+export async function sendProgress(chapter: number, progress: ChapterProgress): Promise<boolean> {
+  const body = JSON.stringify({ entries: [{ chapter, progress }] });
+  if (document.visibilityState === "hidden" && navigator.sendBeacon) {
+    return navigator.sendBeacon("/reader/progress", new Blob([body], { type: "application/json" }));
+  }
+  try {
+    const response = await fetch("/reader/progress", {
+      method: "POST",
+      body,
+      headers: { "Content-Type": "application/json" },
+      keepalive: true,
+    });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}

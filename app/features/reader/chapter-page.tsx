@@ -1,0 +1,261 @@
+import { Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { type LinkProps, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
+import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reading-settings/settings";
+import { useTranslation } from "~/i18n/react";
+import { buttonClass } from "~/ui/button";
+import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
+import { lazyComponent } from "~/ui/lazy-component";
+import { useLazyDialog } from "~/ui/lazy-dialog";
+import { Link } from "~/ui/link";
+import { Spinner } from "~/ui/spinner";
+import { useFormat } from "~/ui/use-format";
+import type { ChapterView } from "./access.server";
+import { loadAccountProgress, sendProgress } from "./account-progress";
+import { Artwork } from "./artwork";
+import { ChapterBody } from "./chapter-body";
+import type { ChapterProgress } from "./progress";
+import { loadStoredSettings, storeSettings } from "./storage";
+import { useReadingProgress } from "./use-reading-progress";
+import { useSwipe } from "./use-swipe";
+
+// The settings sheet is fetched when first wanted (pointer over its button, focus, or a press), and the
+// locked view only by a page that shows one: readers of a free chapter download neither.
+const loadSettingsSheet = () => import("./settings-sheet");
+const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
+const LockedView = lazyComponent(() => import("./locked-view"), "LockedView");
+
+/** A link to another chapter. It needs no route discovery (`discover`): this page's route shows it. */
+function ChapterLink({ number, ...props }: Omit<LinkProps, "to" | "discover"> & { number: number }) {
+  return <Link to={`/chapter/${number}`} discover="none" {...props} />;
+}
+
+/**
+ * The chapter page: the text (or what locks it), the reader's tools, and the controller behind them:
+ * reading settings, progress (browser storage, and the account for signed-in readers of an open chapter),
+ * bookmark marks in the margin, and moving between chapters by key or swipe.
+ */
+export function ChapterPage({
+  chapter,
+  signedIn,
+  error,
+}: {
+  chapter: ChapterView;
+  signedIn: boolean;
+  /** A failed unlock's message key. */
+  error?: string;
+}) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  const articleRef = useRef<HTMLElement>(null);
+  // Signed-in readers' settings come with the root loader (rendered on <html>); visitors' from storage.
+  const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
+  const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
+  const sheet = useLazyDialog(loadSettingsSheet);
+
+  useEffect(() => {
+    if (!signedIn) setSettings(loadStoredSettings());
+  }, [signedIn]);
+
+  const applySettings = (next: ReadingSettings) => {
+    setSettings(next);
+    showSettings(next);
+    storeSettings(next);
+    if (signedIn) {
+      const body = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
+      void fetch("/reader/settings", { method: "POST", body }).catch(() => {});
+    }
+  };
+
+  const onSave = useCallback(
+    (progress: ChapterProgress) => sendProgress(chapter.number, progress),
+    [chapter.number],
+  );
+  const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
+    loadAccountProgress: signedIn && !chapter.lock ? loadAccountProgress : undefined,
+    onSave: signedIn && !chapter.lock ? onSave : undefined,
+  });
+
+  const goNext = chapter.next ? () => navigate(`/chapter/${chapter.next}`) : undefined;
+  const goPrevious = chapter.previous ? () => navigate(`/chapter/${chapter.previous}`) : undefined;
+  const keyNavigated = useRef<number | undefined>(undefined);
+  const hint = useSwipe({ onNext: goNext, onPrevious: goPrevious });
+
+  // Arrow keys and j (next) / k (previous) move between chapters on a keyboard (not while typing or with a dialog open).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || sheet.open) return;
+      if (
+        event.target instanceof HTMLElement &&
+        event.target.closest("input, textarea, select, [contenteditable]")
+      )
+        return;
+      // Between a navigation's URL change and its render this page is no longer the one shown.
+      // One key, one chapter: keys pressed before the next chapter has rendered are ignored.
+      if (
+        keyNavigated.current === chapter.number ||
+        window.location.pathname !== `/chapter/${chapter.number}`
+      )
+        return;
+      const go =
+        event.key === "ArrowRight" || event.key === "j"
+          ? goNext
+          : event.key === "ArrowLeft" || event.key === "k"
+            ? goPrevious
+            : undefined;
+      if (!go) return;
+      keyNavigated.current = chapter.number;
+      go();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  // Bookmarked paragraphs carry a mark in the margin.
+  useEffect(() => {
+    const marks = new Set(progress.bookmarks.map(String));
+    for (const block of articleRef.current?.querySelectorAll<HTMLElement>("[data-p]") ?? []) {
+      block.toggleAttribute("data-bookmarked", marks.has(block.dataset.p ?? ""));
+    }
+  }, [progress.bookmarks]);
+
+  const loadingChapter =
+    navigation.state === "loading" && navigation.location.pathname.startsWith("/chapter/");
+  const jump = (paragraph: number) =>
+    articleRef.current?.querySelector(`[data-p="${paragraph}"]`)?.scrollIntoView({ block: "start" });
+  const bookmarked = new Set(progress.bookmarks);
+
+  return (
+    <>
+      <header className="reader-header">
+        <div className="reader-header-row">
+          <div className="min-w-0">
+            <p className="text-sm text-muted">
+              {`${t("reader.chapterNumber", { number: chapter.number })} · ${t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}`}
+            </p>
+            <h1 className="reader-title">{chapter.title}</h1>
+          </div>
+          <nav aria-label={t("reader.navigation")} className="reader-tools">
+            {chapter.previous ? (
+              <ChapterLink
+                number={chapter.previous}
+                className={buttonClass("tool")}
+                aria-label={t("reader.previous")}
+              >
+                ←
+              </ChapterLink>
+            ) : null}
+            <Link to="/toc" className={buttonClass("tool")}>
+              <ListIcon />
+              <span className="tool-label">{t("reader.toc")}</span>
+            </Link>
+            {chapter.next ? (
+              <ChapterLink
+                number={chapter.next}
+                prefetch="render"
+                className={buttonClass("tool")}
+                aria-label={t("reader.next")}
+              >
+                →
+              </ChapterLink>
+            ) : null}
+            {chapter.lock ? null : (
+              <>
+                <button
+                  type="button"
+                  className={buttonClass("tool")}
+                  aria-pressed={bookmarked.has(progress.paragraph)}
+                  onClick={() => toggleBookmark(currentParagraph())}
+                >
+                  <BookmarkIcon filled={bookmarked.has(progress.paragraph)} />
+                  <span className="tool-label">{t("reader.bookmarks.toggle")}</span>
+                </button>
+                <button type="button" className={buttonClass("tool")} {...sheet.triggerProps}>
+                  <SlidersIcon />
+                  <span className="tool-label">{t("reader.settings.open")}</span>
+                </button>
+              </>
+            )}
+          </nav>
+        </div>
+        {/* Over the header's bottom edge, once reading has begun: at 0 it would show nothing. */}
+        {chapter.lock || !progress.completionPercentage ? null : (
+          <div
+            className="reader-progress"
+            style={{ width: `${progress.completionPercentage}%` }}
+            role="progressbar"
+            aria-label={t("reader.progress")}
+            aria-valuenow={progress.completionPercentage}
+          />
+        )}
+      </header>
+
+      <div className="reader-column">
+        <p className="reader-volume">
+          {t("reader.volumeTitle", { number: chapter.volume.number, title: chapter.volume.title })}
+        </p>
+        {error ? (
+          <p role="alert" className="mb-6 rounded-md border border-[#b42318] px-4 py-3">
+            {t(error)}
+          </p>
+        ) : null}
+        {chapter.lock ? (
+          <Suspense fallback={null}>
+            <LockedView lock={chapter.lock} chapter={chapter.number} />
+          </Suspense>
+        ) : (
+          <>
+            <Artwork items={chapter.artwork} position="before" />
+            <ChapterBody html={chapter.html} articleRef={articleRef} />
+            <Artwork items={chapter.artwork} position="after" />
+            {progress.completed ? (
+              <p
+                role="status"
+                className="mt-10 rounded-xl border-2 border-primary px-6 py-4 text-center font-display text-xl text-primary"
+              >
+                {t("reader.complete")}
+              </p>
+            ) : null}
+          </>
+        )}
+        <nav aria-label={t("reader.navigation")} className="reader-pager">
+          {chapter.previous ? (
+            <ChapterLink number={chapter.previous} className={buttonClass("outline")}>
+              {t("reader.previous")}
+            </ChapterLink>
+          ) : (
+            <span />
+          )}
+          {chapter.next ? (
+            <ChapterLink number={chapter.next} className={buttonClass("primary")}>
+              {t("reader.next")}
+            </ChapterLink>
+          ) : null}
+        </nav>
+      </div>
+
+      {hint ? (
+        <p
+          className="fixed inset-x-0 bottom-8 z-30 mx-auto w-fit rounded-full bg-primary px-5 py-2 text-on-primary shadow-lg"
+          role="status"
+        >
+          {hint === "next" ? t("reader.swipeNext") : t("reader.swipePrevious")}
+        </p>
+      ) : null}
+      {loadingChapter ? <Spinner fullScreen text={t("reader.loading")} /> : null}
+      {chapter.lock || !sheet.mounted ? null : (
+        <Suspense fallback={null}>
+          <SettingsSheet
+            open={sheet.open}
+            onOpenChange={sheet.setOpen}
+            settings={settings}
+            onChange={applySettings}
+            bookmarks={progress.bookmarks}
+            onJump={jump}
+          />
+        </Suspense>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+/** Coins: the ledger, chapters unlocked with coins and the packs sold for them. */
+import { sql } from "drizzle-orm";
+import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { chapters } from "./content";
+import { users } from "./users";
+
+export const ledgerReasons = ["welcome", "purchase", "unlock", "refund", "admin"] as const;
+
+/** The append-only coin ledger; a user's balance is the sum of its entries. */
+export const coinLedger = pgTable(
+  "coin_ledger",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    delta: integer("delta").notNull(),
+    reason: text("reason", { enum: ledgerReasons }).notNull(),
+    reference: text("reference"),
+    idempotencyKey: text("idempotency_key").notNull().unique(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("coin_ledger_user_id").on(t.userId),
+    check(
+      "coin_ledger_reason_known",
+      sql`${t.reason} in ('welcome', 'purchase', 'unlock', 'refund', 'admin')`,
+    ),
+  ],
+);
+
+/** A paid chapter unlocked for good by spending coins; one row per reader and chapter. */
+export const chapterUnlocks = pgTable(
+  "chapter_unlocks",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    chapterId: integer("chapter_id")
+      .notNull()
+      .references(() => chapters.id, { onDelete: "cascade" }),
+    coinsSpent: integer("coins_spent").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("chapter_unlocks_user_chapter").on(t.userId, t.chapterId)],
+);
+
+/** A coin pack sold on /coins (content the author edits: `content/coin-packs/`). */
+export const coinPacks = pgTable(
+  "coin_packs",
+  {
+    key: text("key").primaryKey(),
+    coins: integer("coins").notNull(),
+    priceCents: integer("price_cents").notNull(),
+    currency: text("currency").notNull().default("USD"),
+    description: text("description").notNull().default(""),
+    sortOrder: integer("sort_order").notNull().default(0),
+  },
+  (t) => [
+    check("coin_packs_coins_positive", sql`${t.coins} > 0`),
+    check("coin_packs_price_positive", sql`${t.priceCents} > 0`),
+  ],
+);

@@ -1,0 +1,115 @@
+/** The published content: what the importer writes from `content/` (site, chapters, wiki, gallery). */
+import { sql } from "drizzle-orm";
+import { check, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+/** The one-row table of site-wide settings the author edits (title, author, about, contact). */
+export const siteSettings = pgTable(
+  "site_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    title: text("title").notNull(),
+    tagline: text("tagline").notNull(),
+    /** The story summary shown at the top of the table of contents. */
+    synopsis: text("synopsis").notNull().default(""),
+    author: text("author").notNull(),
+    location: text("location").notNull(),
+    role: text("role").notNull(),
+    startedYear: integer("started_year").notNull(),
+    email: text("email").notNull(),
+    socialLabel: text("social_label").notNull(),
+    socialUrl: text("social_url").notNull(),
+    communityLabel: text("community_label").notNull(),
+    communityUrl: text("community_url").notNull(),
+    aboutMd: text("about_md").notNull(),
+  },
+  (t) => [check("site_settings_single_row", sql`${t.id} = 1`)],
+);
+
+export const legalPages = pgTable("legal_pages", {
+  slug: text("slug").primaryKey(),
+  title: text("title").notNull(),
+  bodyMd: text("body_md").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+});
+
+export const volumes = pgTable("volumes", {
+  id: serial("id").primaryKey(),
+  number: integer("number").notNull().unique(),
+  title: text("title").notNull(),
+  summaryMd: text("summary_md").notNull().default(""),
+  artworkUrl: text("artwork_url"),
+});
+
+export type Artwork = { url: string; position: "before" | "after"; caption: string };
+
+export const chapters = pgTable(
+  "chapters",
+  {
+    id: serial("id").primaryKey(),
+    number: integer("number").notNull().unique(),
+    volumeId: integer("volume_id")
+      .notNull()
+      .references(() => volumes.id),
+    title: text("title").notNull(),
+    bodyMd: text("body_md").notNull(),
+    /** Computed from the text at import, never typed by hand. */
+    wordCount: integer("word_count").notNull(),
+    releaseAt: timestamp("release_at", { withTimezone: true }).notNull(),
+    coinsRequired: integer("coins_required").notNull().default(0),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    artwork: jsonb("artwork").$type<Artwork[]>().notNull().default([]),
+    status: text("status", { enum: ["draft", "published"] })
+      .notNull()
+      .default("published"),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("chapters_coins_required_non_negative", sql`${t.coinsRequired} >= 0`),
+    check("chapters_status_known", sql`${t.status} in ('draft', 'published')`),
+  ],
+);
+
+export const wikiSections = ["characters", "world", "items"] as const;
+export type WikiSection = (typeof wikiSections)[number];
+
+export const wikiPages = pgTable(
+  "wiki_pages",
+  {
+    id: serial("id").primaryKey(),
+    section: text("section", { enum: wikiSections }).notNull(),
+    slug: text("slug").notNull(),
+    title: text("title").notNull(),
+    summary: text("summary").notNull(),
+    bodyMd: text("body_md").notNull(),
+    imageUrl: text("image_url"),
+    sortOrder: integer("sort_order").notNull().default(0),
+  },
+  (t) => [
+    uniqueIndex("wiki_pages_section_slug").on(t.section, t.slug),
+    check("wiki_pages_section_known", sql`${t.section} in ('characters', 'world', 'items')`),
+  ],
+);
+
+export const galleryItems = pgTable("gallery_items", {
+  id: serial("id").primaryKey(),
+  slug: text("slug").notNull().unique(),
+  title: text("title").notNull(),
+  imageUrl: text("image_url").notNull(),
+  descriptionMd: text("description_md").notNull().default(""),
+  sortOrder: integer("sort_order").notNull().default(0),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * A counter that every write to the published content (chapters, volumes, wiki, gallery, products, tiers,
+ * fundraiser, site settings, legal pages) moves, through statement triggers in the migrations. Each app
+ * instance polls it, so cached pages are dropped everywhere within a second of any change, whoever made it.
+ */
+export const contentRevision = pgTable(
+  "content_revision",
+  {
+    id: integer("id").primaryKey().default(1),
+    revision: integer("revision").notNull().default(0),
+  },
+  (t) => [check("content_revision_single_row", sql`${t.id} = 1`)],
+);

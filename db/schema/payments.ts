@@ -1,0 +1,128 @@
+/** Payments at a provider and what they grant (memberships, subscriptions). */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { tierKeys } from "./fundraiser";
+import { users } from "./users";
+
+export const paymentKinds = ["coins", "product", "subscription"] as const;
+export type PaymentKind = (typeof paymentKinds)[number];
+export const paymentStatuses = ["pending", "paid", "failed", "refunded", "disputed"] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+/**
+ * One attempt to pay, created before the reader goes to the provider. What it grants (coins, membership
+ * days, a support tier) is fixed here by the server at creation; the provider's confirmation only moves
+ * the status, and only when its amount and currency match these.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: paymentKinds }).notNull(),
+    provider: text("provider").notNull(),
+    /** The provider's checkout session id (for the test provider, an unguessable token). */
+    providerSessionId: text("provider_session_id").unique(),
+    /** The provider's id of the money movement (Stripe payment intent), learnt on confirmation. */
+    providerPaymentId: text("provider_payment_id"),
+    status: text("status", { enum: paymentStatuses }).notNull().default("pending"),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    description: text("description").notNull(),
+    coins: integer("coins").notNull().default(0),
+    coinPackKey: text("coin_pack_key"),
+    membershipDays: integer("membership_days").notNull().default(0),
+    tierKey: text("tier_key", { enum: tierKeys }),
+    refundedCents: integer("refunded_cents").notNull().default(0),
+    coinsReversed: integer("coins_reversed").notNull().default(0),
+    /** The chapter (by number) the purchase started from: the payer returns there (ADR 18). */
+    chapterNumber: integer("chapter_number"),
+    /** "Buy and unlock": the confirmed payment also unlocks `chapterNumber`, in the same transaction. */
+    unlockChapter: boolean("unlock_chapter").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("payments_user_id").on(t.userId),
+    index("payments_provider_payment_id").on(t.providerPaymentId),
+    check("payments_amount_positive", sql`${t.amountCents} > 0`),
+    check("payments_coins_non_negative", sql`${t.coins} >= 0`),
+    check("payments_chapter_number_range", sql`${t.chapterNumber} between 1 and 999999`),
+    check("payments_unlock_needs_chapter", sql`not ${t.unlockChapter} or ${t.chapterNumber} is not null`),
+    check("payments_refunded_range", sql`${t.refundedCents} between 0 and ${t.amountCents}`),
+    check("payments_kind_known", sql`${t.kind} in ('coins', 'product', 'subscription')`),
+    check("payments_status_known", sql`${t.status} in ('pending', 'paid', 'failed', 'refunded', 'disputed')`),
+  ],
+);
+
+/** Every provider event acted on, by id: a redelivered event finds its row and changes nothing. */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    outcome: text("outcome").notNull(),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
+
+/** Membership days granted by a purchase (docs/product-rules.md "Membership tiers"); revoked when the payment is refunded or disputed. */
+export const membershipGrants = pgTable(
+  "membership_grants",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    paymentId: integer("payment_id")
+      .unique()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    days: integer("days").notNull(),
+    grantedAt: timestamp("granted_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("membership_grants_user_id").on(t.userId),
+    check("membership_grants_days_positive", sql`${t.days} > 0`),
+  ],
+);
+
+/** A support-tier subscription at the provider; grants its tier while active and paid up. */
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    providerSubscriptionId: text("provider_subscription_id").notNull(),
+    /** The checkout payment that started it: a refund or dispute of that payment ends the subscription. */
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    tierKey: text("tier_key", { enum: tierKeys }).notNull(),
+    status: text("status").notNull(),
+    currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("subscriptions_provider_id").on(t.provider, t.providerSubscriptionId),
+    index("subscriptions_user_id").on(t.userId),
+  ],
+);

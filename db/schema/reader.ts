@@ -1,0 +1,52 @@
+/** A signed-in reader's place in each chapter and reading settings. */
+import { sql } from "drizzle-orm";
+import { boolean, check, integer, pgTable, primaryKey, real, text, timestamp } from "drizzle-orm/pg-core";
+import { chapters } from "./content";
+import { users } from "./users";
+
+/** A signed-in reader's place in a chapter (visitors keep theirs in browser storage). */
+export const readingProgress = pgTable(
+  "reading_progress",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    chapterId: integer("chapter_id")
+      .notNull()
+      .references(() => chapters.id, { onDelete: "cascade" }),
+    /** 0 to 1: how far down the chapter the reader has scrolled. */
+    scrollPosition: real("scroll_position").notNull().default(0),
+    /** The paragraph at the top of the screen, so the place survives a change of font size. */
+    paragraph: integer("paragraph").notNull().default(0),
+    completionPercentage: integer("completion_percentage").notNull().default(0),
+    readingTimeSeconds: integer("reading_time_seconds").notNull().default(0),
+    completed: boolean("completed").notNull().default(false),
+    bookmarks: integer("bookmarks").array().notNull().default(sql`'{}'::integer[]`),
+    lastReadAt: timestamp("last_read_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.chapterId] }),
+    check("reading_progress_scroll_range", sql`${t.scrollPosition} >= 0 and ${t.scrollPosition} <= 1`),
+    check("reading_progress_completion_range", sql`${t.completionPercentage} between 0 and 100`),
+  ],
+);
+
+export const fontFamilies = ["serif", "sans-serif", "gothic", "dyslexic"] as const;
+
+/** A signed-in reader's reading settings, rendered by the server so the first paint is right. */
+export const readingSettings = pgTable(
+  "reading_settings",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fontSize: integer("font_size").notNull().default(16),
+    fontFamily: text("font_family", { enum: fontFamilies }).notNull().default("serif"),
+    lineHeight: real("line_height").notNull().default(1.75),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("reading_settings_font_size", sql`${t.fontSize} in (14, 16, 18, 20)`),
+    check("reading_settings_line_height", sql`${t.lineHeight} in (1.5, 1.75, 2)`),
+  ],
+);

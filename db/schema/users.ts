@@ -1,0 +1,111 @@
+/** Accounts and signing in: users, sessions, reset tokens, social identities, throttling. */
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/** A reader's (or the author's) account. Username and e-mail are unique regardless of case. */
+export const users = pgTable(
+  "users",
+  {
+    id: serial("id").primaryKey(),
+    username: text("username").notNull(),
+    email: text("email").notNull(),
+    /** argon2id PHC string; null for accounts made through a social sign-in only. */
+    passwordHash: text("password_hash"),
+    role: text("role", { enum: ["reader", "author"] })
+      .notNull()
+      .default("reader"),
+    /** Cached sum of the coin ledger, written in the same transaction as each entry. */
+    coinBalance: integer("coin_balance").notNull().default(0),
+    language: text("language"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("users_username_lower").on(sql`lower(${t.username})`),
+    uniqueIndex("users_email_lower").on(sql`lower(${t.email})`),
+    check("users_coin_balance_non_negative", sql`${t.coinBalance} >= 0`),
+    check("users_role_known", sql`${t.role} in ('reader', 'author')`),
+  ],
+);
+
+/** Server-side sessions: only the hash of the cookie's token is stored. Revoking deletes the row. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: serial("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    remember: boolean("remember").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Absolute expiry, whatever the activity. */
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_id").on(t.userId)],
+);
+
+export const passwordResetTokens = pgTable(
+  "password_reset_tokens",
+  {
+    id: serial("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("password_reset_tokens_user_id").on(t.userId)],
+);
+
+/** A social sign-in identity, keyed on (provider, subject) and never on e-mail. */
+export const oauthIdentities = pgTable(
+  "oauth_identities",
+  {
+    id: serial("id").primaryKey(),
+    provider: text("provider").notNull(),
+    subject: text("subject").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    displayName: text("display_name"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("oauth_identities_provider_subject").on(t.provider, t.subject),
+    index("oauth_identities_user_id").on(t.userId),
+  ],
+);
+
+/** An OAuth sign-in in progress: its state (hashed), PKCE verifier and where to go after. Single use. */
+export const oauthRequests = pgTable("oauth_requests", {
+  stateHash: text("state_hash").primaryKey(),
+  provider: text("provider").notNull(),
+  codeVerifier: text("code_verifier").notNull(),
+  redirectTo: text("redirect_to").notNull().default("/account"),
+  /** Set when a signed-in reader links a provider to their account. */
+  linkUserId: integer("link_user_id").references(() => users.id, { onDelete: "cascade" }),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/** Counters for throttling (sign-in, sign-up, reset requests), shared by every app instance. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  hits: integer("hits").notNull().default(0),
+  windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
+  blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+});

@@ -1,0 +1,96 @@
+/**
+ * The feature graph check: no two features depend on each other, directly or through others. Biome holds
+ * the rest of the code direction (biome.json: restricted imports per folder, and file-level import cycles),
+ * but it sees files, not folders: `auth/session.server.ts -> reader/settings.ts` and
+ * `reader/access.server.ts -> auth/session.server.ts` form no file cycle, yet tie the two features so
+ * neither can change alone. Type-only imports count: they tie the code as much as values do.
+ * Run by `npm run lint`; its functions are unit-tested in scripts/check-architecture.test.ts.
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
+
+/** Every module specifier a source file names (static, re-exported or dynamic). */
+export function specifiers(code: string): string[] {
+  return [...code.matchAll(IMPORT)].map((match) => match[1] ?? "");
+}
+
+/** The feature a specifier written in `file` (relative to the project root) points into, if any. */
+export function featureOf(file: string, specifier: string): string | undefined {
+  let target: string;
+  if (specifier.startsWith("~/")) target = path.posix.join("app", specifier.slice(2));
+  else if (specifier.startsWith(".")) target = path.posix.join(path.posix.dirname(file), specifier);
+  else return undefined;
+  return /^app\/features\/([^/]+)\//.exec(`${target}/`)?.[1];
+}
+
+export type Graph = Map<string, Map<string, string>>;
+
+/** Feature -> the features it imports, each with one file that does (to name in the message). */
+export function featureGraph(files: { file: string; code: string }[]): Graph {
+  const graph: Graph = new Map();
+  for (const { file, code } of files) {
+    const from = featureOf(file, "./");
+    if (!from) continue;
+    const edges = graph.get(from) ?? new Map<string, string>();
+    graph.set(from, edges);
+    for (const specifier of specifiers(code)) {
+      const to = featureOf(file, specifier);
+      if (to && to !== from && !edges.has(to)) edges.set(to, file);
+    }
+  }
+  return graph;
+}
+
+/** Each cycle once, as the features along it with the file behind each arrow. */
+export function findCycles(graph: Graph): string[] {
+  const problems: string[] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (node: string) => {
+    const start = path.indexOf(node);
+    if (start >= 0) {
+      const cycle = [...path.slice(start), node];
+      const steps = cycle.slice(1).map((to, i) => `${to} (${graph.get(cycle[i] ?? "")?.get(to)})`);
+      problems.push(`feature cycle: ${node} -> ${steps.join(" -> ")}`);
+      return;
+    }
+    if (done.has(node)) return;
+    path.push(node);
+    for (const next of graph.get(node)?.keys() ?? []) visit(next);
+    path.pop();
+    done.add(node);
+  };
+  for (const node of [...graph.keys()].sort()) visit(node);
+  return problems;
+}
+
+function* walk(dir: string): Generator<string> {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(full);
+    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) yield full;
+  }
+}
+
+/** Tests may reach across features to set a scene; the app's own modules may not tie features in a loop. */
+export function checkProject(root: string): string[] {
+  const files = [...walk(path.join(root, "app/features"))].map((full) => ({
+    file: path.relative(root, full).split(path.sep).join("/"),
+    code: fs.readFileSync(full, "utf8"),
+  }));
+  return findCycles(featureGraph(files));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const problems = checkProject(process.cwd());
+  for (const problem of problems) console.error(problem);
+  if (problems.length) {
+    console.error(
+      `architecture check: ${problems.length} feature cycle(s); move the shared part into its own feature`,
+    );
+    process.exit(1);
+  }
+  console.log("architecture check: no feature depends on itself through others");
+}
