@@ -17,7 +17,8 @@ const layout = new RegExp(
     "/app/lib/(app-scripts|document-only|format|nonce|route-theme|router-internals)\\.",
     "/app/i18n/(react|translate|config|catalogues\\.client)\\.",
     "/app/features/layout/(preference-controls|side-menu)\\.",
-    "/app/features/reader/(storage|settings|progress|use-sync-on-sign-in)\\.",
+    "/app/features/reader/(storage|progress|use-sync-on-sign-in)\\.",
+    "/app/features/reading-settings/settings\\.",
   ].join("|"),
 );
 
