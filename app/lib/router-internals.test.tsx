@@ -121,19 +121,22 @@ describe("React Router internals (router-internals.ts)", () => {
     expect(require("react-router/package.json").version).toBe("7.18.4");
   });
 
-  test("the UNSAFE_ exports it re-exports are there", () => {
+  test("the UNSAFE_ exports it re-exports are there, in both builds", async () => {
     const names = [
       "UNSAFE_FrameworkContext",
       "UNSAFE_DataRouterContext",
       "UNSAFE_DataRouterStateContext",
       "UNSAFE_useScrollRestoration",
     ] as const;
-    const exports: Record<string, unknown> = reactRouter;
-    for (const name of names) expect(exports[name], name).toBeDefined();
-    expect(exports.UNSAFE_FrameworkContext).toHaveProperty("Provider");
-    expect(exports.UNSAFE_DataRouterContext).toHaveProperty("Provider");
-    expect(exports.UNSAFE_DataRouterStateContext).toHaveProperty("Provider");
-    expect(typeof exports.UNSAFE_useScrollRestoration).toBe("function");
+    // The browser's build takes React Router's production build (vite.config.ts).
+    const production = await import(`${packageDir}dist/production/index.mjs`);
+    for (const exports of [reactRouter, production] as Record<string, unknown>[]) {
+      for (const name of names) expect(exports[name], name).toBeDefined();
+      expect(exports.UNSAFE_FrameworkContext).toHaveProperty("Provider");
+      expect(exports.UNSAFE_DataRouterContext).toHaveProperty("Provider");
+      expect(exports.UNSAFE_DataRouterStateContext).toHaveProperty("Provider");
+      expect(typeof exports.UNSAFE_useScrollRestoration).toBe("function");
+    }
   });
 
   test("the server's context has the fields read, and its context has only the fields defaulted", async () => {
@@ -182,11 +185,12 @@ describe("React Router internals (router-internals.ts)", () => {
   });
 
   test("HydratedRouter starts from the globals the boot script and the entry set", () => {
-    // The build the browser's bundle takes (the package's `import` condition).
-    const source = packageSource("development/dom-export.mjs");
-    for (const global of ["__reactRouterContext", "__reactRouterManifest", "__reactRouterRouteModules"])
-      expect(source, global).toContain(`window.${global}`);
-    expect(source).toMatch(/ssrInfo\.context\.stream\b/);
+    for (const build of ["development", "production"]) {
+      const source = packageSource(`${build}/dom-export.mjs`);
+      for (const global of ["__reactRouterContext", "__reactRouterManifest", "__reactRouterRouteModules"])
+        expect(source, `${build}: ${global}`).toContain(`window.${global}`);
+      expect(source, build).toMatch(/ssrInfo\.context\.stream\b/);
+    }
   });
 
   test("nothing else in app/ touches React Router's internals", () => {
