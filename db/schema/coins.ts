@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { chapters } from "./content";
-import { users } from "./users";
+import { ownerId } from "./users";
 
 export const ledgerReasons = ["welcome", "purchase", "unlock", "refund", "admin"] as const;
 
@@ -11,9 +11,7 @@ export const coinLedger = pgTable(
   "coin_ledger",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     delta: integer("delta").notNull(),
     reason: text("reason", { enum: ledgerReasons }).notNull(),
     reference: text("reference"),
@@ -34,9 +32,7 @@ export const chapterUnlocks = pgTable(
   "chapter_unlocks",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     chapterId: integer("chapter_id")
       .notNull()
       .references(() => chapters.id, { onDelete: "cascade" }),

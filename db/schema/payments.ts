@@ -13,7 +13,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { tierKeys } from "./fundraiser";
-import { users } from "./users";
+import { ownerId } from "./users";
 
 export const paymentKinds = ["coins", "product", "subscription"] as const;
 export type PaymentKind = (typeof paymentKinds)[number];
@@ -29,9 +29,7 @@ export const payments = pgTable(
   "payments",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     kind: text("kind", { enum: paymentKinds }).notNull(),
     provider: text("provider").notNull(),
     /** The provider's checkout session id (for the test provider, an unguessable token). */
@@ -83,23 +81,25 @@ export const paymentEvents = pgTable(
   (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
 );
 
-/** Membership days granted by a purchase (docs/product-rules.md "Membership tiers"); revoked when the payment is refunded or disputed. */
+/**
+ * Membership days granted by a purchase (docs/product-rules.md "Membership tiers"), one row per unit bought;
+ * revoked when the payment is refunded or disputed.
+ */
 export const membershipGrants = pgTable(
   "membership_grants",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    paymentId: integer("payment_id")
-      .unique()
-      .references(() => payments.id, { onDelete: "cascade" }),
+    userId: ownerId(),
+    paymentId: integer("payment_id").references(() => payments.id, { onDelete: "cascade" }),
+    /** Which unit of the payment this is: an order grants one row per unit bought, each with its own days. */
+    unit: integer("unit").notNull().default(0),
     days: integer("days").notNull(),
     grantedAt: timestamp("granted_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
   (t) => [
     index("membership_grants_user_id").on(t.userId),
+    uniqueIndex("membership_grants_payment_unit").on(t.paymentId, t.unit),
     check("membership_grants_days_positive", sql`${t.days} > 0`),
   ],
 );
@@ -109,9 +109,7 @@ export const subscriptions = pgTable(
   "subscriptions",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     provider: text("provider").notNull(),
     providerSubscriptionId: text("provider_subscription_id").notNull(),
     /** The checkout payment that started it: a refund or dispute of that payment ends the subscription. */

@@ -2,15 +2,13 @@
 import { sql } from "drizzle-orm";
 import { boolean, check, integer, pgTable, primaryKey, real, text, timestamp } from "drizzle-orm/pg-core";
 import { chapters } from "./content";
-import { users } from "./users";
+import { ownerId, users } from "./users";
 
 /** A signed-in reader's place in a chapter (visitors keep theirs in browser storage). */
 export const readingProgress = pgTable(
   "reading_progress",
   {
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     chapterId: integer("chapter_id")
       .notNull()
       .references(() => chapters.id, { onDelete: "cascade" }),

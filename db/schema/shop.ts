@@ -1,9 +1,26 @@
-/** The shop's catalogue (content the author edits). */
+/** The shop: its catalogue (content the author edits), readers' carts, and orders with their lines. */
 import { sql } from "drizzle-orm";
-import { check, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { galleryItems } from "./content";
+import { payments } from "./payments";
+import { ownerId } from "./users";
 
 export const productCategories = ["books", "prints", "limited"] as const;
 export type ProductCategory = (typeof productCategories)[number];
+
+/** Where a product's variants come from: "gallery" means one variant per gallery piece (the Art Print). */
+export const variantKinds = ["gallery"] as const;
+export type VariantKind = (typeof variantKinds)[number];
 
 export const products = pgTable(
   "products",
@@ -14,9 +31,17 @@ export const products = pgTable(
     priceCents: integer("price_cents").notNull(),
     currency: text("currency").notNull().default("USD"),
     category: text("category", { enum: productCategories }).notNull(),
+    /** Days of membership each unit grants (docs/product-rules.md "Membership tiers"). */
     membershipDays: integer("membership_days").notNull().default(0),
+    /** Units left to sell: lowered when a checkout reserves them, raised when a reservation is released. */
     stock: integer("stock").notNull().default(0),
     imageUrl: text("image_url").notNull(),
+    /** Set when the buyer must choose a variant; null for a product sold as it is. */
+    variantKind: text("variant_kind", { enum: variantKinds }),
+    /** Physical goods need a shipping address at checkout. */
+    requiresShipping: boolean("requires_shipping").notNull().default(true),
+    /** The buyer may write a dedication note at checkout (the signed book). */
+    offersDedication: boolean("offers_dedication").notNull().default(false),
     addedAt: timestamp("added_at", { withTimezone: true }).notNull(),
   },
   (t) => [
@@ -24,5 +49,103 @@ export const products = pgTable(
     check("products_stock_non_negative", sql`${t.stock} >= 0`),
     check("products_membership_days_non_negative", sql`${t.membershipDays} >= 0`),
     check("products_category_known", sql`${t.category} in ('books', 'prints', 'limited')`),
+    check("products_variant_kind_known", sql`${t.variantKind} is null or ${t.variantKind} in ('gallery')`),
+  ],
+);
+
+/** A signed-in reader's cart: one row per product and variant, so it follows them across devices. */
+export const cartItems = pgTable(
+  "cart_items",
+  {
+    id: serial("id").primaryKey(),
+    userId: ownerId(),
+    productId: integer("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    /** The chosen variant (a gallery piece's id for variant kind "gallery"); null when the product has none. */
+    variantId: integer("variant_id").references(() => galleryItems.id, { onDelete: "cascade" }),
+    quantity: integer("quantity").notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("cart_items_user_product_variant").on(
+      t.userId,
+      t.productId,
+      sql`coalesce(${t.variantId}, 0)`,
+    ),
+    check(
+      "cart_items_quantity_range",
+      sql`${t.quantity} between 1 and 5` /* MAX_LINE_QUANTITY, app/features/cart/lines.ts */,
+    ),
+  ],
+);
+
+export const orderStatuses = ["pending", "paid", "shipped", "refunded", "cancelled"] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+/**
+ * A merchandise order. Created `pending` with its payment, its lines, prices and address copied at that
+ * moment, and its units taken from stock (reserved) until `reservedUntil`; it becomes `paid` only on the
+ * provider's confirmation. A declined, expired or refunded order gives its units back (`stockReleasedAt`).
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: serial("id").primaryKey(),
+    userId: ownerId(),
+    paymentId: integer("payment_id")
+      .notNull()
+      .unique()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    status: text("status", { enum: orderStatuses }).notNull().default("pending"),
+    totalCents: integer("total_cents").notNull(),
+    currency: text("currency").notNull(),
+    shipName: text("ship_name"),
+    shipLine1: text("ship_line1"),
+    shipLine2: text("ship_line2"),
+    shipCity: text("ship_city"),
+    shipPostalCode: text("ship_postal_code"),
+    /** ISO 3166-1 alpha-2. */
+    shipCountry: text("ship_country"),
+    dedication: text("dedication"),
+    reservedUntil: timestamp("reserved_until", { withTimezone: true }).notNull(),
+    stockReleasedAt: timestamp("stock_released_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("orders_user_id").on(t.userId),
+    index("orders_pending_reserved_until").on(t.reservedUntil).where(sql`${t.status} = 'pending'`),
+    check("orders_total_positive", sql`${t.totalCents} > 0`),
+    check("orders_status_known", sql`${t.status} in ('pending', 'paid', 'shipped', 'refunded', 'cancelled')`),
+  ],
+);
+
+/** One product (and variant) in an order, with its name, price and membership days as they were when ordered. */
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    id: serial("id").primaryKey(),
+    orderId: integer("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    variantId: integer("variant_id"),
+    productName: text("product_name").notNull(),
+    variantLabel: text("variant_label"),
+    unitPriceCents: integer("unit_price_cents").notNull(),
+    quantity: integer("quantity").notNull(),
+    /** Days each unit grants. */
+    membershipDays: integer("membership_days").notNull().default(0),
+  },
+  (t) => [
+    index("order_lines_order_id").on(t.orderId),
+    check(
+      "order_lines_quantity_range",
+      sql`${t.quantity} between 1 and 5` /* MAX_LINE_QUANTITY, app/features/cart/lines.ts */,
+    ),
+    check("order_lines_price_positive", sql`${t.unitPriceCents} > 0`),
+    check("order_lines_membership_days_non_negative", sql`${t.membershipDays} >= 0`),
   ],
 );

@@ -37,15 +37,19 @@ export const users = pgTable(
   ],
 );
 
+/** The account a row belongs to (`user_id`), deleted with it. */
+export const ownerId = () =>
+  integer("user_id")
+    .notNull()
+    .references(() => users.id, { onDelete: "cascade" });
+
 /** Server-side sessions: only the hash of the cookie's token is stored. Revoking deletes the row. */
 export const sessions = pgTable(
   "sessions",
   {
     id: serial("id").primaryKey(),
     tokenHash: text("token_hash").notNull().unique(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     remember: boolean("remember").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull().defaultNow(),
@@ -61,9 +65,7 @@ export const passwordResetTokens = pgTable(
   "password_reset_tokens",
   {
     id: serial("id").primaryKey(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     tokenHash: text("token_hash").notNull().unique(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
@@ -79,9 +81,7 @@ export const oauthIdentities = pgTable(
     id: serial("id").primaryKey(),
     provider: text("provider").notNull(),
     subject: text("subject").notNull(),
-    userId: integer("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: ownerId(),
     displayName: text("display_name"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -2,12 +2,15 @@ import { asc, type Column, eq, getTableColumns, getTableName, type SQL } from "d
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { db } from "#db/client.server";
 import {
+  cartItems,
   chapters,
   chapterUnlocks,
   coinLedger,
   membershipGrants,
   oauthIdentities,
   oauthRequests,
+  orderLines,
+  orders,
   passwordResetTokens,
   paymentEvents,
   payments,
@@ -70,6 +73,9 @@ export const exportedTables = [
   { table: paymentEvents, section: "paymentEvents", withheld: {} },
   { table: membershipGrants, section: "membershipGrants", withheld: { userId: ownerColumn } },
   { table: subscriptions, section: "subscriptions", withheld: { userId: ownerColumn } },
+  { table: cartItems, section: "cart", withheld: { userId: ownerColumn } },
+  { table: orders, section: "orders", withheld: { userId: ownerColumn } },
+  { table: orderLines, section: "orderLines", withheld: {} },
 ] as const satisfies readonly { table: PgTable; section: string; withheld: Record<string, string> }[];
 
 /** Tables that reference an account but are deliberately not exported, with why (none today). */
@@ -101,6 +107,16 @@ function rowsOf(table: PgTable, where: SQL, order: Column): Promise<Row[]> {
     .orderBy(asc(order)) as Promise<Row[]>;
 }
 
+/** A listed table's rows that belong to a reader through a parent row (`on` joins it, `where` binds it). */
+function rowsThrough(table: PgTable, parent: PgTable, on: SQL, where: SQL, order: Column): Promise<Row[]> {
+  return db()
+    .select(exportedColumns(entryFor(table)))
+    .from(table)
+    .innerJoin(parent, on)
+    .where(where)
+    .orderBy(asc(order)) as Promise<Row[]>;
+}
+
 /**
  * Everything the site holds about a reader, for "Download my data" (docs/data-export.md): every row of every
  * table about them, without secrets (password and token hashes). Another reader's rows never appear: each
@@ -123,6 +139,9 @@ export async function exportAccountData(userId: number) {
     events,
     grants,
     accountSubscriptions,
+    cart,
+    accountOrders,
+    lines,
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -144,14 +163,24 @@ export async function exportAccountData(userId: number) {
       .orderBy(asc(chapters.number)) as Promise<Row[]>,
     rowsOf(readingSettings, eq(readingSettings.userId, userId), readingSettings.userId),
     rowsOf(payments, eq(payments.userId, userId), payments.id),
-    db()
-      .select(exportedColumns(entryFor(paymentEvents)))
-      .from(paymentEvents)
-      .innerJoin(payments, eq(paymentEvents.paymentId, payments.id))
-      .where(eq(payments.userId, userId))
-      .orderBy(asc(paymentEvents.receivedAt)) as Promise<Row[]>,
+    rowsThrough(
+      paymentEvents,
+      payments,
+      eq(paymentEvents.paymentId, payments.id),
+      eq(payments.userId, userId),
+      paymentEvents.receivedAt,
+    ),
     rowsOf(membershipGrants, eq(membershipGrants.userId, userId), membershipGrants.grantedAt),
     rowsOf(subscriptions, eq(subscriptions.userId, userId), subscriptions.id),
+    rowsOf(cartItems, eq(cartItems.userId, userId), cartItems.id),
+    rowsOf(orders, eq(orders.userId, userId), orders.id),
+    rowsThrough(
+      orderLines,
+      orders,
+      eq(orderLines.orderId, orders.id),
+      eq(orders.userId, userId),
+      orderLines.id,
+    ),
   ]);
   return {
     ...exportFormat,
@@ -169,5 +198,8 @@ export async function exportAccountData(userId: number) {
     paymentEvents: events,
     membershipGrants: grants,
     subscriptions: accountSubscriptions,
+    cart,
+    orders: accountOrders,
+    orderLines: lines,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

@@ -187,6 +187,9 @@ export async function importContent(
         stock: data.stock,
         imageUrl: data.image,
         addedAt: data.addedAt,
+        variantKind: data.variantKind,
+        requiresShipping: data.requiresShipping,
+        offersDedication: data.offersDedication,
       })),
       [t.products.id],
     );

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { productCategories, supporterTiers, tierKeys, wikiSections } from "#db/schema";
+import { productCategories, supporterTiers, tierKeys, variantKinds, wikiSections } from "#db/schema";
 
 /** A calendar date or a date-time with an offset, as written in front matter. */
 const isoDate = z
@@ -95,6 +95,10 @@ export const productSchema = z.object({
   stock: z.number().int().min(0),
   image: mediaUrl,
   addedAt: isoDate,
+  /** "gallery": the buyer chooses one gallery piece (the Art Print). */
+  variantKind: z.enum(variantKinds).nullable().default(null),
+  requiresShipping: z.boolean().default(true),
+  offersDedication: z.boolean().default(false),
 });
 
 export const tierSchema = z.object({
