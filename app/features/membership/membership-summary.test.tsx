@@ -23,16 +23,37 @@ describe("membership summary", () => {
       source: "grant",
       until: "2027-01-31T12:00:00Z",
       totalSpentCents: 1500,
+      days: { tier: "observer", until: "2027-01-31T12:00:00Z", daysLeft: 150 },
     });
     expect(html).toContain(en.tiers.observer);
     expect(html).toContain("January 31, 2027");
     expect(html).toContain("Total spent: $15");
     expect(html).toContain(en.membership.upgrade);
+    expect(html).toContain("150 days left");
   });
 
   it("hides the upgrade link for first_human", () => {
-    const html = render({ tier: "first_human", source: "spend", until: null, totalSpentCents: 100_00 });
+    const html = render({
+      tier: "first_human",
+      source: "spend",
+      until: null,
+      totalSpentCents: 100_00,
+      days: null,
+    });
     expect(html).toContain(en.tiers.first_human);
     expect(html).not.toContain(en.membership.upgrade);
+    expect(html).not.toContain('data-testid="membership-days"');
+  });
+
+  it("shows the membership days bought beside a higher tier from spending", () => {
+    const html = render({
+      tier: "analyst",
+      source: "spend",
+      until: null,
+      totalSpentCents: 65_00,
+      days: { tier: "observer", until: "2027-04-24T12:00:00Z", daysLeft: 150 },
+    });
+    expect(html).toContain(en.tiers.analyst);
+    expect(html).toContain("Observer membership from your purchases: 150 days left, until April 24, 2027.");
   });
 });

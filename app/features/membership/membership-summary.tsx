@@ -9,6 +9,8 @@ export type MembershipView = {
   source: MembershipSource;
   until: string | null;
   totalSpentCents: number;
+  /** The cover from membership days bought, when any runs. */
+  days: { tier: MembershipTier; until: string; daysLeft: number } | null;
 };
 
 /** The account's tier, why the reader has it, until when, and (below the top tier) how to go higher. */
@@ -34,6 +36,15 @@ export function MembershipSummary({
       </p>
       {membership.until ? (
         <p>{t("membership.until", { date: format.date(membership.until, { dateStyle: "long" }) })}</p>
+      ) : null}
+      {membership.days ? (
+        <p data-testid="membership-days">
+          {t("membership.days", {
+            tier: t(`tiers.${membership.days.tier}`),
+            date: format.date(membership.days.until, { dateStyle: "long" }),
+            count: membership.days.daysLeft,
+          })}
+        </p>
       ) : null}
       <p className="text-sm text-muted">
         {t("membership.totalSpent", { spent: format.money(membership.totalSpentCents, currency) })}

@@ -12,6 +12,23 @@ describe("effectiveMembership", () => {
       source: "none",
       until: null,
       totalSpentCents: 1999,
+      days: none,
+    });
+  });
+
+  it("keeps the membership days' cover when spend gives a higher tier", () => {
+    expect(
+      effectiveMembership({
+        totalSpentCents: 6500,
+        grant: { tier: "observer", until: july },
+        subscriptions: [],
+      }),
+    ).toEqual({
+      tier: "analyst",
+      source: "spend",
+      until: null,
+      totalSpentCents: 6500,
+      days: { tier: "observer", until: july },
     });
   });
 

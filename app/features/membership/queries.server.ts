@@ -12,6 +12,8 @@ export type Membership = {
   /** When the effective tier ends; null when it does not (spend) or for free. */
   until: Date | null;
   totalSpentCents: number;
+  /** The cover from membership days bought (stacked), shown even when another source gives a higher tier. */
+  days: { tier: MembershipTier; until: Date | null };
 };
 
 /** Subscription statuses that count as paid up (Stripe's vocabulary; the test provider uses "active"). */
@@ -70,6 +72,26 @@ export function effectiveMembership(input: {
   const best = candidates
     .filter((c) => c.tier !== "free")
     .sort((a, b) => tierRank(b.tier) - tierRank(a.tier) || lasting(b.until) - lasting(a.until))[0];
-  if (!best) return { tier: "free", source: "none", until: null, totalSpentCents: input.totalSpentCents };
-  return { ...best, totalSpentCents: input.totalSpentCents };
+  const figures = { totalSpentCents: input.totalSpentCents, days: input.grant };
+  if (!best) return { tier: "free", source: "none", until: null, ...figures };
+  return { ...best, ...figures };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A membership as a page receives it: dates as ISO strings, the days' cover with whole days left (rounded up). */
+export function membershipView(membership: Membership, now: Date = new Date()) {
+  const { days } = membership;
+  return {
+    ...membership,
+    until: membership.until?.toISOString() ?? null,
+    days:
+      days.tier !== "free" && days.until
+        ? {
+            tier: days.tier,
+            until: days.until.toISOString(),
+            daysLeft: Math.ceil((days.until.getTime() - now.getTime()) / DAY_MS),
+          }
+        : null,
+  };
 }

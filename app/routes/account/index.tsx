@@ -14,7 +14,7 @@ import {
 } from "~/features/auth/schemas";
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
 import { MembershipSummary } from "~/features/membership/membership-summary";
-import { getMembership } from "~/features/membership/queries.server";
+import { getMembership, membershipView } from "~/features/membership/queries.server";
 import { PurchaseHistory } from "~/features/payments/purchase-history";
 import { listPurchases } from "~/features/payments/queries.server";
 import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
@@ -32,7 +32,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   const [membership, purchases] = await Promise.all([getMembership(user.id), listPurchases(user.id)]);
   return {
-    membership: { ...membership, until: membership.until?.toISOString() ?? null },
+    membership: membershipView(membership),
     purchases: purchases.map((purchase) => ({ ...purchase, createdAt: purchase.createdAt.toISOString() })),
     user: {
       username: user.username,
