@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refererPath, safeRedirectPath } from "./redirect";
+import { refererPath, safeRedirectPath, withRedirect } from "./redirect";
 
 describe("safeRedirectPath", () => {
   it.each([
@@ -66,5 +66,13 @@ describe("refererPath", () => {
   it("keeps only the path of another site's address, which safeRedirectPath then accepts as this site's", () => {
     expect(safeRedirectPath(from("https://evil.example//evil.example/x"))).toBe("/");
     expect(safeRedirectPath(from("https://evil.example/toc"))).toBe("/toc");
+  });
+});
+
+describe("withRedirect", () => {
+  it("carries the target on, encoded, unless it is the page's default", () => {
+    expect(withRedirect("/register", "/checkout")).toBe("/register?redirectTo=%2Fcheckout");
+    expect(withRedirect("/login", "/coins?payment=3")).toBe("/login?redirectTo=%2Fcoins%3Fpayment%3D3");
+    expect(withRedirect("/login", "/welcome", "/welcome")).toBe("/login");
   });
 });

@@ -40,3 +40,9 @@ export function refererPath(request: Request): string | undefined {
     return undefined;
   }
 }
+
+/** `page` with `?redirectTo=target`, or plain `page` when the target is the page's own default. */
+export function withRedirect(page: string, target: string, defaultTarget?: string): string {
+  if (target === defaultTarget) return page;
+  return `${page}?${new URLSearchParams({ redirectTo: target })}`;
+}

@@ -12,7 +12,7 @@ import { assertNotBlocked, hit, reset, rules, Throttled } from "~/features/auth/
 import { useTranslation } from "~/i18n/react";
 import { echoedValue } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
-import { safeRedirectPath } from "~/lib/redirect";
+import { safeRedirectPath, withRedirect } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Checkbox, Field, useFormValidation } from "~/ui/form";
@@ -100,7 +100,10 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         <SocialButtons providers={loaderData.providers} redirectTo={loaderData.redirectTo} />
         <p className="mt-6 text-center">
           {t("auth.login.noAccount")}{" "}
-          <Link to="/register" className="text-primary underline underline-offset-2">
+          <Link
+            to={withRedirect("/register", loaderData.redirectTo, "/account")}
+            className="text-primary underline underline-offset-2"
+          >
             {t("auth.login.registerLink")}
           </Link>
         </p>

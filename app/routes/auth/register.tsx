@@ -17,6 +17,7 @@ import { getEnv } from "~/lib/env.server";
 import { echoedValue } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
 import { getPreferences } from "~/lib/preferences.server";
+import { safeRedirectPath, withRedirect } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Checkbox, Field, FormNotice, useFormValidation } from "~/ui/form";
@@ -25,7 +26,9 @@ import type { Route } from "./+types/register";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAnonymous(request);
-  return { providers: listConfiguredProviders(), localOutbox: localOutboxAvailable(context) };
+  // Where to go once signed in: the welcome page, or the page that sent the visitor here (/checkout).
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), "/welcome");
+  return { providers: listConfiguredProviders(), localOutbox: localOutboxAvailable(context), redirectTo };
 }
 
 /** A refusal's Retry-After reaches the browser on the document response too. */
@@ -79,7 +82,7 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         </div>
         {loaderData.localOutbox ? <LocalOutboxNote /> : null}
         <p className="mt-6">
-          <Link to="/login?redirectTo=%2Fwelcome" className={buttonClass("primary")}>
+          <Link to={withRedirect("/login", loaderData.redirectTo)} className={buttonClass("primary")}>
             {t("auth.register.signIn")}
           </Link>
         </p>
@@ -125,10 +128,13 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
             {submitting ? t("auth.register.submitting") : t("auth.register.submit")}
           </button>
         </Form>
-        <SocialButtons providers={loaderData.providers} redirectTo="/welcome" />
+        <SocialButtons providers={loaderData.providers} redirectTo={loaderData.redirectTo} />
         <p className="mt-6 text-center">
           {t("auth.register.haveAccount")}{" "}
-          <Link to="/login" className="text-primary underline underline-offset-2">
+          <Link
+            to={withRedirect("/login", loaderData.redirectTo, "/welcome")}
+            className="text-primary underline underline-offset-2"
+          >
             {t("auth.register.loginLink")}
           </Link>
         </p>
