@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { getSiteSettings } from "~/features/site/queries.server";
@@ -191,6 +192,31 @@ describe.each(drivers)("the Inquire form on %s", (driver) => {
       expect(await thrownStatus(post)).toBe(404);
     }
     expect(outboxCount()).toBe(before);
+  });
+
+  it("answers any fields and any id with a page or a 4xx, never an error (fuzz)", async () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 2_100 }),
+      fc.emailAddress(),
+      fc.constantFrom("", "\u0000", "a@b.c\r\nBcc: x@y.z", "%00", "m".repeat(20)),
+    );
+    const fields = fc.record({ name: text, email: text, message: text }, { requiredKeys: [] });
+    const id = fc.oneof(fc.constantFrom(COMMISSION, PRICED, "0", "-1", "2147483648", "%00"), fc.string());
+    await fc.assert(
+      fc.asyncProperty(fields, id, async (values, productId) => {
+        const { context } = contextFrom();
+        const status = await action({
+          request: request("6", values),
+          params: { id: productId },
+          context,
+        } as never).then(
+          async (result) => (await answer(result)).status,
+          (error: { init?: ResponseInit }) => error.init?.status,
+        );
+        expect([302, 400, 404, 429]).toContain(status);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("shows the product and, after a send, the confirmation", async () => {
