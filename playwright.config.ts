@@ -50,6 +50,7 @@ export default defineConfig({
       // Every browser test signs up from 127.0.0.1; the limits themselves are tested elsewhere.
       SIGNUP_LIMIT_PER_HOUR: "10000",
       RESET_LIMIT_PER_HOUR: "10000",
+      INQUIRY_LIMIT_PER_HOUR: "10000",
     },
   },
 });

@@ -16,6 +16,7 @@ export default [
   route("gallery", "routes/gallery.tsx"),
   route("shop", "routes/shop/index.tsx"),
   route("shop/product/:id", "routes/shop/product.tsx"),
+  route("shop/product/:id/inquire", "routes/shop/inquire.tsx"),
   route("fundraiser", "routes/fundraiser.tsx"),
   route("terms", "routes/legal.tsx", { id: "terms" }),
   route("privacy", "routes/legal.tsx", { id: "privacy" }),

@@ -55,6 +55,8 @@ describe("payment settings", () => {
     [{ SIGNUP_LIMIT_PER_HOUR: "2.5" }, "SIGNUP_LIMIT_PER_HOUR"],
     [{ RESET_LIMIT_PER_HOUR: "unlimited" }, "RESET_LIMIT_PER_HOUR"],
     [{ RESET_LIMIT_PER_HOUR: "-1" }, "RESET_LIMIT_PER_HOUR"],
+    [{ INQUIRY_LIMIT_PER_HOUR: "0" }, "INQUIRY_LIMIT_PER_HOUR"],
+    [{ AUTHOR_EMAIL: "mara at example" }, "AUTHOR_EMAIL"],
   ])("refuses %j naming the variable", (source, name) => {
     expect(() => parseEnv(source)).toThrowError(new RegExp(`${name}:`));
   });

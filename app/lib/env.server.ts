@@ -55,6 +55,10 @@ const schema = z
     CHECKOUT_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(30),
     SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
     RESET_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+    /** Where product inquiries go (ADR 26); unset, the contact address of the site settings (content/site.md). */
+    AUTHOR_EMAIL: z.email("must be an e-mail address").max(254).optional(),
+    /** Inquiries one IP may send per hour (ADR 26); each sender's address has its own, fixed limit. */
+    INQUIRY_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
     /** Memory for whole pages kept for many readers (server/page-cache.ts). */
     PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
   })

@@ -1,4 +1,10 @@
-import { type FormEvent, type InputHTMLAttributes, type ReactNode, useState } from "react";
+import {
+  type FormEvent,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+  useState,
+} from "react";
 import type { z } from "zod";
 import { useTranslation } from "~/i18n/react";
 import { type FieldErrors, parseForm } from "~/lib/forms";
@@ -31,19 +37,16 @@ export function useFormValidation(schema: z.ZodType, serverErrors: FieldErrors |
 const inputClass =
   "min-h-11 w-full rounded-md border border-line bg-[color:var(--surface)] px-3 py-2 text-base text-ink aria-[invalid=true]:border-[#c0392b]";
 
-/** A labelled input with its (translated) error beside it, linked for screen readers. */
-export function Field({
+type FieldProps = { name: string; label: ReactNode; error?: string; hint?: ReactNode };
+
+/** A control's label above it and its hint and (translated) error below, linked for screen readers. */
+function FieldFrame({
   name,
   label,
   error,
   hint,
-  ...input
-}: {
-  name: string;
-  label: ReactNode;
-  error?: string;
-  hint?: ReactNode;
-} & InputHTMLAttributes<HTMLInputElement>) {
+  control,
+}: FieldProps & { control: (props: { id: string; describedBy?: string }) => ReactNode }) {
   const { t } = useTranslation();
   const id = `field-${name}`;
   const describedBy =
@@ -53,14 +56,7 @@ export function Field({
       <label htmlFor={id} className="font-display text-sm tracking-wide">
         {label}
       </label>
-      <input
-        id={id}
-        name={name}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        className={inputClass}
-        {...input}
-      />
+      {control({ id, describedBy })}
       {hint ? (
         <p id={`${id}-hint`} className="text-sm text-muted">
           {hint}
@@ -72,6 +68,56 @@ export function Field({
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** A labelled input with its (translated) error beside it, linked for screen readers. */
+export function Field({
+  name,
+  label,
+  error,
+  hint,
+  ...input
+}: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <FieldFrame
+      {...{ name, label, error, hint }}
+      control={({ id, describedBy }) => (
+        <input
+          id={id}
+          name={name}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={inputClass}
+          {...input}
+        />
+      )}
+    />
+  );
+}
+
+/** The same for a text of several lines. */
+export function TextAreaField({
+  name,
+  label,
+  error,
+  hint,
+  ...textarea
+}: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <FieldFrame
+      {...{ name, label, error, hint }}
+      control={({ id, describedBy }) => (
+        <textarea
+          id={id}
+          name={name}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={`${inputClass} min-h-40`}
+          {...textarea}
+        />
+      )}
+    />
   );
 }
 

@@ -50,6 +50,11 @@ const pages: Record<string, Sample[] | "resource"> = {
     { path: "/shop/product/2", status: 200, translated: false },
     { path: "/shop/product/9999", status: 404, translated: true },
   ],
+  // Products priced 0 only (ADR 26); the page's name is interface words around the product's.
+  "shop/product/:id/inquire": [
+    { path: "/shop/product/6/inquire", status: 200, translated: true },
+    { path: "/shop/product/1/inquire", status: 404, translated: true },
+  ],
   fundraiser: [{ path: "/fundraiser", status: 200, translated: true }],
   terms: [{ path: "/terms", status: 200, translated: false }],
   privacy: [{ path: "/privacy", status: 200, translated: false }],

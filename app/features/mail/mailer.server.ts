@@ -4,7 +4,14 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 
-export type MailMessage = { to: string; subject: string; text: string; html: string };
+export type MailMessage = {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Where a reply goes instead of MAIL_FROM (an inquiry to the author: the sender, ADR 26). */
+  replyTo?: string;
+};
 
 /**
  * SMTP when SMTP_URL is set; otherwise each message is written to DATA_DIR/outbox/ as an .eml file, so
@@ -23,8 +30,8 @@ class SmtpMailer implements Mailer {
   ) {
     this.transport = nodemailer.createTransport(url);
   }
-  async send({ to, subject, text, html }: MailMessage) {
-    await this.transport.sendMail({ from: this.from, to, subject, text, html });
+  async send({ to, subject, text, html, replyTo }: MailMessage) {
+    await this.transport.sendMail({ from: this.from, to, subject, text, html, replyTo });
     logger.info({ event: "mail.sent", subject, toDomain: domainOf(to) }, "e-mail sent");
   }
 }
@@ -39,8 +46,8 @@ class OutboxMailer implements Mailer {
     readonly dir: string,
     private readonly from: string,
   ) {}
-  async send({ to, subject, text, html }: MailMessage) {
-    const info = await this.transport.sendMail({ from: this.from, to, subject, text, html });
+  async send({ to, subject, text, html, replyTo }: MailMessage) {
+    const info = await this.transport.sendMail({ from: this.from, to, subject, text, html, replyTo });
     await fs.mkdir(this.dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
     const file = path.join(this.dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`);

@@ -8,21 +8,35 @@ const escapeHtml = (text: string) =>
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
   );
 
-/** A plain, translated message with a text part and a simple HTML part. */
+/**
+ * A plain, translated message with a text part and a simple HTML part. `quote` is someone's own text,
+ * shown as written after the translated paragraphs (an inquiry's message).
+ */
 function compose(
   language: Language,
   to: string,
-  key: "reset" | "passwordChanged" | "emailChanged" | "welcome" | "accountExists",
+  key:
+    | "reset"
+    | "passwordChanged"
+    | "emailChanged"
+    | "welcome"
+    | "accountExists"
+    | "inquiry.author"
+    | "inquiry.copy",
   values: Record<string, string>,
   link?: { href: string; label: string },
+  quote?: string,
 ): MailMessage {
   const t = serverTranslator(language);
   const subject = t(`mail.${key}.subject`, values);
   const paragraphs = t(`mail.${key}.body`, values).split("\n\n");
   const signature = t("mail.signature", values);
-  const text = [...paragraphs, ...(link ? [link.href] : []), signature].join("\n\n");
+  const text = [...paragraphs, ...(quote ? [quote] : []), ...(link ? [link.href] : []), signature].join(
+    "\n\n",
+  );
   const html = [
     ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    ...(quote ? [`<blockquote>${escapeHtml(quote).replace(/\n/g, "<br>")}</blockquote>`] : []),
     ...(link ? [`<p><a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a></p>`] : []),
     `<p>${escapeHtml(signature)}</p>`,
   ].join("\n");
@@ -77,4 +91,23 @@ export function emailChangedMail(
   values: { username: string; site: string; email: string },
 ) {
   return compose(language, to, "emailChanged", values);
+}
+
+/**
+ * An inquiry about a product (ADR 26): to the author, who answers with Reply (Reply-To is the sender), in
+ * the site's default language; and the sender's copy, in the language of the page they wrote from.
+ */
+export function inquiryMails(
+  languages: { author: Language; sender: Language },
+  to: { author: string; sender: string },
+  values: { name: string; email: string; product: string; site: string; author: string; language: string },
+  message: string,
+): { toAuthor: MailMessage; copy: MailMessage } {
+  return {
+    toAuthor: {
+      ...compose(languages.author, to.author, "inquiry.author", values, undefined, message),
+      replyTo: to.sender,
+    },
+    copy: compose(languages.sender, to.sender, "inquiry.copy", values, undefined, message),
+  };
 }
