@@ -21,6 +21,8 @@ import { placeOrder } from "~/features/orders/place.server";
 import { listOrders } from "~/features/orders/queries.server";
 import { processEvent } from "~/features/payments/fulfil.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
+import { action as checkoutAction, loader as checkoutLoader } from "~/routes/checkout";
+import { loader as orderLoader } from "~/routes/orders/order";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader } from "../support/factories";
 import { waitForMail } from "../support/mail";
@@ -330,5 +332,74 @@ describe.each(drivers)("orders on %s", (driver) => {
       { ip: unique() },
     );
     expect((await orderOf(placed.orderId)).dedication).toBe("For Ilse,\nwho kept the lamp lit.");
+  });
+  describe("over HTTP", () => {
+    const request = (path: string, cookie?: string, fields?: Record<string, string>) =>
+      new Request(`http://localhost${path}`, {
+        method: fields ? "POST" : "GET",
+        headers: cookie ? { cookie } : {},
+        ...(fields && { body: new URLSearchParams(fields) }),
+      });
+    const statusOf = async (run: () => Promise<unknown>) => {
+      try {
+        const answer = await run();
+        return answer instanceof Response
+          ? answer.status
+          : ((answer as { init?: { status?: number } }).init?.status ?? 200);
+      } catch (thrown) {
+        if (thrown instanceof Response) return thrown.status;
+        return (thrown as { init?: { status?: number } }).init?.status;
+      }
+    };
+
+    it("sends a visitor to sign in and back, and prices the cart on the server", async () => {
+      const answer = await checkoutLoader({
+        request: request("/checkout"),
+        params: {},
+        context: {},
+      } as never).catch((thrown: unknown) => thrown);
+      expect(answer).toBeInstanceOf(Response);
+      expect((answer as Response).headers.get("Location")).toBe("/login?redirectTo=%2Fcheckout");
+      const user = await readerWithCart();
+      const view = await checkoutLoader({
+        request: request("/checkout", user.cookie),
+        params: {},
+        context: {},
+      } as never);
+      expect(view).toMatchObject({
+        totalCents: 6500,
+        currency: "USD",
+        needs: { shipping: true, dedication: false },
+      });
+      expect(view.countries.length).toBeGreaterThan(200);
+    });
+
+    it("refuses a posted price or product with 400, redirects a good form to the provider with 303", async () => {
+      const user = await readerWithCart();
+      const context = { ip: unique(), requestId: "test" };
+      const tampered = await checkoutAction({
+        request: request("/checkout", user.cookie, { ...address, unitPriceCents: "1", productId: "6" }),
+        params: {},
+        context,
+      } as never);
+      expect(await statusOf(async () => tampered)).toBe(400);
+      expect(await countRows(user.id)).toEqual({ orders: 0, payments: 0 });
+      const placed = (await checkoutAction({
+        request: request("/checkout", user.cookie, address),
+        params: {},
+        context,
+      } as never)) as Response;
+      expect(placed.status).toBe(303);
+      expect(placed.headers.get("Location")).toMatch(/^\/pay\/test\/tps_/);
+      const [order] = await listOrders(user.id);
+      const other = await createReader({ prefix: "other" });
+      const orderRequest = (cookie: string, id: string) =>
+        ({ request: request(`/orders/${id}`, cookie), params: { id }, context: {} }) as never;
+      expect(await statusOf(() => orderLoader(orderRequest(other.cookie, String(order?.id))))).toBe(404);
+      expect(await statusOf(() => orderLoader(orderRequest(user.cookie, "1e3")))).toBe(404);
+      expect(await orderLoader(orderRequest(user.cookie, String(order?.id)))).toMatchObject({
+        order: { status: "pending", totalCents: 6500, country: "United Kingdom" },
+      });
+    });
   });
 });
