@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { orders, products } from "#db/schema";
 import { saveCart } from "~/features/cart/queries.server";
+import { releaseExpiredOrders } from "~/features/orders/expiry.server";
 import { placeOrder } from "~/features/orders/place.server";
+import { processEvent } from "~/features/payments/fulfil.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader } from "../support/factories";
@@ -62,5 +64,46 @@ describe.skipIf(!drivers.includes("postgres"))("the last unit on postgres", () =
       .where(eq(orders.id, winner?.orderId ?? 0));
     expect(paid?.status).toBe("paid");
     expect(await stock()).toBe(0);
+  });
+});
+
+describe.skipIf(!drivers.includes("postgres"))("expiry racing a payment on postgres", () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase("postgres");
+  });
+  afterAll(() => handle.close());
+
+  it("ends with the stock matching the order, whichever commits first", async () => {
+    const BOOKMARKS = 1;
+    const stock = async () =>
+      (await handle.db.select({ stock: products.stock }).from(products).where(eq(products.id, BOOKMARKS)))[0]
+        ?.stock;
+    const before = await stock();
+    const reader = await createReader({ prefix: "racer" });
+    await saveCart(reader.id, [{ productId: BOOKMARKS, variantId: null, quantity: 2 }]);
+    const placed = await placeOrder(
+      reader,
+      { shipName: "I", shipLine1: "1 Row", shipCity: "Lumen", shipPostalCode: "1", shipCountry: "FR" },
+      { ip: unique() },
+    );
+    await handle.db
+      .update(orders)
+      .set({ reservedUntil: new Date(Date.now() - 1000) })
+      .where(eq(orders.id, placed.orderId));
+    const session = placed.url.replace("/pay/test/", "");
+    await Promise.all([
+      releaseExpiredOrders(new Date()),
+      processEvent("test", {
+        id: `evt_${unique()}`,
+        type: "checkout.session.completed",
+        effect: { kind: "paid", sessionId: session, amountCents: 3000, currency: "USD" },
+      }),
+    ]);
+    const [order] = await handle.db.select().from(orders).where(eq(orders.id, placed.orderId));
+    // Paid either way: before the expiry claims it, or after, taking its units again.
+    expect(order?.status).toBe("paid");
+    expect(order?.stockReleasedAt).toBeNull();
+    expect(await stock()).toBe((before ?? 0) - 2);
   });
 });

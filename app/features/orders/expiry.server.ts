@@ -1,6 +1,6 @@
 import { and, asc, eq, lt } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { orders } from "#db/schema";
+import { orders, payments } from "#db/schema";
 import { cancelPendingOrder } from "~/features/order-fulfilment/order-events.server";
 import { logger } from "~/lib/logger.server";
 
@@ -14,9 +14,12 @@ const BATCH = 100;
  */
 export async function releaseExpiredOrders(now = new Date(), limit = BATCH): Promise<number> {
   return db().transaction(async (tx) => {
+    // The order and its payment are both locked, skipping either if held: a provider's event locks the
+    // payment, then the order; waiting here on one while holding the other could deadlock with it.
     const claimed = await tx
       .select({ id: orders.id })
       .from(orders)
+      .innerJoin(payments, eq(payments.id, orders.paymentId))
       .where(and(eq(orders.status, "pending"), lt(orders.reservedUntil, now)))
       .orderBy(asc(orders.id))
       .limit(limit)
