@@ -44,6 +44,7 @@ test("a reader checks out the $65 cart: address checked, paid on the test provid
   const reader = await register(page);
   await page.goto("/checkout");
   await expect(page.getByTestId("checkout-empty")).toContainText(c.empty);
+  await page.screenshot({ path: testInfo.outputPath("checkout-empty.png") });
   const piece = await fillCart(reader.email);
 
   await page.goto("/checkout");
@@ -93,6 +94,8 @@ test("a reader checks out the $65 cart: address checked, paid on the test provid
   await expect(list.getByRole("link", { name: number })).toBeVisible();
   await expect(list).toContainText(o.statuses.paid);
   await expect(list).toContainText("$65");
+  await list.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("account-orders.png") });
 
   // The cart was emptied by the paid order; another reader's order is not found.
   await page.goto("/checkout");
