@@ -12,6 +12,7 @@ import {
   orders,
   payments,
   products,
+  users,
 } from "#db/schema";
 import { saveCart } from "~/features/cart/queries.server";
 import { getMembership } from "~/features/membership/queries.server";
@@ -333,6 +334,21 @@ describe.each(drivers)("orders on %s", (driver) => {
     );
     expect((await orderOf(placed.orderId)).dedication).toBe("For Ilse,\nwho kept the lamp lit.");
   });
+  it("mails the confirmation in the buyer's language", async () => {
+    const user = await createReader({ prefix: "yomu" });
+    await handle.db.update(users).set({ language: "ja" }).where(eq(users.id, user.id));
+    await saveCart(user.id, [{ productId: BOOKMARKS, variantId: null, quantity: 1 }]);
+    const placed = await placeOrder(user, { ...address, shipCountry: "JP" }, { ip: unique() });
+    await answerTestCheckout(sessionOf(placed.url), "approve");
+    const raw = await waitForMail(dataDir, user.email, {
+      containing: String(placed.orderId).padStart(6, "0"),
+    });
+    const mail = Buffer.from(raw, "latin1").toString("utf8");
+    expect(mail).toContain("ご注文の内容：");
+    expect(mail).toContain("Bookmark Set (5pc) × 1：$15");
+    expect(mail).toContain("日本");
+  });
+
   describe("over HTTP", () => {
     const request = (path: string, cookie?: string, fields?: Record<string, string>) =>
       new Request(`http://localhost${path}`, {
