@@ -103,3 +103,25 @@ test("a reader checks out the $65 cart: address checked, paid on the test provid
   const other = await page.request.get(`/orders/${orderId + 100000}`);
   expect(other.status()).toBe(404);
 });
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the server refuses a bad address beside its field and keeps what was typed", async ({ page }) => {
+    const reader = await register(page);
+    await fillCart(reader.email);
+    await page.goto("/checkout");
+    await expect(page.getByTestId("order-total")).toHaveText("$65");
+    await page.getByLabel(c.address.name).fill("Ilse Marrow");
+    await page.getByLabel(c.address.line1).fill("12 Lantern Row");
+    await page.getByLabel(c.address.city).fill("New Lumen");
+    await page.getByLabel(c.address.postalCode).fill("NL-1207");
+    await page.getByRole("button", { name: c.pay }).click();
+    await expect(page.getByText(c.errors.country)).toBeVisible();
+    await expect(page.getByLabel(c.address.country)).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel(c.address.city)).toHaveValue("New Lumen");
+    await page.getByLabel(c.address.country).selectOption("FR");
+    await page.getByRole("button", { name: c.pay }).click();
+    await expect(page).toHaveURL(/\/pay\/test\/tps_/);
+  });
+});
