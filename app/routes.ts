@@ -34,6 +34,8 @@ export default [
   route("account", "routes/account/index.tsx"),
   route("account/data", "routes/account/data.ts"),
   route("coins", "routes/coins/index.tsx"),
+  route("checkout", "routes/checkout.tsx"),
+  route("orders/:id", "routes/orders/order.tsx"),
   route("pay/test/:session", "routes/payments/test-checkout.tsx"),
   route("webhooks/:provider", "routes/payments/webhook.ts"),
   route("*", "routes/not-found.tsx"),

@@ -11,6 +11,7 @@ import { RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
+import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { sharedViewer } from "~/features/page-cache/viewer.server";
 import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
@@ -157,6 +158,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   // not under Vite, whose modules change under it.
   const production = env.NODE_ENV === "production";
   await startRevisionPoll();
+  // Orders whose reservation ended give their units back, every minute (ADR 25).
+  startOrderExpiry();
   const pages = vite
     ? undefined
     : new PageCache({
@@ -234,6 +237,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     ]);
     if (!drained) server.closeAllConnections();
     stopRevisionPoll();
+    stopOrderExpiry();
     await settleAfterResponse(DRAIN_MS);
     await closeAdminSocket();
     await handle

@@ -72,6 +72,15 @@ describe("sign-up and reset limits", () => {
   });
 });
 
+describe("the order reservation", () => {
+  it("holds an order 30 minutes unless set, 1 to 1440", () => {
+    expect(parseEnv({}).ORDER_RESERVATION_MINUTES).toBe(30);
+    expect(parseEnv({ ORDER_RESERVATION_MINUTES: "1440" }).ORDER_RESERVATION_MINUTES).toBe(1440);
+    for (const wrong of ["0", "1441", "2.5", "soon"])
+      expect(() => parseEnv({ ORDER_RESERVATION_MINUTES: wrong })).toThrowError(/ORDER_RESERVATION_MINUTES:/);
+  });
+});
+
 describe("the payment provider in production", () => {
   const production = { NODE_ENV: "production", APP_ORIGIN: "https://read.example" };
 

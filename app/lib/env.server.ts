@@ -53,6 +53,8 @@ const schema = z
     /** Signs the test provider's confirmations; a random one per process when unset. */
     TEST_PAYMENT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     CHECKOUT_LIMIT_PER_HOUR: z.coerce.number().int().min(1).default(30),
+    /** How long an order holds its units before an unpaid checkout gives them back (ADR 25). */
+    ORDER_RESERVATION_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
     SIGNUP_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(20),
     RESET_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
     /** Where product inquiries go (ADR 26); unset, the contact address of the site settings (content/site.md). */

@@ -2,8 +2,10 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { paymentEvents, payments, subscriptions } from "#db/schema";
+import { orders, paymentEvents, payments, products, subscriptions } from "#db/schema";
+import { saveCart } from "~/features/cart/queries.server";
 import { getMembership } from "~/features/membership/queries.server";
+import { placeOrder } from "~/features/orders/place.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { receiveWebhook } from "~/features/payments/webhook.server";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
@@ -218,3 +220,52 @@ describe("Stripe provider", () => {
     expect(event).toMatchObject({ provider: "stripe", outcome: "ignored" });
   });
 });
+
+describe("Stripe provider, orders (ADR 25)", () => {
+  const art = async () => {
+    const [row] = await handle.db.select({ stock: products.stock }).from(products).where(eq(products.id, 1));
+    return row?.stock ?? Number.NaN;
+  };
+
+  it("itemises an order's lines and expires the session with the reservation, clamped to 30 minutes", async () => {
+    const user = await reader();
+    await saveCart(user.id, [{ productId: 1, variantId: null, quantity: 3 }]);
+    const placed = await placeOrder(user, orderAddress, { ip: unique() });
+    const request = fake.requests.at(-1);
+    expect(request?.params.get("line_items[0][price_data][unit_amount]")).toBe("1500");
+    expect(request?.params.get("line_items[0][quantity]")).toBe("3");
+    expect(request?.params.get("line_items[0][price_data][product_data][name]")).toBe("Bookmark Set (5pc)");
+    expect(request?.params.get("success_url")).toBe(`https://read.example/orders/${placed.orderId}`);
+    expect(request?.params.get("cancel_url")).toBe(
+      `https://read.example/orders/${placed.orderId}?cancelled=1`,
+    );
+    const expiresAt = Number(request?.params.get("expires_at"));
+    expect(expiresAt - Date.now() / 1000).toBeGreaterThanOrEqual(30 * 60);
+    const session = fake.sessions.get((await paymentOf(placed.paymentId)).providerSessionId ?? "");
+    expect(session?.amount_total).toBe(4500);
+  });
+
+  it("gives the stock back and fails the payment when Stripe cannot be reached", async () => {
+    const user = await reader();
+    await saveCart(user.id, [{ productId: 1, variantId: null, quantity: 2 }]);
+    const before = await art();
+    fake.failNext(3);
+    await expect(placeOrder(user, orderAddress, { ip: unique() })).rejects.toMatchObject({
+      code: "provider-unavailable",
+      status: 503,
+    });
+    expect(await art()).toBe(before);
+    const [order] = await handle.db.select().from(orders).where(eq(orders.userId, user.id));
+    expect(order?.status).toBe("cancelled");
+    expect((await paymentOf(order?.paymentId ?? 0)).status).toBe("failed");
+  });
+});
+
+const paymentOf = paymentRow;
+const orderAddress = {
+  shipName: "Ilse Marrow",
+  shipLine1: "12 Lantern Row",
+  shipCity: "New Lumen",
+  shipPostalCode: "NL-1207",
+  shipCountry: "GB",
+};

@@ -73,6 +73,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   account: [{ path: "/account", status: 200, translated: true, signedIn: true }],
   "account/data": "resource",
   coins: [{ path: "/coins", status: 200, translated: true }],
+  checkout: [{ path: "/checkout", status: 200, translated: true, signedIn: true }],
+  "orders/:id": [{ path: "/orders/999999", status: 404, translated: true, signedIn: true }],
   "pay/test/:session": [
     { path: "/pay/test/{checkout}", status: 200, translated: true, signedIn: true },
     { path: "/pay/test/unknown", status: 404, translated: true },

@@ -57,10 +57,20 @@ export async function startFakeStripe() {
         const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
         if (known) return send(200, sessions.get(known));
         const mode = params.get("mode");
-        const amount = Number(params.get("line_items[0][price_data][unit_amount]"));
+        // The total, as Stripe computes it: each line's unit amount times its quantity.
+        let amount = 0;
+        for (let i = 0; params.has(`line_items[${i}][price_data][unit_amount]`); i++)
+          amount +=
+            Number(params.get(`line_items[${i}][price_data][unit_amount]`)) *
+            Number(params.get(`line_items[${i}][quantity]`) ?? 1);
         const currency = params.get("line_items[0][price_data][currency]");
-        if (!mode || !Number.isInteger(amount) || !currency || !params.get("success_url"))
+        if (!mode || !Number.isInteger(amount) || amount <= 0 || !currency || !params.get("success_url"))
           return send(400, { error: { type: "invalid_request_error", message: "Missing required param" } });
+        // Stripe refuses an expiry less than 30 minutes or more than 24 hours ahead.
+        const expiresAt = params.get("expires_at");
+        const ahead = expiresAt === null ? undefined : Number(expiresAt) - Date.now() / 1000;
+        if (ahead !== undefined && !(ahead >= 30 * 60 && ahead <= 24 * 60 * 60))
+          return send(400, { error: { type: "invalid_request_error", message: "expires_at out of range" } });
         const id = `cs_test_${crypto.randomBytes(12).toString("hex")}`;
         const session = {
           id,
@@ -68,6 +78,7 @@ export async function startFakeStripe() {
           mode,
           amount_total: amount,
           currency,
+          expires_at: expiresAt === null ? null : Number(expiresAt),
           client_reference_id: params.get("client_reference_id"),
           metadata: { paymentId: params.get("metadata[paymentId]") },
           payment_status: "unpaid",

@@ -111,3 +111,38 @@ export function inquiryMails(
     copy: compose(languages.sender, to.sender, "inquiry.copy", values, undefined, message),
   };
 }
+
+export type OrderMailValues = {
+  username: string;
+  site: string;
+  number: string;
+  link: string;
+  /** Each line as the reader sees it: "2 × Art Print 11x17 (Moonrise) — $50". */
+  lines: { name: string; quantity: number; amount: string }[];
+  total: string;
+  /** The shipping address, a line each; empty for an order with nothing to ship. */
+  address: string[];
+};
+
+/** The order confirmation (ADR 25): its number, lines, total and shipping address, in the buyer's language. */
+export function orderConfirmationMail(language: Language, to: string, values: OrderMailValues): MailMessage {
+  const t = serverTranslator(language);
+  const named = { username: values.username, site: values.site, number: values.number };
+  const lines = values.lines.map((line) =>
+    t("mail.order.line", { quantity: String(line.quantity), name: line.name, amount: line.amount }),
+  );
+  const blocks: string[][] = [
+    t("mail.order.body", named).split("\n\n"),
+    [t("mail.order.lines"), ...lines, t("mail.order.total", { total: values.total })],
+    ...(values.address.length ? [[t("mail.order.shipTo"), ...values.address]] : []),
+  ];
+  const signature = t("mail.signature", named);
+  const label = t("mail.order.button");
+  const text = [...blocks.map((block) => block.join("\n")), values.link, signature].join("\n\n");
+  const html = [
+    ...blocks.map((block) => `<p>${block.map(escapeHtml).join("<br>\n")}</p>`),
+    `<p><a href="${escapeHtml(values.link)}">${escapeHtml(label)}</a></p>`,
+    `<p>${escapeHtml(signature)}</p>`,
+  ].join("\n");
+  return { to, subject: t("mail.order.subject", named), text, html };
+}

@@ -5,6 +5,7 @@ import { consume, type Rule } from "~/features/auth/throttle.server";
 import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
+import type { CheckoutRequest } from "./provider.server";
 import { getProvider } from "./providers.server";
 
 /** What a reader may buy. Prices and what is granted are read from the database, never from the request. */
@@ -29,7 +30,13 @@ function checkoutRule(): Rule {
 }
 
 /** Where the reader lands after paying (or not): the page that shows the payment's result. */
-export function returnPath(payment: { id: number; kind: string; chapterNumber?: number | null }): string {
+export function returnPath(payment: {
+  id: number;
+  kind: string;
+  chapterNumber?: number | null;
+  orderId?: number | null;
+}): string {
+  if (payment.orderId) return `/orders/${payment.orderId}`;
   if (payment.kind === "subscription") return `/fundraiser?payment=${payment.id}`;
   if (payment.chapterNumber) return `/chapter/${payment.chapterNumber}?payment=${payment.id}`;
   return `/coins?payment=${payment.id}`;
@@ -61,6 +68,15 @@ async function priceOf(item: CheckoutItem) {
   };
 }
 
+/** Counts a checkout against the IP's hourly limit (docs/security-model.md S2); throws CheckoutError 429. */
+export async function throttleCheckout(ip: string): Promise<void> {
+  try {
+    await consume(`checkout:ip:${ip}`, checkoutRule());
+  } catch {
+    throw new CheckoutError("throttled", 429, "payments.errors.throttled");
+  }
+}
+
 /**
  * Records a pending payment and opens a checkout at the provider. Nothing is granted here: only the
  * provider's confirmation (webhook.server.ts) moves the payment to paid and books what it grants.
@@ -72,36 +88,58 @@ export async function startCheckout(
 ): Promise<{ paymentId: number; url: string }> {
   const price = await priceOf(item);
   if (!price) throw new CheckoutError("unknown-item", 404, "payments.errors.unknownItem");
-  try {
-    await consume(`checkout:ip:${ip}`, checkoutRule());
-  } catch {
-    throw new CheckoutError("throttled", 429, "payments.errors.throttled");
-  }
-  const provider = getProvider();
+  await throttleCheckout(ip);
   const [payment] = await db()
     .insert(payments)
-    .values({ userId: user.id, provider: provider.name, ...price })
+    .values({ userId: user.id, provider: getProvider().name, ...price })
     .returning();
   if (!payment) throw new Error("payment not recorded");
+  const { url } = await openCheckout(user, payment, {
+    mode: price.kind === "subscription" ? "subscription" : "payment",
+    returnTo: returnPath(payment),
+  });
+  return { paymentId: payment.id, url };
+}
+
+/**
+ * The one way a recorded pending payment (coins, a tier, an order) gets its session at the provider. If
+ * the provider fails, the payment is marked failed and CheckoutError 503 thrown; the caller undoes what
+ * else it reserved (an order's stock, ADR 25).
+ */
+export async function openCheckout(
+  user: { id: number; email: string },
+  payment: { id: number; amountCents: number; currency: string; description: string },
+  options: {
+    mode: CheckoutRequest["mode"];
+    /** The app's page for this payment's result (a path with or without a query). */
+    returnTo: string;
+    lineItems?: CheckoutRequest["lineItems"];
+    expiresAt?: Date;
+  },
+): Promise<{ url: string }> {
+  const provider = getProvider();
   const origin = getEnv().origin;
+  const back = `${origin}${options.returnTo}`;
   try {
     const session = await provider.createCheckout({
       paymentId: payment.id,
-      mode: price.kind === "subscription" ? "subscription" : "payment",
+      mode: options.mode,
       amountCents: payment.amountCents,
       currency: payment.currency,
       description: payment.description,
       customerEmail: user.email,
-      successUrl: `${origin}${returnPath(payment)}`,
-      cancelUrl: `${origin}${returnPath(payment)}&cancelled=1`,
+      successUrl: back,
+      cancelUrl: `${back}${back.includes("?") ? "&" : "?"}cancelled=1`,
       idempotencyKey: `checkout:payment:${payment.id}`,
+      ...(options.lineItems && { lineItems: options.lineItems }),
+      ...(options.expiresAt && { expiresAt: options.expiresAt }),
     });
     await db()
       .update(payments)
       .set({ providerSessionId: session.sessionId, updatedAt: new Date() })
       .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")));
     logger.info({ paymentId: payment.id, userId: user.id, provider: provider.name }, "checkout started");
-    return { paymentId: payment.id, url: session.url };
+    return { url: session.url };
   } catch (error) {
     logger.error({ paymentId: payment.id, err: (error as Error).message }, "checkout could not start");
     await db()

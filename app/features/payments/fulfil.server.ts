@@ -3,6 +3,12 @@ import { type Database, db } from "#db/client.server";
 import { membershipGrants, paymentEvents, payments, subscriptions, users } from "#db/schema";
 import { book } from "~/features/coins/ledger.server";
 import { unlockWithinPurchase } from "~/features/coins/unlock.server";
+import {
+  cancelledByExpiry,
+  cancelPendingOrder,
+  orderPaid,
+  orderRefunded,
+} from "~/features/order-fulfilment/order-events.server";
 import type { RequestMeta } from "~/lib/context";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
@@ -90,7 +96,12 @@ async function fulfil(
   now: Date,
   meta: RequestMeta | undefined,
 ) {
-  // Only a pending payment becomes paid: a second confirmation (another event id) finds nothing to do.
+  // Only a pending payment becomes paid: a second confirmation (another event id) finds nothing to do. An
+  // order's payment failed only because its reservation ended is still taken when the money arrives (ADR 25).
+  const from =
+    payment.kind === "product" && payment.status === "failed" && (await cancelledByExpiry(tx, payment.id))
+      ? "failed"
+      : "pending";
   const [paid] = await tx
     .update(payments)
     .set({
@@ -99,9 +110,10 @@ async function fulfil(
       updatedAt: now,
       providerPaymentId: effect.providerPaymentId ?? payment.providerPaymentId,
     })
-    .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
+    .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
     .returning();
   if (!paid) return "no-change" as const;
+  if (paid.kind === "product") await orderPaid(tx, paid, now);
   if (paid.coins > 0)
     await book(
       tx,
@@ -172,6 +184,7 @@ async function reverse(
   if (!updated) return "no-change" as const;
   await takeBackCoins(tx, payment, toTake, eventId, meta);
   if (full) {
+    if (payment.kind === "product") await orderRefunded(tx, payment.id, now);
     await tx
       .update(membershipGrants)
       .set({ revokedAt: now })
@@ -243,6 +256,7 @@ export async function processEvent(
         .set({ status: "failed", updatedAt: now })
         .where(and(eq(payments.id, payment.id), eq(payments.status, "pending")))
         .returning({ id: payments.id });
+      if (failed && payment.kind === "product") await cancelPendingOrder(tx, { paymentId: payment.id }, now);
       outcome = failed ? "failed" : "no-change";
     } else if (payment && effect.kind === "refunded") {
       outcome = await reverse(tx, payment, "refunded", effect.refundedCents, event.id, now, meta);

@@ -18,7 +18,14 @@ export type CheckoutRequest = {
   cancelUrl: string;
   /** The same key for a retried create call: the provider returns the first session instead of a second. */
   idempotencyKey: string;
+  /** What the payer sees itemised (an order's lines); without it, one line named `description`. */
+  lineItems?: CheckoutLineItem[];
+  /** When the session must stop accepting payment (an order's reservation end). */
+  expiresAt?: Date;
 };
+
+/** One itemised line of a checkout: prices from the database (never a request), in `currency`. */
+export type CheckoutLineItem = { name: string; unitAmountCents: number; quantity: number };
 
 export type CheckoutSession = { sessionId: string; url: string };
 

@@ -96,6 +96,16 @@ export function readStripeEvent(event: Stripe.Event): ProviderEvent {
   return { id: event.id, type: event.type, effect };
 }
 
+/** Stripe accepts a session expiry 30 minutes to 24 hours ahead: a shorter reservation is clamped up to 30 minutes. */
+const MIN_EXPIRY_SECONDS = 30 * 60 + 60;
+const MAX_EXPIRY_SECONDS = 24 * 60 * 60 - 60;
+
+export function stripeExpiry(expiresAt: Date, now = Date.now()): number {
+  const seconds = Math.floor(now / 1000);
+  const wanted = Math.floor(expiresAt.getTime() / 1000);
+  return Math.min(Math.max(wanted, seconds + MIN_EXPIRY_SECONDS), seconds + MAX_EXPIRY_SECONDS);
+}
+
 export function stripeProvider(): PaymentProvider {
   return {
     name: "stripe",
@@ -103,17 +113,20 @@ export function stripeProvider(): PaymentProvider {
       const session = await stripe().checkout.sessions.create(
         {
           mode: request.mode,
-          line_items: [
-            {
-              quantity: 1,
-              price_data: {
-                currency: request.currency.toLowerCase(),
-                unit_amount: request.amountCents,
-                product_data: { name: request.description },
-                ...(request.mode === "subscription" && { recurring: { interval: "month" as const } }),
-              },
+          line_items: (
+            request.lineItems ?? [
+              { name: request.description, unitAmountCents: request.amountCents, quantity: 1 },
+            ]
+          ).map((line) => ({
+            quantity: line.quantity,
+            price_data: {
+              currency: request.currency.toLowerCase(),
+              unit_amount: line.unitAmountCents,
+              product_data: { name: line.name },
+              ...(request.mode === "subscription" && { recurring: { interval: "month" as const } }),
             },
-          ],
+          })),
+          ...(request.expiresAt && { expires_at: stripeExpiry(request.expiresAt) }),
           customer_email: request.customerEmail,
           client_reference_id: String(request.paymentId),
           metadata: { paymentId: String(request.paymentId) },

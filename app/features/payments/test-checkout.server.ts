@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { payments } from "#db/schema";
+import { orders, payments } from "#db/schema";
 import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { hashToken } from "~/lib/tokens.server";
@@ -13,10 +13,20 @@ import { receiveWebhook } from "./webhook.server";
 export async function getTestCheckout(sessionId: string) {
   if (getEnv().PAYMENT_PROVIDER !== "test") return undefined;
   const [payment] = await db()
-    .select({ ...paymentSummary, chapterNumber: payments.chapterNumber })
+    .select({
+      ...paymentSummary,
+      chapterNumber: payments.chapterNumber,
+      orderId: orders.id,
+      reservedUntil: orders.reservedUntil,
+    })
     .from(payments)
+    .leftJoin(orders, eq(orders.paymentId, payments.id))
     .where(and(eq(payments.provider, "test"), eq(payments.providerSessionId, sessionId)));
-  return payment;
+  if (!payment) return undefined;
+  // An order's payment can be approved only while its units are reserved (ADR 25), as a real provider's
+  // session expires with the reservation.
+  const expired = payment.reservedUntil !== null && payment.reservedUntil.getTime() <= Date.now();
+  return { ...payment, expired };
 }
 
 /**
@@ -28,9 +38,10 @@ export async function answerTestCheckout(
   sessionId: string,
   decision: "approve" | "decline",
   meta?: RequestMeta,
-): Promise<{ redirectTo: string } | undefined> {
+): Promise<{ redirectTo: string; expired?: true } | undefined> {
   const payment = await getTestCheckout(sessionId);
   if (!payment) return undefined;
+  if (payment.expired && decision === "approve") return { redirectTo: returnPath(payment), expired: true };
   const body: TestEventBody = {
     // One id per session and answer (a second click is a duplicate), without the session id itself, which
     // opens the checkout page and so stays out of the logs that print event ids.

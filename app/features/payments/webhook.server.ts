@@ -1,3 +1,4 @@
+import { sendOrderConfirmation } from "~/features/order-fulfilment/confirmation.server";
 import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
 import { isCleanText } from "~/lib/parse";
@@ -54,7 +55,9 @@ export async function receiveWebhook(
     return { status: 400, body: { received: false, error: "bad-event" } };
   }
   try {
-    const { outcome } = await processEvent(provider.name, event, new Date(), meta);
+    const { outcome, paymentId } = await processEvent(provider.name, event, new Date(), meta);
+    // After the commit: an order's confirmation e-mail (a payment without an order sends nothing).
+    if (outcome === "fulfilled" && paymentId !== undefined) await sendOrderConfirmation(paymentId);
     return { status: 200, body: { received: true, duplicate: outcome === "duplicate" } };
   } catch (error) {
     if (error instanceof PaymentMismatch) {

@@ -15,6 +15,8 @@ import {
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
 import { MembershipSummary } from "~/features/membership/membership-summary";
 import { getMembership, membershipView } from "~/features/membership/queries.server";
+import { OrderList } from "~/features/orders/order-list";
+import { listOrders } from "~/features/orders/queries.server";
 import { PurchaseHistory } from "~/features/payments/purchase-history";
 import { listPurchases } from "~/features/payments/queries.server";
 import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
@@ -30,10 +32,15 @@ import type { Route } from "./+types/index";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [membership, purchases] = await Promise.all([getMembership(user.id), listPurchases(user.id)]);
+  const [membership, purchases, orders] = await Promise.all([
+    getMembership(user.id),
+    listPurchases(user.id),
+    listOrders(user.id),
+  ]);
   return {
     membership: membershipView(membership),
     purchases: purchases.map((purchase) => ({ ...purchase, createdAt: purchase.createdAt.toISOString() })),
+    orders: orders.map((order) => ({ ...order, createdAt: order.createdAt.toISOString() })),
     user: {
       username: user.username,
       email: user.email,
@@ -252,6 +259,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </Section>
       <Section id="membership" title={t("membership.title")}>
         <MembershipSummary membership={membership} currency="USD" />
+      </Section>
+      <Section id="orders" title={t("orders.title")}>
+        <OrderList orders={loaderData.orders} />
       </Section>
       <Section id="purchases" title={t("payments.history.title")}>
         <PurchaseHistory purchases={purchases} />

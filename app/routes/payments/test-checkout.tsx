@@ -28,9 +28,11 @@ export async function loader({ params }: Route.LoaderArgs) {
     },
     amountCents: payment.amountCents,
     currency: payment.currency,
-    open: payment.status === "pending",
-    back:
-      payment.kind === "subscription"
+    open: payment.status === "pending" && !payment.expired,
+    expired: payment.expired,
+    back: payment.orderId
+      ? `/orders/${payment.orderId}`
+      : payment.kind === "subscription"
         ? "/fundraiser"
         : payment.chapterNumber
           ? `/chapter/${payment.chapterNumber}`
@@ -45,6 +47,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     ? await answerTestCheckout(params.session, parsed.data.decision, context)
     : undefined;
   if (!answered) throw data(null, { status: 404 });
+  if (answered.expired) return data({ error: "orders.testExpired" }, { status: 409 });
   return redirect(answered.redirectTo);
 }
 
@@ -53,7 +56,7 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
   const format = useFormat();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const { item, amountCents, currency, open, back } = loaderData;
+  const { item, amountCents, currency, open, expired, back } = loaderData;
   return (
     <div className="mx-auto flex max-w-lg flex-col gap-6 px-4 py-10 sm:px-6">
       <p
@@ -104,7 +107,7 @@ export default function TestCheckout({ loaderData, actionData }: Route.Component
           </button>
         </Form>
       ) : (
-        <FormNotice>{t("payments.test.answered")}</FormNotice>
+        <FormNotice>{t(expired ? "orders.testExpired" : "payments.test.answered")}</FormNotice>
       )}
       <p className="text-center text-sm text-muted">{t("payments.test.explainer")}</p>
       <p className="text-center">

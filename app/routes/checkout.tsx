@@ -1,0 +1,150 @@
+import "~/i18n/full-catalogue";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { requireUser } from "~/features/auth/guards.server";
+import { checkoutFormSchema, countryOptions } from "~/features/orders/address";
+import { AddressFields, DedicationField } from "~/features/orders/address-fields";
+import { OrderLines } from "~/features/orders/order-lines";
+import { CheckoutFormError, checkoutCart, OrderError, placeOrder } from "~/features/orders/place.server";
+import { CheckoutError } from "~/features/payments/checkout.server";
+import { useTranslation } from "~/i18n/react";
+import type { FieldErrors } from "~/lib/forms";
+import { echoedValue } from "~/lib/forms";
+import { getPreferences } from "~/lib/preferences.server";
+import { buttonClass } from "~/ui/button";
+import { FormAlert, useFormValidation } from "~/ui/form";
+import { Link } from "~/ui/link";
+import { Page } from "~/ui/page";
+import type { Route } from "./+types/checkout";
+
+/** The checkout (ADR 25): the reader's stored cart priced by the server, the address, then the provider. */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const cart = await checkoutCart(user.id);
+  return {
+    ...cart,
+    lines: cart.lines.map((line) => ({
+      name: line.name,
+      variantLabel: line.variantLabel,
+      unitPriceCents: line.unitPriceCents,
+      quantity: line.quantity,
+    })),
+    countries: cart.needs.shipping ? countryOptions(getPreferences(request).language) : [],
+  };
+}
+
+const FIELDS = [
+  "shipName",
+  "shipLine1",
+  "shipLine2",
+  "shipCity",
+  "shipPostalCode",
+  "shipCountry",
+  "dedication",
+];
+
+type ActionResult = {
+  errors?: FieldErrors;
+  formError?: string;
+  formValues?: Record<string, string>;
+  values: Record<string, string>;
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string"));
+  const values = Object.fromEntries(FIELDS.map((name) => [name, echoedValue(form, name, 600)]));
+  try {
+    const { url } = await placeOrder(user, fields, { ip: context.ip });
+    return redirect(url, 303);
+  } catch (error) {
+    if (error instanceof CheckoutFormError) {
+      const { form: formError, ...errors } = error.errors;
+      return data({ errors, formError, values } satisfies ActionResult, { status: 400 });
+    }
+    if (error instanceof OrderError || error instanceof CheckoutError)
+      return data(
+        {
+          formError: error.messageKey,
+          formValues: error instanceof OrderError ? error.values : {},
+          values,
+        } satisfies ActionResult,
+        { status: error.status },
+      );
+    throw error;
+  }
+}
+
+export default function Checkout({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+  const { lines, problems, totalCents, currency, needs, countries } = loaderData;
+  const result = actionData as ActionResult | undefined;
+  const { errors, onSubmit } = useFormValidation(checkoutFormSchema(needs), result?.errors);
+  if (!lines.length && !problems.length)
+    return (
+      <Page title={t("checkout.title")} width="max-w-2xl">
+        <p className="text-center" data-testid="checkout-empty">
+          {t("checkout.empty")}{" "}
+          <Link to="/shop" className="text-primary underline underline-offset-2">
+            {t("checkout.toShop")}
+          </Link>
+        </p>
+      </Page>
+    );
+  return (
+    <Page title={t("checkout.title")} width="max-w-2xl">
+      <div className="flex flex-col gap-8">
+        <section
+          aria-labelledby="checkout-lines"
+          className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
+        >
+          <h2 id="checkout-lines" className="mb-2 font-display text-xl text-primary">
+            {t("checkout.lines")}
+          </h2>
+          <OrderLines
+            lines={lines}
+            totalCents={totalCents}
+            currency={currency}
+            caption={t("checkout.lines")}
+          />
+          {problems.length ? (
+            <ul className="mt-4 flex flex-col gap-2" data-testid="checkout-problems">
+              {problems.map((problem) => (
+                <li key={`${problem.messageKey}:${problem.item}`}>
+                  <FormAlert>{t(problem.messageKey, { item: problem.item, left: problem.stock })}</FormAlert>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </section>
+        {result?.formError ? (
+          <FormAlert>{t(result.formError, result.formValues)}</FormAlert>
+        ) : errors.form ? (
+          <FormAlert>{t(errors.form)}</FormAlert>
+        ) : null}
+        {problems.length ? (
+          <p className="text-center">
+            <Link to="/shop" className="text-primary underline underline-offset-2">
+              {t("checkout.fixCart")}
+            </Link>
+          </p>
+        ) : (
+          <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
+            {needs.shipping ? (
+              <AddressFields countries={countries} errors={errors} values={result?.values ?? {}} />
+            ) : null}
+            {needs.dedication ? (
+              <DedicationField error={errors.dedication} value={result?.values.dedication} />
+            ) : null}
+            <p className="text-sm text-muted">{t("checkout.reservation")}</p>
+            <button type="submit" className={buttonClass("primary", "w-full")} disabled={busy}>
+              {busy ? t("checkout.paying") : t("checkout.pay")}
+            </button>
+          </Form>
+        )}
+      </div>
+    </Page>
+  );
+}

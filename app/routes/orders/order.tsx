@@ -1,0 +1,114 @@
+import "~/i18n/full-catalogue";
+import { data } from "react-router";
+import { requireUser } from "~/features/auth/guards.server";
+import { orderNumber } from "~/features/order-fulfilment/number";
+import { countryOptions } from "~/features/orders/address";
+import { OrderLines } from "~/features/orders/order-lines";
+import { getOwnOrder } from "~/features/orders/queries.server";
+import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pending";
+import { useTranslation } from "~/i18n/react";
+import { parseId } from "~/lib/parse";
+import { getPreferences } from "~/lib/preferences.server";
+import { FormAlert, FormNotice } from "~/ui/form";
+import { Link } from "~/ui/link";
+import { Page } from "~/ui/page";
+import { useFormat } from "~/ui/use-format";
+import type { Route } from "./+types/order";
+
+/** One of the reader's orders (another reader's, or none, is a 404); the provider returns the payer here. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const id = parseId(params.id);
+  const order = id === undefined ? undefined : await getOwnOrder(user.id, id);
+  if (!order) throw data(null, { status: 404 });
+  const country = order.shipCountry
+    ? countryOptions(getPreferences(request).language).find((c) => c.code === order.shipCountry)?.name
+    : undefined;
+  return {
+    order: {
+      ...order,
+      number: orderNumber(order.id),
+      country: country ?? order.shipCountry,
+      createdAt: order.createdAt.toISOString(),
+      reservedUntil: order.reservedUntil.toISOString(),
+    },
+    cancelled: new URL(request.url).searchParams.has("cancelled"),
+  };
+}
+
+export default function Order({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { order, cancelled } = loaderData;
+  const pending = order.status === "pending";
+  useRecheckWhilePending(pending && !cancelled);
+  const address = [
+    order.shipName,
+    order.shipLine1,
+    order.shipLine2,
+    [order.shipPostalCode, order.shipCity].filter(Boolean).join(" "),
+    order.country,
+  ].filter(Boolean);
+  return (
+    <Page title={t("orders.orderTitle", { number: order.number })} width="max-w-2xl">
+      <div className="flex flex-col gap-6">
+        <p className="text-center text-lg" role="status" data-testid="order-status">
+          {t(`orders.statuses.${order.status}`)}
+          {" · "}
+          <span className="text-muted">{format.date(order.createdAt)}</span>
+        </p>
+        {pending && cancelled ? <FormAlert>{t("orders.cancelledAtProvider")}</FormAlert> : null}
+        {pending && !cancelled ? (
+          <FormNotice>
+            {t("orders.waiting", { time: format.date(order.reservedUntil, { timeStyle: "short" }) })}
+          </FormNotice>
+        ) : null}
+        {order.status === "paid" ? <FormNotice>{t("orders.thanks")}</FormNotice> : null}
+        <section
+          aria-labelledby="order-lines"
+          className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
+        >
+          <h2 id="order-lines" className="mb-2 font-display text-xl text-primary">
+            {t("orders.lines")}
+          </h2>
+          <OrderLines
+            lines={order.lines}
+            totalCents={order.totalCents}
+            currency={order.currency}
+            caption={t("orders.lines")}
+          />
+        </section>
+        {address.length ? (
+          <section
+            aria-labelledby="order-address"
+            className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
+          >
+            <h2 id="order-address" className="mb-2 font-display text-xl text-primary">
+              {t("orders.shipTo")}
+            </h2>
+            <address className="not-italic" data-testid="order-address">
+              {address.map((part) => (
+                <span key={part} className="block">
+                  {part}
+                </span>
+              ))}
+            </address>
+          </section>
+        ) : null}
+        {order.dedication ? (
+          <section aria-labelledby="order-dedication">
+            <h2 id="order-dedication" className="font-display text-lg text-primary">
+              {t("orders.dedication")}
+            </h2>
+            <p className="whitespace-pre-line">{order.dedication}</p>
+          </section>
+        ) : null}
+        <p className="text-center">
+          <Link to="/account#orders" className="text-primary underline underline-offset-2">
+            {t("orders.allOrders")}
+          </Link>
+        </p>
+      </div>
+    </Page>
+  );
+}
