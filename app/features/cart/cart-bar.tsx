@@ -6,8 +6,8 @@ import type { CartSummary } from "./summary";
 
 /**
  * The shop's cart bar (ADR 24): fixed to the bottom of the viewport while the cart holds something, with the
- * item count, the total at today's prices and the way to checkout. The page under it keeps room for it
- * (`cartBarPadding`), so it never covers the last of the content.
+ * item count, the total at today's prices and the way to checkout. The page keeps room for it at its foot
+ * (`body:has(.cart-bar)` in app.css), so it never covers the last of the content, footer included.
  */
 export function CartBar({ cart }: { cart: CartSummary | null }) {
   const { t } = useTranslation();
@@ -16,14 +16,14 @@ export function CartBar({ cart }: { cart: CartSummary | null }) {
   return (
     <section
       aria-label={t("cart.bar.label")}
-      className="fixed inset-x-0 bottom-0 z-30 border-t border-line bg-[color:var(--surface)] shadow-[0_-4px_16px_rgb(0_0_0/0.12)]"
+      className="cart-bar fixed inset-x-0 bottom-0 z-30 border-t border-line bg-[color:var(--bar)] shadow-[0_-4px_16px_rgb(0_0_0/0.12)]"
     >
       <div className="mx-auto flex max-w-6xl items-center justify-between gap-3 px-4 py-3 sm:px-6">
         <p aria-live="polite" className="font-display text-base sm:text-lg" data-testid="cart-bar-summary">
           {t("cart.bar.summary", {
             count: cart.count,
             items: t("cart.bar.items", { count: cart.count }),
-            total: format.money(cart.totalCents, cart.currency),
+            total: format.money(cart.totalCents, cart.currency, { minor: true }),
           })}
         </p>
         <Link to="/checkout" className={buttonClass("primary")}>
@@ -33,6 +33,3 @@ export function CartBar({ cart }: { cart: CartSummary | null }) {
     </section>
   );
 }
-
-/** Room at the foot of the page for the bar. */
-export const cartBarPadding = "pb-24";

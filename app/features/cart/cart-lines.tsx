@@ -41,7 +41,9 @@ export function CartLines({ lines }: { lines: CartLineView[] }) {
               <div className="min-w-0 flex-1 basis-48">
                 <p className="font-display text-lg">{name}</p>
                 <p className="text-sm text-muted">
-                  {t("cart.lines.each", { price: format.money(line.unitPriceCents, line.currency) })}
+                  {t("cart.lines.each", {
+                    price: format.money(line.unitPriceCents, line.currency, { minor: true }),
+                  })}
                 </p>
               </div>
               <Form method="post" action="/cart" className="flex items-end gap-2">
@@ -73,7 +75,7 @@ export function CartLines({ lines }: { lines: CartLineView[] }) {
                 </button>
               </Form>
               <p className="w-24 text-right font-display text-lg">
-                {format.money(line.unitPriceCents * line.quantity, line.currency)}
+                {format.money(line.unitPriceCents * line.quantity, line.currency, { minor: true })}
               </p>
             </li>
           );
@@ -88,7 +90,7 @@ export function CartLines({ lines }: { lines: CartLineView[] }) {
           </button>
         </Form>
         <p className="font-display text-xl">
-          {t("cart.lines.total")}: {format.money(total, currency)}
+          {t("cart.lines.total")}: {format.money(total, currency, { minor: true })}
         </p>
       </div>
     </section>

@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
 import { Outlet } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
-import { CartBar, cartBarPadding } from "~/features/cart/cart-bar";
+import { CartBar } from "~/features/cart/cart-bar";
 import { cartSummary, viewerCart } from "~/features/cart/commands.server";
 import type { Route } from "./+types/layout";
 
@@ -17,9 +17,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export default function ShopLayout({ loaderData }: Route.ComponentProps) {
   return (
-    <div className={loaderData.cart ? cartBarPadding : undefined}>
+    <>
       <Outlet />
       <CartBar cart={loaderData.cart} />
-    </div>
+    </>
   );
 }
