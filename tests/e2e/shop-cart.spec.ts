@@ -31,6 +31,7 @@ test("a visitor fills the cart (Art Print x2 with a piece, Bookmark Set x1), and
   await expect(page.getByText(c.add.added)).toBeVisible();
   await expect(bar(page)).toContainText("2 items · $50.00");
   await expect(page).toHaveURL(/\/shop\/product\/3$/);
+  await page.screenshot({ path: testInfo.outputPath("art-print-added.png"), fullPage: false });
 
   await page.goto("/shop/product/1");
   await hydrated(page);

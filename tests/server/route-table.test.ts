@@ -50,6 +50,8 @@ const pages: Record<string, Sample[] | "resource"> = {
     { path: "/shop/product/2", status: 200, translated: false },
     { path: "/shop/product/9999", status: 404, translated: true },
   ],
+  // POST only (ADR 24); a GET goes to the shop.
+  cart: "resource",
   fundraiser: [{ path: "/fundraiser", status: 200, translated: true }],
   terms: [{ path: "/terms", status: 200, translated: false }],
   privacy: [{ path: "/privacy", status: 200, translated: false }],
