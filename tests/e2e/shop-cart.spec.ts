@@ -104,4 +104,17 @@ test.describe("without JavaScript", () => {
     await noOverflow(page);
     await page.screenshot({ path: testInfo.outputPath("shop-no-js.png"), fullPage: false });
   });
+
+  test("a refused form says why, changes nothing and leads back", async ({ page }, testInfo) => {
+    await page.goto("/shop/product/3");
+    // As a browser that ignores `required` would send it: no piece.
+    await page.getByLabel(c.add.piece).evaluate((select) => select.removeAttribute("required"));
+    await page.getByRole("button", { name: c.add.button, exact: true }).click();
+    await expect(page.getByRole("alert")).toHaveText(c.errors["variant-required"]);
+    await noOverflow(page);
+    await page.screenshot({ path: testInfo.outputPath("refused-no-js.png"), fullPage: false });
+    await page.getByRole("link", { name: c.back }).click();
+    await expect(page).toHaveURL(/\/shop\/product\/3$/);
+    await expect(bar(page)).toHaveCount(0);
+  });
 });

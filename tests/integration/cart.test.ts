@@ -189,6 +189,24 @@ describe.each(drivers)("the cart on %s", (driver) => {
     expect(await getCart(reader.id)).toEqual(stored);
   });
 
+  it("throws a plain form's refusal (no JavaScript) for the page to show, past this route's loader", async () => {
+    const refused = await post({
+      intent: "add",
+      productId: 3,
+      quantity: 1,
+      redirectTo: "/shop/product/3",
+    }).then(
+      () => undefined,
+      (error: unknown) => error as { data: unknown },
+    );
+    expect(statusOf(refused)).toBe(400);
+    expect(refused?.data).toEqual({
+      ok: false,
+      error: "cart.errors.variant-required",
+      back: "/shop/product/3",
+    });
+  });
+
   it("a reader's cart lives in the database: add, set, remove, clear", async () => {
     const reader = await createReader({ prefix: "cart-reader" });
     const send = (fields: Record<string, string | number>) => post(fields, reader.cookie);
