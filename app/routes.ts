@@ -1,4 +1,4 @@
-import { index, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 
 /** The whole URL map. */
 export default [
@@ -14,9 +14,14 @@ export default [
   route("wiki/:section", "routes/wiki/section.tsx"),
   route("wiki/:section/:slug", "routes/wiki/page.tsx"),
   route("gallery", "routes/gallery.tsx"),
-  route("shop", "routes/shop/index.tsx"),
-  route("shop/product/:id", "routes/shop/product.tsx"),
-  route("shop/product/:id/inquire", "routes/shop/inquire.tsx"),
+  // The shop's pages share the cart bar (ADR 24).
+  layout("routes/shop/layout.tsx", [
+    route("shop", "routes/shop/index.tsx"),
+    route("shop/product/:id", "routes/shop/product.tsx"),
+    route("shop/product/:id/inquire", "routes/shop/inquire.tsx"),
+    route("checkout", "routes/checkout.tsx"),
+  ]),
+  route("cart", "routes/cart.tsx"),
   route("fundraiser", "routes/fundraiser.tsx"),
   route("terms", "routes/legal.tsx", { id: "terms" }),
   route("privacy", "routes/legal.tsx", { id: "privacy" }),
@@ -34,7 +39,6 @@ export default [
   route("account", "routes/account/index.tsx"),
   route("account/data", "routes/account/data.ts"),
   route("coins", "routes/coins/index.tsx"),
-  route("checkout", "routes/checkout.tsx"),
   route("orders/:id", "routes/orders/order.tsx"),
   route("pay/test/:session", "routes/payments/test-checkout.tsx"),
   route("webhooks/:provider", "routes/payments/webhook.ts"),

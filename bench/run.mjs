@@ -261,6 +261,8 @@ for (const [name, route] of [
   ["toc", "/toc"],
   ["home", "/"],
   ["shop", "/shop"],
+  // A product page under the shop's layout (cart bar, ADR 24): a visitor without a cart gets the kept page.
+  ["product", "/shop/product/1"],
 ]) {
   results.runs[`${name}Br`] = wrk(`${app.base}${route}`, br);
   results.runs[`${name}Plain`] = wrk(`${app.base}${route}`);
@@ -276,7 +278,7 @@ results.runs.chapterFloodBr = best(
   ...[0, 1, 2].map(() => wrk(`${app.base}/chapter/1`, br, duration, "bench/flood.lua")),
 );
 results.weights = {};
-const pages = ["/chapter/1", "/toc", "/", "/shop"];
+const pages = ["/chapter/1", "/toc", "/", "/shop", "/shop/product/1"];
 const scripts = await loadedScripts(pages.map((route) => `${app.base}${route}`));
 for (const route of pages) {
   results.weights[route] = pageWeight(await fetchText(`${app.base}${route}`), scripts[`${app.base}${route}`]);

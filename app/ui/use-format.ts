@@ -16,7 +16,8 @@ export function useFormat() {
   return {
     date: (iso: string | Date, options: Intl.DateTimeFormatOptions = { dateStyle: "medium" }) =>
       new Intl.DateTimeFormat(language, { ...options, timeZone }).format(new Date(iso)),
-    money: (cents: number, currency: string) => formatMoney(cents, currency, language),
+    money: (cents: number, currency: string, options?: { minor?: boolean }) =>
+      formatMoney(cents, currency, language, options),
     number: (value: number) => formatNumber(value, language),
   };
 }

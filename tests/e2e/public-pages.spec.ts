@@ -19,7 +19,7 @@ const pages = [
   },
   { path: "/wiki/world/new-lumen", en: "New Lumen", ja: "New Lumen", link: "/wiki/world" },
   { path: "/gallery", en: en.gallery.heading, ja: ja.gallery.heading, link: "/terms" },
-  { path: "/shop", en: en.shop.buyNow, ja: ja.shop.buyNow, link: "/shop/product/1" },
+  { path: "/shop", en: en.cart.add.button, ja: ja.cart.add.button, link: "/shop/product/1" },
   { path: "/shop/product/1", en: "Bookmark Set (5pc)", ja: "Bookmark Set (5pc)", link: "/shop" },
   {
     path: "/fundraiser",

@@ -98,6 +98,24 @@ describe("social sign-in through the production server", () => {
     expect(await (await later.get("/account")).text()).toContain(profile.username);
   });
 
+  it("keeps a visitor's cart through a social sign-up: merged into the reader's, the cookie cleared (ADR 24)", async () => {
+    discord.profile = discordProfile();
+    const browser = new Client(server.url);
+    const added = await browser.post("/cart", {
+      intent: "add",
+      productId: "1",
+      variantId: "",
+      quantity: "2",
+    });
+    expect(added.status).toBe(302);
+    expect(browser.cookies.get("cart")).toBe("1x2");
+    const { answer } = await roundTrip(browser, "discord", "/shop");
+    expect(answer.status).toBe(302);
+    expect(answer.headers.getSetCookie()).toContain("cart=; Path=/; SameSite=Lax; Max-Age=0");
+    expect(browser.cookies.has("cart")).toBe(false);
+    expect(await (await browser.get("/shop")).text()).toContain("2 items");
+  });
+
   it("links Google to the signed-in reader from the account page", async () => {
     discord.profile = discordProfile();
     const browser = new Client(server.url);

@@ -375,6 +375,24 @@ describe("cached pages never show one reader's data to another", () => {
   });
 });
 
+describe("a visitor's cart (ADR 24)", () => {
+  it("keeps the shop one shared page for visitors without a cart, and gives one with a cart their own page and bar", async () => {
+    await raw(origin, "/shop/product/1");
+    const shared = await raw(origin, "/shop/product/1");
+    expect(shared.headers.etag).toBeDefined();
+    expect(shared.text).not.toContain("cart-bar");
+    for (const pathname of ["/shop/product/1", "/shop", "/shop/product/1.data"]) {
+      const mine = await raw(origin, pathname, { headers: { cookie: "cart=1x2" } });
+      expect(mine.status, pathname).toBe(200);
+      expect(mine.headers.etag, pathname).toBeUndefined();
+      if (!pathname.endsWith(".data")) expect(mine.text, pathname).toContain("2 items");
+    }
+    const after = await raw(origin, "/shop/product/1");
+    expect(after.text).not.toContain("2 items");
+    expect(after.headers.etag).toBe(shared.headers.etag);
+  });
+});
+
 describe("revalidation", () => {
   it("serves a kept page again with the same ETag per encoding, and 304 when the browser has it", async () => {
     const miss = await raw(origin, "/gallery", { headers: { "accept-encoding": "br" } });

@@ -55,6 +55,8 @@ const pages: Record<string, Sample[] | "resource"> = {
     { path: "/shop/product/6/inquire", status: 200, translated: true },
     { path: "/shop/product/1/inquire", status: 404, translated: true },
   ],
+  // POST only (ADR 24); a GET goes to the shop.
+  cart: "resource",
   fundraiser: [{ path: "/fundraiser", status: 200, translated: true }],
   terms: [{ path: "/terms", status: 200, translated: false }],
   privacy: [{ path: "/privacy", status: 200, translated: false }],

@@ -1,6 +1,8 @@
 import { and, eq, ne, sql } from "drizzle-orm";
 import { db, getDatabase } from "#db/client.server";
 import { readingSettings, sessions, users } from "#db/schema";
+import { CART_COOKIE, cartCookie, readCartCookie } from "~/features/cart/cookie.server";
+import { mergeIntoCart } from "~/features/cart/queries.server";
 import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
 import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
@@ -77,13 +79,17 @@ export async function createSession(
 /**
  * Signs a user in with a new session and revokes the one the browser presented, whoever's it was, so no
  * session id planted or seen before sign-in stays valid after it (session fixation, OWASP ASVS 3.2).
+ * Every sign-in (password, reset, social; a registration signs in through one of them) comes here, so it is
+ * also where a visitor's cart cookie joins the reader's stored cart and is cleared (ADR 24). Returns the
+ * Set-Cookie headers to send.
  */
 export async function signIn(
   request: Request,
   userId: number,
   { remember, meta, method }: { remember: boolean; meta: RequestMeta; method: string },
-): Promise<string> {
-  const presented = readCookies(request).get(sessionCookieName());
+): Promise<string[]> {
+  const cookies = readCookies(request);
+  const presented = cookies.get(sessionCookieName());
   if (presented) {
     const revoked = await db()
       .delete(sessions)
@@ -102,7 +108,9 @@ export async function signIn(
     userAgent: request.headers.get("user-agent"),
   });
   logger.info({ event: "signed-in", method, userId, ...meta }, "signed in");
-  return cookie;
+  if (!cookies.has(CART_COOKIE)) return [cookie];
+  await mergeIntoCart(userId, readCartCookie(cookies));
+  return [cookie, cartCookie([])];
 }
 
 const lookups = new WeakMap<Request, Promise<SessionUser | undefined>>();

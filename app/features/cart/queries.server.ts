@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { cartItems, galleryItems, products } from "#db/schema";
+import { cartItems, galleryItems, products, users } from "#db/schema";
 import { type CartLine, MAX_CART_LINES, MAX_LINE_QUANTITY, mergeLines } from "./lines";
 
 /** A cart line as the server prices it: name, unit price and stock from the database, never from a request. */
@@ -86,22 +86,45 @@ export async function getCart(userId: number): Promise<CartLine[]> {
 }
 
 /**
- * Writes a signed-in reader's cart as `lines` (what the cart commands computed from the stored cart):
- * lines not in it are deleted, the others upserted. One transaction, so two tabs never leave half a cart.
+ * Changes a signed-in reader's cart: `change` gets the stored lines and returns the new ones, which replace
+ * them. One transaction holding the reader's row, so two tabs (or a sign-in merge and an add) never both
+ * read the old cart and then write over each other or race on the unique index. `change` must be pure:
+ * whatever it needs from the database is read before.
  */
-export async function saveCart(userId: number, lines: CartLine[]): Promise<void> {
-  await db().transaction(async (tx) => {
+export async function updateCart(
+  userId: number,
+  change: (lines: CartLine[]) => CartLine[],
+): Promise<CartLine[]> {
+  return db().transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+    const stored = await tx
+      .select({
+        productId: cartItems.productId,
+        variantId: cartItems.variantId,
+        quantity: cartItems.quantity,
+      })
+      .from(cartItems)
+      .where(eq(cartItems.userId, userId))
+      .orderBy(asc(cartItems.id))
+      .limit(MAX_CART_LINES);
+    const lines = change(stored).slice(0, MAX_CART_LINES);
     await tx.delete(cartItems).where(eq(cartItems.userId, userId));
     if (lines.length)
       await tx.insert(cartItems).values(
-        lines.slice(0, MAX_CART_LINES).map((line) => ({
+        lines.map((line) => ({
           userId,
           productId: line.productId,
           variantId: line.variantId,
           quantity: Math.min(line.quantity, MAX_LINE_QUANTITY),
         })),
       );
+    return lines;
   });
+}
+
+/** Writes a signed-in reader's cart as `lines`: lines not in it are deleted, the others written. */
+export async function saveCart(userId: number, lines: CartLine[]): Promise<void> {
+  await updateCart(userId, () => lines);
 }
 
 export async function clearCart(userId: number): Promise<void> {
@@ -121,9 +144,8 @@ export async function stockOf(productIds: number[]): Promise<Map<number, number>
 /** Merges a visitor's cart into the reader's stored cart at sign-in (quantities added, capped by stock and 5). */
 export async function mergeIntoCart(userId: number, visitorLines: CartLine[]): Promise<CartLine[]> {
   if (!visitorLines.length) return getCart(userId);
-  const stored = await getCart(userId);
-  const stock = await stockOf([...new Set([...stored, ...visitorLines].map((line) => line.productId))]);
-  const merged = mergeLines(stored, visitorLines, (line) => stock.get(line.productId) ?? 0);
-  await saveCart(userId, merged);
-  return merged;
+  const stock = await stockOf([...new Set(visitorLines.map((line) => line.productId))]);
+  return updateCart(userId, (stored) =>
+    mergeLines(stored, visitorLines, (line) => stock.get(line.productId) ?? 0),
+  );
 }

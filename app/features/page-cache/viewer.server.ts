@@ -1,4 +1,5 @@
 import { lookUpSessionToken, sessionCookieName } from "~/features/auth/session.server";
+import { CART_COOKIE } from "~/features/cart/cookie.server";
 import { chapterLock, findChapter } from "~/features/reader/access.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 
@@ -7,14 +8,15 @@ import { mayShareChapterPage } from "~/features/reader/sharing";
  * them. Every visitor (no session cookie) sees the same public pages. Signed-in readers share a chapter page
  * when they may all read the chapter and use the same reading settings (rendered on <html>); every other
  * page of a signed-in reader is their own (undefined). Personal figures (progress, balance) are never part of
- * a shared page: the parts that show them fetch them.
+ * a shared page: the parts that show them fetch them. The shop's pages show the cart bar, so a visitor with a
+ * cart cookie gets their own there (ADR 24).
  */
 export async function sharedViewer(
   pathname: string,
   cookies: Map<string, string>,
 ): Promise<string | undefined> {
   const token = cookies.get(sessionCookieName());
-  if (!token) return "visitor";
+  if (!token) return cookies.get(CART_COOKIE) && showsCart(pathname) ? undefined : "visitor";
   const chapter = /^\/chapter\/(\d{1,6})$/.exec(pathname);
   if (!chapter) return undefined;
   const user = await lookUpSessionToken(token);
@@ -23,4 +25,11 @@ export async function sharedViewer(
   if (!facts || !mayShareChapterPage(user, Boolean(await chapterLock(facts, user)))) return undefined;
   const { fontSize, fontFamily, lineHeight } = user.readingSettings;
   return `reader ${fontSize} ${fontFamily} ${lineHeight}`;
+}
+
+/** The pages under the shop's layout (app/routes.ts), and their route data (`.data`). */
+const CART_PAGES = /^\/(shop|checkout)(\/|\.data$|$)/;
+
+function showsCart(pathname: string): boolean {
+  return CART_PAGES.test(pathname);
 }

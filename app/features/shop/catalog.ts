@@ -1,4 +1,4 @@
-import type { ProductCategory } from "#db/schema";
+import type { ProductCategory, VariantKind } from "#db/schema";
 
 export const shopFilters = ["all", "books", "prints", "limited", "new"] as const;
 export type ShopFilter = (typeof shopFilters)[number];
@@ -28,6 +28,8 @@ export type ProductSummary = {
   currency: string;
   imageUrl: string;
   membershipDays: number;
+  stock: number;
+  variantKind: VariantKind | null;
 };
 
 export function productSummary({
@@ -37,6 +39,15 @@ export function productSummary({
   currency,
   imageUrl,
   membershipDays,
+  stock,
+  variantKind,
 }: ProductSummary): ProductSummary {
-  return { id, name, priceCents, currency, imageUrl, membershipDays };
+  return { id, name, priceCents, currency, imageUrl, membershipDays, stock, variantKind };
+}
+
+/** What a product offers the buyer: a price to ask about, a variant to choose first, the cart, or nothing left. */
+export function productAction(product: Pick<ProductSummary, "priceCents" | "stock" | "variantKind">) {
+  if (product.priceCents <= 0) return "inquire" as const;
+  if (product.stock <= 0) return "sold-out" as const;
+  return product.variantKind ? ("choose" as const) : ("add" as const);
 }

@@ -1,9 +1,21 @@
+import { AddToCartForm } from "~/features/cart/add-to-cart";
 import { tierForMembershipDays } from "~/features/membership/tiers";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
-import type { ProductSummary } from "./catalog";
+import { type ProductSummary, productAction } from "./catalog";
+
+/** Fewer than this many left reads "Only N left". */
+const LOW_STOCK = 10;
+
+/** "In stock", "Only 3 left" or "Sold out" (docs/product-rules.md "Cart"). */
+export function StockNote({ stock }: { stock: number }) {
+  const { t } = useTranslation();
+  if (stock <= 0) return <p className="font-display text-accent">{t("cart.stock.soldOut")}</p>;
+  if (stock < LOW_STOCK) return <p className="text-accent">{t("cart.stock.onlyLeft", { count: stock })}</p>;
+  return <p className="text-muted">{t("cart.stock.inStock")}</p>;
+}
 
 /** "Observer membership · 30 days" for products that grant membership; nothing otherwise. */
 export function MembershipBonus({ days }: { days: number }) {
@@ -23,9 +35,14 @@ export function Price({ cents, currency }: { cents: number; currency: string }) 
   return <>{cents === 0 ? t("shop.contact") : format.money(cents, currency)}</>;
 }
 
-/** A product tile linking to its page; the button reads "Buy Now", or "Inquire" when the price is 0. */
+/**
+ * A product tile: its name links to its page; its button adds one to the cart (a product sold as it is),
+ * leads to the page to choose a piece (the Art Print), or to ask about it (priced 0).
+ */
 export function ProductCard({ product }: { product: ProductSummary }) {
   const { t } = useTranslation();
+  const action = productAction(product);
+  const page = `/shop/product/${product.id}`;
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border border-line bg-[color:var(--surface)]">
       <img
@@ -37,18 +54,28 @@ export function ProductCard({ product }: { product: ProductSummary }) {
         className="aspect-square w-full object-cover"
       />
       <div className="flex flex-1 flex-col gap-2 p-4">
-        <h3 className="font-display text-lg">{product.name}</h3>
+        <h3 className="font-display text-lg">
+          <Link to={page} className="underline-offset-2 hover:underline">
+            {product.name}
+          </Link>
+        </h3>
         <p className="text-xl text-primary">
           <Price cents={product.priceCents} currency={product.currency} />
         </p>
         <MembershipBonus days={product.membershipDays} />
-        <Link
-          to={`/shop/product/${product.id}`}
-          className={buttonClass("primary", "mt-auto")}
-          aria-label={`${product.priceCents === 0 ? t("shop.inquire") : t("shop.buyNow")}: ${product.name}`}
-        >
-          {product.priceCents === 0 ? t("shop.inquire") : t("shop.buyNow")}
-        </Link>
+        <div className="mt-auto pt-2">
+          {action === "add" || action === "sold-out" ? (
+            <AddToCartForm productId={product.id} productName={product.name} stock={product.stock} compact />
+          ) : (
+            <Link
+              to={page}
+              className={buttonClass("primary", "w-full")}
+              aria-label={`${t(action === "inquire" ? "shop.inquire" : "cart.add.choosePieceLink")}: ${product.name}`}
+            >
+              {t(action === "inquire" ? "shop.inquire" : "cart.add.choosePieceLink")}
+            </Link>
+          )}
+        </div>
       </div>
     </article>
   );

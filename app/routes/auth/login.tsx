@@ -48,13 +48,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure({ formError: "auth.invalidCredentials", values: { email } }, 401);
   }
   await reset(accountKey);
-  const cookie = await signIn(request, user.id, {
+  const cookies = await signIn(request, user.id, {
     remember: parsed.data.remember,
     meta: context,
     method: "password",
   });
   return redirect(safeRedirectPath(parsed.data.redirectTo, "/account"), {
-    headers: { "Set-Cookie": cookie },
+    headers: cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]),
   });
 }
 

@@ -40,10 +40,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // and the presented one ends (signIn).
   const current = await getSessionUser(request);
   if (current?.id !== result.userId)
-    headers.append(
-      "Set-Cookie",
-      await signIn(request, result.userId, { remember: false, meta: context, method: provider.id }),
-    );
+    for (const cookie of await signIn(request, result.userId, {
+      remember: false,
+      meta: context,
+      method: provider.id,
+    }))
+      headers.append("Set-Cookie", cookie);
   throw redirect(safeRedirectPath(result.redirectTo, "/account"), { headers });
 }
 

@@ -23,8 +23,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return formFailure({ errors: parsed.errors });
   const userId = await resetPassword(parsed.data.token, parsed.data.password, context);
   if (userId === undefined) return formFailure({ formError: "auth.reset.invalid" });
-  const cookie = await signIn(request, userId, { remember: false, meta: context, method: "reset" });
-  return redirect("/account", { headers: { "Set-Cookie": cookie } });
+  const cookies = await signIn(request, userId, { remember: false, meta: context, method: "reset" });
+  return redirect("/account", { headers: cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]) });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,12 +1,16 @@
 import "~/i18n/full-catalogue";
-import { data } from "react-router";
+import { data, isRouteErrorResponse } from "react-router";
+import { AddToCartForm } from "~/features/cart/add-to-cart";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
-import { productSummary } from "~/features/shop/catalog";
-import { MembershipBonus, Price, ProductCard } from "~/features/shop/product-card";
+import { listGalleryItems } from "~/features/gallery/queries.server";
+import { NotFoundScreen } from "~/features/layout/error-screen";
+import { productAction, productSummary } from "~/features/shop/catalog";
+import { MembershipBonus, Price, ProductCard, StockNote } from "~/features/shop/product-card";
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
 import { shareablePage } from "~/lib/shareable";
+import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 import { Prose } from "~/ui/prose";
@@ -18,18 +22,23 @@ export async function loader({ params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const product = id === undefined ? undefined : await getProduct(id);
   if (!product) throw data(null, { status: 404 });
-  const related = await getRelatedProducts(product);
+  const [related, pieces] = await Promise.all([
+    getRelatedProducts(product),
+    product.variantKind === "gallery" ? listGalleryItems() : [],
+  ]);
   const { descriptionMd, ...rest } = product;
   return {
     product: { ...rest, addedAt: rest.addedAt.toISOString() },
     html: renderMarkdownCached(descriptionMd),
+    pieces: pieces.map(({ id, title }) => ({ id, title })),
     related: related.map(productSummary),
   };
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { product, html, related } = loaderData;
+  const { product, html, pieces, related } = loaderData;
+  const action = productAction(product);
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
       <p className="mb-6">
@@ -55,9 +64,21 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <Price cents={product.priceCents} currency={product.currency} />
           </p>
           <MembershipBonus days={product.membershipDays} />
-          <p className={product.stock > 0 ? "text-muted" : "text-accent"}>
-            {product.stock > 0 ? t("shop.inStock", { count: product.stock }) : t("shop.outOfStock")}
-          </p>
+          {action === "inquire" ? (
+            <Link to={`/shop/product/${product.id}/inquire`} className={buttonClass("primary", "self-start")}>
+              {t("shop.inquire")}
+            </Link>
+          ) : (
+            <>
+              <StockNote stock={product.stock} />
+              <AddToCartForm
+                productId={product.id}
+                productName={product.name}
+                stock={product.stock}
+                pieces={product.variantKind === "gallery" ? pieces : undefined}
+              />
+            </>
+          )}
           <section aria-labelledby="details">
             <h2 id="details" className="mb-2 font-display text-xl">
               {t("shop.details")}
@@ -79,5 +100,21 @@ export default function Product({ loaderData }: Route.ComponentProps) {
         </section>
       ) : null}
     </div>
+  );
+}
+
+/** An unknown product: the 404 page, with the way back to the shop. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  return (
+    <>
+      <NotFoundScreen />
+      <p className="-mt-10 mb-10 text-center">
+        <Link to="/shop" className="text-primary underline underline-offset-2">
+          {t("cart.productNotFound.toShop")}
+        </Link>
+      </p>
+    </>
   );
 }
