@@ -1,9 +1,9 @@
 import "~/i18n/full-catalogue";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
+import { CartLines, RemoveLine } from "~/features/cart/cart-lines";
 import { checkoutFormSchema, countryOptions } from "~/features/orders/address";
 import { AddressFields, DedicationField } from "~/features/orders/address-fields";
-import { OrderLines } from "~/features/orders/order-lines";
 import { CheckoutFormError, checkoutCart, OrderError, placeOrder } from "~/features/orders/place.server";
 import { CheckoutError } from "~/features/payments/checkout.server";
 import { useTranslation } from "~/i18n/react";
@@ -23,10 +23,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     ...cart,
     lines: cart.lines.map((line) => ({
+      productId: line.productId,
+      variantId: line.variantId,
+      quantity: line.quantity,
       name: line.name,
       variantLabel: line.variantLabel,
       unitPriceCents: line.unitPriceCents,
-      quantity: line.quantity,
+      currency: line.currency,
+      stock: line.stock,
     })),
     countries: cart.needs.shipping ? countryOptions(getPreferences(request).language) : [],
   };
@@ -79,7 +83,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const { lines, problems, totalCents, currency, needs, countries } = loaderData;
+  const { lines, problems, needs, countries } = loaderData;
   const result = actionData as ActionResult | undefined;
   const { errors, onSubmit } = useFormValidation(checkoutFormSchema(needs), result?.errors);
   if (!lines.length && !problems.length)
@@ -103,17 +107,20 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
           <h2 id="checkout-lines" className="mb-2 font-display text-xl text-primary">
             {t("checkout.lines")}
           </h2>
-          <OrderLines
-            lines={lines}
-            totalCents={totalCents}
-            currency={currency}
-            caption={t("checkout.lines")}
-          />
+          <CartLines lines={lines} />
           {problems.length ? (
             <ul className="mt-4 flex flex-col gap-2" data-testid="checkout-problems">
               {problems.map((problem) => (
-                <li key={`${problem.messageKey}:${problem.item}`}>
-                  <FormAlert>{t(problem.messageKey, { item: problem.item, left: problem.stock })}</FormAlert>
+                <li
+                  key={`${problem.productId}.${problem.variantId ?? ""}`}
+                  className="flex flex-wrap items-center gap-2"
+                >
+                  <div className="flex-1">
+                    <FormAlert>
+                      {t(problem.messageKey, { item: problem.item, left: problem.stock })}
+                    </FormAlert>
+                  </div>
+                  <RemoveLine line={problem} name={problem.item} back="/checkout" />
                 </li>
               ))}
             </ul>

@@ -7,9 +7,12 @@ export { newReader };
 
 type Reader = { username: string; email: string; password: string };
 
-/** Fills and sends the registration form; the answer is alike for every e-mail (ADR 16). */
-export async function submitRegistration(page: Page, reader: Reader) {
-  await page.goto("/register");
+/**
+ * Fills and sends the registration form (opening /register unless `onForm`: the page already shows it); the
+ * answer is alike for every e-mail (ADR 16).
+ */
+export async function submitRegistration(page: Page, reader: Reader, { onForm = false } = {}) {
+  if (!onForm) await page.goto("/register");
   await page.getByLabel("Username").fill(reader.username);
   await page.getByLabel("Email").fill(reader.email);
   await page.getByLabel("Password", { exact: true }).fill(reader.password);

@@ -6,7 +6,15 @@ import { quantityChoices } from "./add-to-cart";
 import type { CartLineView } from "./summary";
 
 /** The fields naming one line to /cart, and where to come back to. */
-function LineFields({ line, back, intent }: { line: CartLineView; back: string; intent: string }) {
+function LineFields({
+  line,
+  back,
+  intent,
+}: {
+  line: Pick<CartLineView, "productId" | "variantId">;
+  back: string;
+  intent: string;
+}) {
   return (
     <>
       <input type="hidden" name="intent" value={intent} />
@@ -14,6 +22,31 @@ function LineFields({ line, back, intent }: { line: CartLineView; back: string; 
       <input type="hidden" name="variantId" value={line.variantId ?? ""} />
       <input type="hidden" name="redirectTo" value={back} />
     </>
+  );
+}
+
+/** Remove: one line out of the cart, back to this page. */
+export function RemoveLine({
+  line,
+  name,
+  back,
+}: {
+  line: Pick<CartLineView, "productId" | "variantId">;
+  name: string;
+  back: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" action="/cart">
+      <LineFields line={line} back={back} intent="remove" />
+      <button
+        type="submit"
+        className={buttonClass("ghost")}
+        aria-label={`${t("cart.lines.remove")}: ${name}`}
+      >
+        {t("cart.lines.remove")}
+      </button>
+    </Form>
   );
 }
 
@@ -64,16 +97,7 @@ export function CartLines({ lines }: { lines: CartLineView[] }) {
                   {t("cart.lines.update")}
                 </button>
               </Form>
-              <Form method="post" action="/cart">
-                <LineFields line={line} back={back} intent="remove" />
-                <button
-                  type="submit"
-                  className={buttonClass("ghost")}
-                  aria-label={`${t("cart.lines.remove")}: ${name}`}
-                >
-                  {t("cart.lines.remove")}
-                </button>
-              </Form>
+              <RemoveLine line={line} name={name} back={back} />
               <p className="w-24 text-right font-display text-lg">
                 {format.money(line.unitPriceCents * line.quantity, line.currency, { minor: true })}
               </p>

@@ -43,7 +43,13 @@ const problemKeys: Record<LineProblem, string> = {
   "over-stock": "checkout.problems.overStock",
 };
 
-export type CartProblem = { messageKey: string; item: string; stock: number };
+export type CartProblem = {
+  messageKey: string;
+  item: string;
+  stock: number;
+  productId: number;
+  variantId: number | null;
+};
 
 /** The reader's stored cart as the server prices it: lines, problems (each naming its item), totals and needs. */
 export async function checkoutCart(userId: number) {
@@ -59,7 +65,13 @@ export async function checkoutCart(userId: number) {
     lines: priced,
     problems: problems.map(({ line, problem }): CartProblem => {
       const product = named.find((p) => p.id === line.productId);
-      return { messageKey: problemKeys[problem], item: product?.name ?? "", stock: product?.stock ?? 0 };
+      return {
+        messageKey: problemKeys[problem],
+        item: product?.name ?? "",
+        stock: product?.stock ?? 0,
+        productId: line.productId,
+        variantId: line.variantId,
+      };
     }),
     totalCents: priced.reduce((sum, line) => sum + line.unitPriceCents * line.quantity, 0),
     currency: priced[0]?.currency ?? "USD",
