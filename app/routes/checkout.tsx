@@ -13,7 +13,7 @@ import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
 import { FormAlert, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
-import { Page } from "~/ui/page";
+import { Page, Panel } from "~/ui/page";
 import type { Route } from "./+types/checkout";
 
 /** The checkout (ADR 25): the reader's stored cart priced by the server, the address, then the provider. */
@@ -100,13 +100,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
   return (
     <Page title={t("checkout.title")} width="max-w-2xl">
       <div className="flex flex-col gap-8">
-        <section
-          aria-labelledby="checkout-lines"
-          className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
-        >
-          <h2 id="checkout-lines" className="mb-2 font-display text-xl text-primary">
-            {t("checkout.lines")}
-          </h2>
+        <Panel id="checkout-lines" title={t("checkout.lines")}>
           <CartLines lines={lines} />
           {problems.length ? (
             <ul className="mt-4 flex flex-col gap-2" data-testid="checkout-problems">
@@ -125,7 +119,7 @@ export default function Checkout({ loaderData, actionData }: Route.ComponentProp
               ))}
             </ul>
           ) : null}
-        </section>
+        </Panel>
         {result?.formError ? (
           <FormAlert>{t(result.formError, result.formValues)}</FormAlert>
         ) : errors.form ? (

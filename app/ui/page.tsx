@@ -32,3 +32,18 @@ export function Page({
     </div>
   );
 }
+
+/** A titled card within a page: a section labelled by its heading (account, checkout and order pages). */
+export function Panel({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section
+      aria-labelledby={id}
+      className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
+    >
+      <h2 id={id} className="mb-3 font-display text-xl text-primary">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}

@@ -8,6 +8,7 @@ import { defaultLanguage, isLanguage } from "~/i18n/config";
 import { getEnv } from "~/lib/env.server";
 import { formatMoney } from "~/lib/format";
 import { logger } from "~/lib/logger.server";
+import { countryName, shippingAddressLines } from "./address";
 import { orderNumber } from "./number";
 
 /**
@@ -43,16 +44,7 @@ export async function sendOrderConfirmation(paymentId: number): Promise<void> {
       .orderBy(asc(orderLines.id));
     const language = isLanguage(order.language) ? order.language : defaultLanguage;
     const money = (cents: number) => formatMoney(cents, order.currency, language);
-    const country = order.shipCountry
-      ? (new Intl.DisplayNames(language, { type: "region" }).of(order.shipCountry) ?? order.shipCountry)
-      : "";
-    const address = [
-      order.shipName,
-      order.shipLine1,
-      order.shipLine2,
-      [order.shipPostalCode, order.shipCity].filter(Boolean).join(" "),
-      country,
-    ].filter((part): part is string => Boolean(part));
+    const address = shippingAddressLines({ ...order, country: countryName(order.shipCountry, language) });
     sendInBackground(
       orderConfirmationMail(language, order.email, {
         username: order.username,

@@ -27,6 +27,7 @@ import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Checkbox, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
+import { Panel } from "~/ui/page";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/index";
 
@@ -101,17 +102,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 function useSection(intent: string, actionData: ActionResult | undefined) {
   const mine = actionData?.intent === intent ? actionData : undefined;
   return { errors: mine?.errors, done: mine?.done };
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-xl border border-line bg-[color:var(--surface)] p-6">
-      <h2 id={id} className="mb-4 font-display text-xl text-primary">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
 }
 
 function EmailForm({
@@ -230,7 +220,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       <DocumentTitle name={t("account.title")} />
       <h1 className="text-center font-display text-3xl text-primary">{t("account.title")}</h1>
       {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
-      <Section id="overview" title={t("account.overview")}>
+      <Panel id="overview" title={t("account.overview")}>
         <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
           <dt className="text-muted">{t("auth.fields.username")}</dt>
           <dd>{user.username}</dd>
@@ -256,36 +246,36 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
             </button>
           </Form>
         </div>
-      </Section>
-      <Section id="membership" title={t("membership.title")}>
+      </Panel>
+      <Panel id="membership" title={t("membership.title")}>
         <MembershipSummary membership={membership} currency="USD" />
-      </Section>
-      <Section id="orders" title={t("orders.title")}>
+      </Panel>
+      <Panel id="orders" title={t("orders.title")}>
         <OrderList orders={loaderData.orders} />
-      </Section>
-      <Section id="purchases" title={t("payments.history.title")}>
+      </Panel>
+      <Panel id="purchases" title={t("payments.history.title")}>
         <PurchaseHistory purchases={purchases} />
-      </Section>
-      <Section id="linked" title={t("oauth.account.title")}>
+      </Panel>
+      <Panel id="linked" title={t("oauth.account.title")}>
         <LinkedAccounts linked={linked} providers={providers} />
-      </Section>
-      <Section id="email" title={t("account.email.title")}>
+      </Panel>
+      <Panel id="email" title={t("account.email.title")}>
         <EmailForm actionData={result} email={user.email} hasPassword={user.hasPassword} />
-      </Section>
+      </Panel>
       {user.hasPassword ? (
-        <Section id="password" title={t("account.password.title")}>
+        <Panel id="password" title={t("account.password.title")}>
           <PasswordForm actionData={result} />
-        </Section>
+        </Panel>
       ) : null}
-      <Section id="data" title={t("account.data.title")}>
+      <Panel id="data" title={t("account.data.title")}>
         <p className="mb-4">{t("account.data.text")}</p>
         <Link to="/account/data" reloadDocument className={buttonClass("outline")}>
           {t("account.data.download")}
         </Link>
-      </Section>
-      <Section id="delete" title={t("account.delete.title")}>
+      </Panel>
+      <Panel id="delete" title={t("account.delete.title")}>
         <DeleteForm actionData={result} hasPassword={user.hasPassword} />
-      </Section>
+      </Panel>
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
+import { countryName, shippingAddressLines } from "~/features/order-fulfilment/address";
 import { orderNumber } from "~/features/order-fulfilment/number";
-import { countryOptions } from "~/features/orders/address";
 import { OrderLines } from "~/features/orders/order-lines";
 import { getOwnOrder } from "~/features/orders/queries.server";
 import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pending";
@@ -11,7 +11,7 @@ import { parseId } from "~/lib/parse";
 import { getPreferences } from "~/lib/preferences.server";
 import { FormAlert, FormNotice } from "~/ui/form";
 import { Link } from "~/ui/link";
-import { Page } from "~/ui/page";
+import { Page, Panel } from "~/ui/page";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/order";
 
@@ -21,14 +21,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const order = id === undefined ? undefined : await getOwnOrder(user.id, id);
   if (!order) throw data(null, { status: 404 });
-  const country = order.shipCountry
-    ? countryOptions(getPreferences(request).language).find((c) => c.code === order.shipCountry)?.name
-    : undefined;
   return {
     order: {
       ...order,
       number: orderNumber(order.id),
-      country: country ?? order.shipCountry,
+      country: countryName(order.shipCountry, getPreferences(request).language),
       createdAt: order.createdAt.toISOString(),
       reservedUntil: order.reservedUntil.toISOString(),
     },
@@ -42,13 +39,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
   const { order, cancelled } = loaderData;
   const pending = order.status === "pending";
   useRecheckWhilePending(pending && !cancelled);
-  const address = [
-    order.shipName,
-    order.shipLine1,
-    order.shipLine2,
-    [order.shipPostalCode, order.shipCity].filter(Boolean).join(" "),
-    order.country,
-  ].filter(Boolean);
+  const address = shippingAddressLines(order);
   return (
     <Page title={t("orders.orderTitle", { number: order.number })} width="max-w-2xl">
       <div className="flex flex-col gap-6">
@@ -64,28 +55,16 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           </FormNotice>
         ) : null}
         {order.status === "paid" ? <FormNotice>{t("orders.thanks")}</FormNotice> : null}
-        <section
-          aria-labelledby="order-lines"
-          className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
-        >
-          <h2 id="order-lines" className="mb-2 font-display text-xl text-primary">
-            {t("orders.lines")}
-          </h2>
+        <Panel id="order-lines" title={t("orders.lines")}>
           <OrderLines
             lines={order.lines}
             totalCents={order.totalCents}
             currency={order.currency}
             caption={t("orders.lines")}
           />
-        </section>
+        </Panel>
         {address.length ? (
-          <section
-            aria-labelledby="order-address"
-            className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
-          >
-            <h2 id="order-address" className="mb-2 font-display text-xl text-primary">
-              {t("orders.shipTo")}
-            </h2>
+          <Panel id="order-address" title={t("orders.shipTo")}>
             <address className="not-italic" data-testid="order-address">
               {address.map((part) => (
                 <span key={part} className="block">
@@ -93,7 +72,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
                 </span>
               ))}
             </address>
-          </section>
+          </Panel>
         ) : null}
         {order.dedication ? (
           <section aria-labelledby="order-dedication">
