@@ -23,7 +23,7 @@ export function MembershipBonus({ days }: { days: number }) {
   const tier = tierForMembershipDays(days);
   if (tier === "free") return null;
   return (
-    <p className="inline-block rounded-full border border-accent px-3 py-0.5 text-sm text-accent">
+    <p className="self-start rounded-full border border-accent px-3 py-0.5 text-sm text-accent">
       {t("shop.membershipBonus", { tier: t(`tiers.${tier}`), count: days })}
     </p>
   );
