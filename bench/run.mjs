@@ -108,19 +108,22 @@ async function startApp({ large }) {
   };
 }
 
+/** A form POST to the app, as its own pages send it. */
+const postForm = (base, pathname, fields, cookie) =>
+  fetch(`${base}${pathname}`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { origin: base, "sec-fetch-site": "same-origin", ...(cookie && { cookie }) },
+    body: new URLSearchParams(fields),
+  });
+
 /**
  * Registers a reader over HTTP and returns its session cookie. Registration answers before the account exists
  * (ADR 16), so the sign-in is tried until the account is there.
  */
 async function signedInCookie(base) {
   const id = `bench${Date.now()}`;
-  const post = (pathname, fields) =>
-    fetch(`${base}${pathname}`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { origin: base, "sec-fetch-site": "same-origin" },
-      body: new URLSearchParams(fields),
-    });
+  const post = (pathname, fields) => postForm(base, pathname, fields);
   const who = { email: `${id}@example.com`, password: "bench secret" };
   await post("/register", { ...who, username: id, confirmPassword: who.password, acceptTerms: "on" });
   for (let attempt = 0; attempt < 50; attempt++) {
@@ -263,6 +266,8 @@ for (const [name, route] of [
   ["shop", "/shop"],
   // A product page under the shop's layout (cart bar, ADR 24): a visitor without a cart gets the kept page.
   ["product", "/shop/product/1"],
+  // The inquiry form of a product priced 0 (ADR 26), as a visitor.
+  ["inquiry", "/shop/product/6/inquire"],
 ]) {
   results.runs[`${name}Br`] = wrk(`${app.base}${route}`, br);
   results.runs[`${name}Plain`] = wrk(`${app.base}${route}`);
@@ -270,6 +275,12 @@ for (const [name, route] of [
 // Its ratio is a budget too, so it is the best of three runs, as the comparisons above.
 results.runs.chapterSignedInBr = best(
   ...[0, 1, 2].map(() => wrk(`${app.base}/chapter/1`, { ...br, Cookie: cookie })),
+);
+// The checkout of a signed-in reader with a line in the cart: their own page, the cart priced by the server
+// on every request (ADR 25). Best of three, as the signed-in chapter.
+await postForm(app.base, "/cart", { intent: "add", productId: "1", variantId: "", quantity: "1" }, cookie);
+results.runs.checkoutSignedInBr = best(
+  ...[0, 1, 2].map(() => wrk(`${app.base}/checkout`, { ...br, Cookie: cookie })),
 );
 // Invented spellings of the chapter page (time zone case, unknown query parameters, languages, cookies:
 // bench/flood.lua) are the page itself to the page cache: a flood of them runs at a hit's pace, not a
