@@ -5,6 +5,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -12,11 +13,19 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { tierKeys } from "./fundraiser";
+import { type SupporterDisplay, tierKeys } from "./fundraiser";
 import { ownerId } from "./users";
 
-export const paymentKinds = ["coins", "product", "subscription"] as const;
+export const paymentKinds = ["coins", "product", "subscription", "gift"] as const;
 export type PaymentKind = (typeof paymentKinds)[number];
+
+/** How a supporter asked to appear on the wall (zod-checked where it is read from a form). */
+export type SupporterChoice = {
+  display: SupporterDisplay;
+  name: string;
+  emoji: string;
+  message: string;
+};
 export const paymentStatuses = ["pending", "paid", "failed", "refunded", "disputed"] as const;
 export type PaymentStatus = (typeof paymentStatuses)[number];
 
@@ -50,6 +59,11 @@ export const payments = pgTable(
     chapterNumber: integer("chapter_number"),
     /** "Buy and unlock": the confirmed payment also unlocks `chapterNumber`, in the same transaction. */
     unlockChapter: boolean("unlock_chapter").notNull().default(false),
+    /** A support payment (tier or gift): how the payer chose to appear on the wall, applied once paid. */
+    supporterChoice: jsonb("supporter_choice").$type<SupporterChoice>(),
+    /** A subscription's invoice (its first or a renewal): the subscription and the provider's invoice id. */
+    subscriptionId: integer("subscription_id"),
+    providerInvoiceId: text("provider_invoice_id"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
@@ -62,7 +76,10 @@ export const payments = pgTable(
     check("payments_chapter_number_range", sql`${t.chapterNumber} between 1 and 999999`),
     check("payments_unlock_needs_chapter", sql`not ${t.unlockChapter} or ${t.chapterNumber} is not null`),
     check("payments_refunded_range", sql`${t.refundedCents} between 0 and ${t.amountCents}`),
-    check("payments_kind_known", sql`${t.kind} in ('coins', 'product', 'subscription')`),
+    check("payments_kind_known", sql`${t.kind} in ('coins', 'product', 'subscription', 'gift')`),
+    uniqueIndex("payments_provider_invoice").on(t.provider, t.providerInvoiceId),
+    index("payments_subscription_id").on(t.subscriptionId),
+    index("payments_paid_at").on(t.paidAt),
     check("payments_status_known", sql`${t.status} in ('pending', 'paid', 'failed', 'refunded', 'disputed')`),
   ],
 );
@@ -115,8 +132,20 @@ export const subscriptions = pgTable(
     /** The checkout payment that started it: a refund or dispute of that payment ends the subscription. */
     paymentId: integer("payment_id").references(() => payments.id, { onDelete: "set null" }),
     tierKey: text("tier_key", { enum: tierKeys }).notNull(),
+    /** active, past_due (a renewal failed: access lasts to `graceUntil`), canceled (ended). */
     status: text("status").notNull(),
+    /** The price per period, as the provider bills it. */
+    amountCents: integer("amount_cents").notNull().default(0),
+    currency: text("currency").notNull().default("USD"),
     currentPeriodEnd: timestamp("current_period_end", { withTimezone: true }).notNull(),
+    /** Cancelled by the supporter: access lasts to `currentPeriodEnd`, then it ends. */
+    cancelAtPeriodEnd: boolean("cancel_at_period_end").notNull().default(false),
+    /** A downgrade waiting for the period end. */
+    pendingTierKey: text("pending_tier_key", { enum: tierKeys }),
+    /** After a failed renewal: the tier lasts until then (3 days' grace). */
+    graceUntil: timestamp("grace_until", { withTimezone: true }),
+    startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -24,6 +24,8 @@ async function upsert<T extends PgTable>(
   rows: T["$inferInsert"][],
   target: PgColumn[],
   touch: Record<string, SQL> = {},
+  /** The predicate of a partial unique index that `target` names. */
+  targetWhere?: SQL,
 ): Promise<Counts> {
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
   const first = rows[0];
@@ -47,12 +49,17 @@ async function upsert<T extends PgTable>(
       ? await tx
           .insert(table)
           .values(batch)
-          .onConflictDoUpdate({ target, set, setWhere: sql`(${current}) is distinct from (${incoming})` })
+          .onConflictDoUpdate({
+            target,
+            targetWhere,
+            set,
+            setWhere: sql`(${current}) is distinct from (${incoming})`,
+          })
           .returning({ inserted: sql<boolean>`(xmax = 0)` })
       : await tx
           .insert(table)
           .values(batch)
-          .onConflictDoNothing()
+          .onConflictDoNothing({ target, where: targetWhere })
           .returning({ inserted: sql<boolean>`true` });
     const inserted = written.filter((row) => row.inserted).length;
     counts.inserted += inserted;
@@ -233,6 +240,9 @@ export async function importContent(
         t.supporters,
         supporters.map((supporter) => ({ ...supporter, currency: goal.currency })),
         [t.supporters.name, t.supporters.supportedAt],
+        {},
+        // Imported history only: a reader's wall entry is theirs, never overwritten by an import.
+        sql`${t.supporters.userId} is null`,
       );
     }
     return result;

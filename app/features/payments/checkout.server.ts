@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { coinPacks, payments, supportTiers, type TierKey } from "#db/schema";
+import { coinPacks, payments, type SupporterChoice, supportTiers, type TierKey } from "#db/schema";
 import { consume, type Rule } from "~/features/auth/throttle.server";
 import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
@@ -11,7 +11,12 @@ import { getProvider } from "./providers.server";
 /** What a reader may buy. Prices and what is granted are read from the database, never from the request. */
 export type CheckoutItem =
   | { kind: "coins"; packKey: string; from?: ChapterOrigin }
-  | { kind: "subscription"; tierKey: TierKey };
+  | { kind: "subscription"; tierKey: TierKey; supporter?: SupporterChoice }
+  | { kind: "gift"; amountCents: number; currency: string; supporter?: SupporterChoice };
+
+/** A one-off gift's bounds, in cents (docs/product-rules.md "Fundraiser"). */
+export const GIFT_MIN_CENTS = 1_00;
+export const GIFT_MAX_CENTS = 1_000_00;
 
 /** The chapter a coin purchase started from (the payer returns there), and whether to unlock it once paid. */
 export type ChapterOrigin = { chapter: number; unlock: boolean };
@@ -37,7 +42,8 @@ export function returnPath(payment: {
   orderId?: number | null;
 }): string {
   if (payment.orderId) return `/orders/${payment.orderId}`;
-  if (payment.kind === "subscription") return `/fundraiser?payment=${payment.id}`;
+  if (payment.kind === "subscription" || payment.kind === "gift")
+    return `/fundraiser/thanks?payment=${payment.id}`;
   if (payment.chapterNumber) return `/chapter/${payment.chapterNumber}?payment=${payment.id}`;
   return `/coins?payment=${payment.id}`;
 }
@@ -57,6 +63,19 @@ async function priceOf(item: CheckoutItem) {
       unlockChapter: item.from?.unlock ?? false,
     };
   }
+  if (item.kind === "gift") {
+    const { amountCents, currency } = item;
+    if (!Number.isInteger(amountCents) || amountCents < GIFT_MIN_CENTS || amountCents > GIFT_MAX_CENTS)
+      return undefined;
+    if (currency !== "USD") return undefined;
+    return {
+      kind: "gift" as const,
+      amountCents,
+      currency,
+      description: "One-off gift",
+      supporterChoice: item.supporter ?? null,
+    };
+  }
   const [tier] = await db().select().from(supportTiers).where(eq(supportTiers.key, item.tierKey));
   if (!tier) return undefined;
   return {
@@ -65,6 +84,7 @@ async function priceOf(item: CheckoutItem) {
     currency: tier.currency,
     description: `${tier.name} (monthly)`,
     tierKey: tier.key,
+    supporterChoice: item.supporter ?? null,
   };
 }
 

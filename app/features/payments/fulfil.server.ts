@@ -3,6 +3,7 @@ import { type Database, db } from "#db/client.server";
 import { membershipGrants, paymentEvents, payments, subscriptions, users } from "#db/schema";
 import { book } from "~/features/coins/ledger.server";
 import { unlockWithinPurchase } from "~/features/coins/unlock.server";
+import { recordSupport } from "~/features/fundraiser/supporters.server";
 import {
   cancelledByExpiry,
   cancelPendingOrder,
@@ -134,6 +135,8 @@ async function fulfil(
       "buy and unlock",
     );
   }
+  // A gift, or the payment that starts a subscription, puts the payer on the supporters wall.
+  if (paid.kind === "gift" || paid.kind === "subscription") await recordSupport(tx, paid, now);
   if (paid.membershipDays > 0)
     await tx
       .insert(membershipGrants)
