@@ -22,6 +22,7 @@ export default [
     route("checkout", "routes/checkout.tsx"),
   ]),
   route("cart", "routes/cart.tsx"),
+  route("cart/reply", "routes/cart-reply.ts"),
   route("fundraiser", "routes/fundraiser.tsx"),
   route("terms", "routes/legal.tsx", { id: "terms" }),
   route("privacy", "routes/legal.tsx", { id: "privacy" }),

@@ -161,10 +161,10 @@ async function startBaseline(html) {
 }
 
 /** Lighthouse now and then fails to drive the browser (seen once in a dozen runs): up to three tries. */
-function lighthouse(url) {
+function lighthouse(url, headers) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return lighthouseOnce(url);
+      return lighthouseOnce(url, headers);
     } catch (error) {
       if (attempt === 3) throw error;
       console.error(`lighthouse ${url} failed (try ${attempt} of 3), trying again`);
@@ -172,16 +172,21 @@ function lighthouse(url) {
   }
 }
 
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 /**
- * Lighthouse's figures vary from run to run on one page (its documentation advises the median of several
- * runs); the budgeted page takes the run with the median performance score of three.
+ * Lighthouse's figures vary from run to run (its documentation advises the median of several runs; total
+ * blocking time moves most, and the score with it): five runs, and the median of each figure. The budgets
+ * are on the figures readers feel (LCP, CLS, TBT: ADR 30), the score is recorded only.
  */
-function medianLighthouse(url) {
-  const runs = [0, 1, 2].map(() => lighthouse(url));
-  return runs.sort((a, b) => a.performance - b.performance)[1];
+function medianLighthouse(url, headers) {
+  const runs = [0, 1, 2, 3, 4].map(() => lighthouse(url, headers));
+  return Object.fromEntries(
+    Object.keys(runs[0]).map((figure) => [figure, median(runs.map((run) => run[figure]))]),
+  );
 }
 
-function lighthouseOnce(url) {
+function lighthouseOnce(url, headers) {
   const out = path.join(os.tmpdir(), `cc-lh-${Date.now()}.json`);
   execFileSync(
     "npx",
@@ -193,6 +198,7 @@ function lighthouseOnce(url) {
       `--output-path=${out}`,
       "--quiet",
       `--chrome-flags=${chromium.args.join(" ")}`,
+      ...(headers ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
     ],
     { env: { ...process.env, CHROME_PATH: chromium.executablePath }, stdio: "ignore" },
   );
@@ -205,7 +211,8 @@ function lighthouseOnce(url) {
     performance: Math.round(report.categories.performance.score * 100),
     accessibility: Math.round(report.categories.accessibility.score * 100),
     lcpMs: Math.round(report.audits["largest-contentful-paint"].numericValue),
-    cls: report.audits["cumulative-layout-shift"].numericValue,
+    cls: +report.audits["cumulative-layout-shift"].numericValue.toFixed(4),
+    tbtMs: Math.round(report.audits["total-blocking-time"].numericValue),
     jsKB: +(js / 1024).toFixed(1),
   };
 }
@@ -309,7 +316,10 @@ results.weights[results.referenceChapter] = { ...pageWeight(reference.html), ...
 if (!args["skip-lighthouse"]) {
   results.lighthouse = {
     "/chapter/1": medianLighthouse(`${app.base}/chapter/1`),
-    "/toc": lighthouse(`${app.base}/toc`),
+    "/toc": medianLighthouse(`${app.base}/toc`),
+    "/shop": medianLighthouse(`${app.base}/shop`),
+    // The signed-in reader's own page.
+    "/account": medianLighthouse(`${app.base}/account`, { Cookie: cookie }),
   };
 }
 results.rssMB = +app.rssMB().toFixed(0);

@@ -7,6 +7,7 @@ import type { CartLine } from "~/features/cart/lines";
 import { getCart, saveCart } from "~/features/cart/queries.server";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as cartAction, loader as cartLoader } from "~/routes/cart";
+import { action as cartReplyAction } from "~/routes/cart-reply";
 import { loader as shopLayoutLoader } from "~/routes/shop/layout";
 import { loader as productLoader } from "~/routes/shop/product";
 import { drivers, openTestDatabase } from "../support/database";
@@ -18,15 +19,26 @@ function call<T>(fn: (args: any) => T, request: Request, params: Record<string, 
   return fn({ request, params, context: { ip: "127.0.0.1", requestId: "cart-test" } });
 }
 
-/** A POST of `fields` to /cart with the browser's cookies. */
-function post(fields: Record<string, string | number>, cookie = ""): Promise<Response> {
+/** A POST of `fields` to /cart (a plain form) with the browser's cookies. */
+function post(
+  fields: Record<string, string | number>,
+  cookie = "",
+  // biome-ignore lint/suspicious/noExplicitAny: either cart action, called as call() calls it
+  action: (args: any) => unknown = cartAction,
+): Promise<Response> {
   const body = new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)]));
   const headers = new Headers({ "Content-Type": "application/x-www-form-urlencoded" });
   if (cookie) headers.set("Cookie", cookie);
   return call(
-    cartAction,
+    action,
     new Request("http://localhost/cart", { method: "POST", body, headers }),
   ) as Promise<Response>;
+}
+
+/** The same form sent by script to /cart/reply: its JSON answer as `data`. */
+async function reply(fields: Record<string, string | number>, cookie = "") {
+  const response = await post(fields, cookie, cartReplyAction);
+  return Object.assign(response, { data: await response.clone().json() });
 }
 
 /** Status of a route's answer (`data()` or a Response). */
@@ -100,10 +112,7 @@ describe.each(drivers)("the cart on %s", (driver) => {
     expect(first.headers.get("Set-Cookie")).toMatch(
       /^cart=3\.\d+x2; Path=\/; SameSite=Lax; Max-Age=2592000$/,
     );
-    const second = await post(
-      { intent: "add", productId: 1, variantId: "", quantity: 1, reply: "data" },
-      afterPrint,
-    );
+    const second = await reply({ intent: "add", productId: 1, variantId: "", quantity: 1 }, afterPrint);
     expect(statusOf(second)).toBe(200);
     expect((second as unknown as { data: unknown }).data).toEqual({ ok: true, count: 3 });
     const cookie = cartCookieOf(second) ?? "";
@@ -119,10 +128,7 @@ describe.each(drivers)("the cart on %s", (driver) => {
       currency: "USD",
     });
     // Adding again raises the quantity, capped at 5.
-    const more = await post(
-      { intent: "add", productId: 3, variantId: piece, quantity: 5, reply: "data" },
-      cookie,
-    );
+    const more = await reply({ intent: "add", productId: 3, variantId: piece, quantity: 5 }, cookie);
     expect((more as unknown as { data: unknown }).data).toEqual({ ok: true, count: 6 });
     // Clearing removes the cookie, so the visitor's shop pages are shared again.
     const cleared = await post({ intent: "clear" }, cookie);
@@ -180,7 +186,7 @@ describe.each(drivers)("the cart on %s", (driver) => {
     ];
     for (const cookie of [visitorCookie, reader.cookie]) {
       for (const [fields, status, message] of cases) {
-        const result = await post({ ...fields, reply: "data" }, cookie);
+        const result = await reply(fields, cookie);
         expect(statusOf(result), JSON.stringify(fields)).toBe(status);
         expect((result as unknown as { data: { error: string } }).data.error).toBe(message);
         expect(cartCookieOf(result)).toBeUndefined();

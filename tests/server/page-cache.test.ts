@@ -486,9 +486,16 @@ describe("key flooding", () => {
     const all = await raw(origin, "/shop");
     expect(books.text).not.toBe(all.text);
     expect((await raw(origin, "/shop?utm=1&category=books")).text).toBe(books.text);
+    // A parameter of a page with an id in its path (the inquiry form's notice) is read too.
+    const form = await raw(origin, "/shop/product/6/inquire");
+    const sent = await raw(origin, "/shop/product/6/inquire?sent=1&utm=1");
+    expect(form.headers.etag).toBeDefined();
+    expect(sent.text).not.toBe(form.text);
+    expect((await raw(origin, "/shop/product/6/inquire?utm=2&sent=1")).headers.etag).toBe(sent.headers.etag);
     const login = await raw(origin, "/login?redirectTo=%2Ftoc");
     expect(login.status).toBe(200);
     expect(login.text).toContain("redirectTo=%2Ftoc");
+    expect(login.headers.etag).toBeUndefined();
   });
 });
 

@@ -57,6 +57,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   ],
   // POST only (ADR 24); a GET goes to the shop.
   cart: "resource",
+  "cart/reply": "resource",
   fundraiser: [{ path: "/fundraiser", status: 200, translated: true }],
   terms: [{ path: "/terms", status: 200, translated: false }],
   privacy: [{ path: "/privacy", status: 200, translated: false }],

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AppError } from "~/lib/errors";
 import { INT32_MAX } from "~/lib/parse";
 import { readCookies } from "~/lib/preferences.server";
+import { refererPath, safeRedirectPath } from "~/lib/redirect";
 import { cartCookie, readCartCookie } from "./cookie.server";
 import {
   addLine,
@@ -14,7 +15,7 @@ import {
   setQuantity,
 } from "./lines";
 import { getCart, type LineProblem, priceLines, updateCart } from "./queries.server";
-import type { CartSummary } from "./summary";
+import type { CartReply, CartSummary } from "./summary";
 
 export type CartRefusal = LineProblem | "invalid" | "cart-full";
 
@@ -108,6 +109,30 @@ export async function applyCartIntent(
   if (owner.userId !== undefined) return { lines: await updateCart(owner.userId, change(intent, limit)) };
   const lines = change(intent, limit)(readCartCookie(readCookies(owner.request)));
   return { lines, setCookie: cartCookie(lines) };
+}
+
+/**
+ * One cart form, answered either way (ADR 24): the reply (the new item count, or the refusal's message key),
+ * its status, the visitor's new cart cookie and the page to go back to (`redirectTo`, else the page that
+ * sent the form, else the shop). A refusal changes nothing.
+ */
+export async function answerCartForm(
+  request: Request,
+  userId: number | undefined,
+): Promise<{ reply: CartReply; status: number; headers?: HeadersInit; back: string }> {
+  const form = await request.formData();
+  const back = safeRedirectPath(form.get("redirectTo") || refererPath(request), "/shop");
+  try {
+    const { lines, setCookie } = await applyCartIntent(
+      userId === undefined ? { userId, request } : { userId },
+      form,
+    );
+    const headers = setCookie ? { "Set-Cookie": setCookie } : undefined;
+    return { reply: { ok: true, count: itemCount(lines) }, status: 200, headers, back };
+  } catch (error) {
+    if (!(error instanceof CartRefused)) throw error;
+    return { reply: { ok: false, error: error.messageKey, back }, status: error.status, back };
+  }
 }
 
 /** The viewer's cart lines: the stored cart of a signed-in reader, else the visitor's cookie. */

@@ -1,7 +1,7 @@
 /** What the cart bar shows: the item count and the total at today's prices (ADR 24). */
 export type CartSummary = { count: number; totalCents: number; currency: string };
 
-/** What POST /cart answers a fetcher (`reply=data`): the new item count, or the refusal's message key. */
+/** What POST /cart/reply answers (JSON): the new item count, or the refusal's message key. */
 export type CartReply = { ok: true; count: number } | { ok: false; error: string; back: string };
 
 /** A priced cart line as the cart's pages show it (features/cart/queries.server.ts prices it). */

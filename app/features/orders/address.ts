@@ -17,13 +17,20 @@ export const COUNTRIES = (
   "TD TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW"
 ).split(" ");
 
+const sortedCountries = new Map<string, { code: string; name: string }[]>();
+
 /** The countries with their names in `language`, sorted by name as that language sorts. */
 export function countryOptions(language: string): { code: string; name: string }[] {
+  const known = sortedCountries.get(language);
+  if (known) return known;
   const names = new Intl.DisplayNames(language, { type: "region" });
   const collator = new Intl.Collator(language);
-  return COUNTRIES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
+  const sorted = COUNTRIES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) =>
     collator.compare(a.name, b.name),
   );
+  // Named and sorted once per language (a checkout page asks on every request); a handful of languages.
+  if (sortedCountries.size < 16) sortedCountries.set(language, Object.freeze(sorted) as typeof sorted);
+  return sorted;
 }
 
 export const DEDICATION_MAX = 500;

@@ -7,10 +7,16 @@ import { shopFilters } from "~/features/shop/catalog";
  * cache (server/page-cache.ts) keys and renders such a request as the page without it: a new route that
  * reads a parameter and marks its page shareable must be listed here.
  */
-const pageParameters: Record<string, Record<string, readonly string[]>> = {
-  "/shop": { category: shopFilters.filter((filter) => filter !== "all") },
-  "/fundraiser": { supporters: ["all"] },
-};
+const pageParameters: { page: RegExp; parameters: Record<string, readonly string[]> }[] = [
+  { page: /^\/shop$/, parameters: { category: shopFilters.filter((filter) => filter !== "all") } },
+  { page: /^\/fundraiser$/, parameters: { supporters: ["all"] } },
+  // The inquiry form's "sent" notice (ADR 26).
+  { page: /^\/shop\/product\/\d{1,10}\/inquire$/, parameters: { sent: ["1"] } },
+];
+
+function parametersOf(page: string): Record<string, readonly string[]> {
+  return pageParameters.find((entry) => entry.page.test(page))?.parameters ?? {};
+}
 
 type RouteTree = {
   id: string;
@@ -51,7 +57,7 @@ export function queryCanonicaliser(
     const page = routeData ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
     const params = new URLSearchParams(query);
     const parts: string[] = [];
-    for (const [name, values] of Object.entries(pageParameters[page] ?? {})) {
+    for (const [name, values] of Object.entries(parametersOf(page))) {
       const value = params.get(name);
       if (value !== null && values.includes(value)) parts.push(`${name}=${encodeURIComponent(value)}`);
     }

@@ -7,6 +7,7 @@ import { inquirableProduct } from "~/features/inquiries/send.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
+import { shareableIf } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Field, FormNotice, TextAreaField, useFormValidation } from "~/ui/form";
@@ -26,8 +27,13 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   return { product: { id, name, imageUrl }, author: (await getSiteSettings()).author, sent };
 }
 
-/** A refusal's Retry-After reaches the browser on the document response too. */
-export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
+/**
+ * The form is the same for every visitor, so the page cache keeps it (with `?sent=1` as its own page:
+ * features/page-cache/query.server.ts). A refusal's Retry-After reaches the browser on the document
+ * response too.
+ */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) =>
+  actionHeaders.has("Retry-After") ? actionHeaders : shareableIf(true);
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   return answerInquiry(request, await productOr404(params.id), context);
