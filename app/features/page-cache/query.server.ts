@@ -1,4 +1,6 @@
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { WALL_MAX_PAGE } from "~/features/fundraiser/wall-page";
+import { wallTiers } from "~/features/fundraiser/wall-tiers";
 import { shopFilters } from "~/features/shop/catalog";
 
 /**
@@ -9,7 +11,10 @@ import { shopFilters } from "~/features/shop/catalog";
  */
 const pageParameters: Record<string, Record<string, readonly string[]>> = {
   "/shop": { category: shopFilters.filter((filter) => filter !== "all") },
-  "/fundraiser": { supporters: ["all"] },
+  "/fundraiser/supporters": {
+    tier: wallTiers,
+    page: Array.from({ length: WALL_MAX_PAGE - 1 }, (_, index) => String(index + 2)),
+  },
 };
 
 type RouteTree = {
