@@ -25,8 +25,9 @@ const pages = [
     path: "/fundraiser",
     en: en.fundraiser.tiersHeading,
     ja: ja.fundraiser.tiersHeading,
-    link: "/fundraiser?supporters=all#supporters",
+    link: "/fundraiser/supporters",
   },
+  { path: "/fundraiser/supporters", en: en.supporters.heading, ja: ja.supporters.heading, link: "/fundraiser" },
   { path: "/terms", en: updated(en), ja: updated(ja), link: "/privacy" },
   { path: "/privacy", en: updated(en), ja: updated(ja), link: "/terms" },
 ] as const;

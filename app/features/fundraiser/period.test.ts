@@ -6,7 +6,10 @@ const iso = (date: Date | null) => date?.toISOString() ?? null;
 describe("the month a monthly goal counts, in the site's time zone", () => {
   it("is the UTC calendar month in UTC", () => {
     const month = monthOf(new Date("2026-11-25T15:00:00Z"), "UTC");
-    expect([iso(month.start), iso(month.end)]).toEqual(["2026-11-01T00:00:00.000Z", "2026-12-01T00:00:00.000Z"]);
+    expect([iso(month.start), iso(month.end)]).toEqual([
+      "2026-11-01T00:00:00.000Z",
+      "2026-12-01T00:00:00.000Z",
+    ]);
   });
 
   it("changes month at local midnight, not UTC midnight", () => {
@@ -54,7 +57,11 @@ describe("the month a monthly goal counts, in the site's time zone", () => {
     expect(iso(goalPeriod(late, now, "UTC").start)).toBe("2026-11-10T00:00:00.000Z");
     const ending = { ...late, endsAt: new Date("2026-11-28T00:00:00Z") };
     expect(iso(goalPeriod(ending, now, "UTC").end)).toBe("2026-11-28T00:00:00.000Z");
-    const campaign = { period: "campaign" as const, startsAt: new Date("2026-01-01T00:00:00Z"), endsAt: null };
+    const campaign = {
+      period: "campaign" as const,
+      startsAt: new Date("2026-01-01T00:00:00Z"),
+      endsAt: null,
+    };
     expect(goalPeriod(campaign, now, "UTC")).toEqual({ start: campaign.startsAt, end: null });
   });
 });

@@ -42,7 +42,7 @@ export type WallEntryView = { id: number; name: string | null; tier: string; emo
 export function SupporterList({ supporters }: { supporters: WallEntryView[] }) {
   const { t } = useTranslation();
   return (
-    <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3">
+    <ul className="grid gap-2 sm:grid-cols-2 lg:grid-cols-3" data-testid="supporter-list">
       {supporters.map((supporter) => (
         <li
           key={supporter.id}

@@ -51,7 +51,9 @@ describe("a wall entry's shown name (docs/security-model.md, anonymity)", () => 
   });
 
   it("is the current username, or the display name", () => {
-    expect(shownName({ display: "username", name: "Old", username: "renamed_reader" })).toBe("renamed_reader");
+    expect(shownName({ display: "username", name: "Old", username: "renamed_reader" })).toBe(
+      "renamed_reader",
+    );
     expect(shownName({ display: "name", name: "Catalina O.", username: null })).toBe("Catalina O.");
   });
 });
