@@ -119,6 +119,8 @@ test("a new reader gives $12.34 as Anonymous: thanked, the progress rises by $12
   ).toBeChecked();
   await expect(page.getByTestId("gift-history")).toContainText("$12.34");
   await expect(page.getByTestId("gift-history")).toContainText(g.history.statuses.paid);
+  await page.getByRole("region", { name: s.account.title }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("account.png") });
 });
 
 test("joining Analyst reaches the test provider's page at $7; a visitor is sent to sign in, back to /fundraiser", async ({
@@ -174,6 +176,7 @@ test("a gift amount out of range is refused with a message, with and without Jav
 });
 
 test("screenshots: home, /fundraiser, the wall and a declined gift's thank-you page", async ({ page }, testInfo) => {
+  test.slow();
   await page.goto("/");
   await page.getByRole("region", { name: en.home.fundraiserGoals }).scrollIntoViewIfNeeded();
   await screenshot(page, "home", testInfo);
