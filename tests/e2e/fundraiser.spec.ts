@@ -175,7 +175,9 @@ test("a gift amount out of range is refused with a message, with and without Jav
   await noScript.close();
 });
 
-test("screenshots: home, /fundraiser, the wall and a declined gift's thank-you page", async ({ page }, testInfo) => {
+test("screenshots: home, /fundraiser, the wall and a declined gift's thank-you page", async ({
+  page,
+}, testInfo) => {
   test.slow();
   await page.goto("/");
   await page.getByRole("region", { name: en.home.fundraiserGoals }).scrollIntoViewIfNeeded();

@@ -27,7 +27,12 @@ const pages = [
     ja: ja.fundraiser.tiersHeading,
     link: "/fundraiser/supporters",
   },
-  { path: "/fundraiser/supporters", en: en.supporters.heading, ja: ja.supporters.heading, link: "/fundraiser" },
+  {
+    path: "/fundraiser/supporters",
+    en: en.supporters.heading,
+    ja: ja.supporters.heading,
+    link: "/fundraiser",
+  },
   { path: "/terms", en: updated(en), ja: updated(ja), link: "/privacy" },
   { path: "/privacy", en: updated(en), ja: updated(ja), link: "/terms" },
 ] as const;

@@ -13,7 +13,7 @@ import { getMembership } from "~/features/membership/queries.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { processEvent } from "~/features/payments/fulfil.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
-import { loader as supporterLoader, action as supporterAction } from "~/routes/account/supporter";
+import { action as supporterAction, loader as supporterLoader } from "~/routes/account/supporter";
 import { action as fundraiserAction, loader as fundraiserLoader } from "~/routes/fundraiser";
 import { loader as wallLoader } from "~/routes/fundraiser/supporters";
 import { loader as thanksLoader } from "~/routes/fundraiser/thanks";
@@ -22,11 +22,20 @@ import { drivers, openTestDatabase } from "../support/database";
 import { createReader, type TestReader } from "../support/factories";
 import { unique } from "../support/unique";
 
-type Choice = { display: "username" | "name" | "anonymous" | "hidden"; name: string; emoji: string; message: string };
+type Choice = {
+  display: "username" | "name" | "anonymous" | "hidden";
+  name: string;
+  emoji: string;
+  message: string;
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: loaders are called with the subset of arguments they read
 function call<T>(fn: (args: any) => T, path: string, init: RequestInit = {}): T {
-  return fn({ request: new Request(`http://localhost${path}`, init), params: {}, context: { ip: unique("ip-") } });
+  return fn({
+    request: new Request(`http://localhost${path}`, init),
+    params: {},
+    context: { ip: unique("ip-") },
+  });
 }
 
 async function thrown(promise: Promise<unknown>): Promise<{ status?: number; location?: string | null }> {
@@ -92,10 +101,17 @@ describe.each(drivers)("fundraiser on %s", (driver) => {
   it("a gift of $12.34 raises both goals by exactly 1234 cents and grants no tier; a refund takes it back out", async () => {
     const reader = await createReader({ prefix: "giver" });
     const before = await raised();
-    const paymentId = await give(reader, 1234, { display: "name", name: "Twelve Thirty", emoji: "🦇", message: "" });
+    const paymentId = await give(reader, 1234, {
+      display: "name",
+      name: "Twelve Thirty",
+      emoji: "🦇",
+      message: "",
+    });
     expect(await raised()).toEqual({ campaign: before.campaign + 1234, monthly: before.monthly + 1234 });
     expect((await getMembership(reader.id)).tier).toBe("free");
-    expect(await handle.db.select().from(subscriptions).where(eq(subscriptions.userId, reader.id))).toEqual([]);
+    expect(await handle.db.select().from(subscriptions).where(eq(subscriptions.userId, reader.id))).toEqual(
+      [],
+    );
 
     const [payment] = await handle.db.select().from(payments).where(eq(payments.id, paymentId));
     const refund = (refundedCents: number) =>
@@ -149,7 +165,12 @@ describe.each(drivers)("fundraiser on %s", (driver) => {
     await give(listed, 700, { display: "username", name: "", emoji: "🌙", message: "For the lamps" });
     expect(await countSupporters()).toBe(count + 1);
     const [first] = await listSupporters({ limit: 1 });
-    expect(first).toMatchObject({ name: listed.username, emoji: "🌙", message: "For the lamps", tier: "gift" });
+    expect(first).toMatchObject({
+      name: listed.username,
+      emoji: "🌙",
+      message: "For the lamps",
+      tier: "gift",
+    });
     const all = await listSupporters({ limit: 1000 });
     expect(all.some((entry) => entry.name === hidden.username)).toBe(false);
   });
@@ -165,7 +186,9 @@ describe.each(drivers)("fundraiser on %s", (driver) => {
     ];
     for (const data of pages) expect(JSON.stringify(data)).not.toContain(reader.username);
     const wall = await call(wallLoader, "/fundraiser/supporters");
-    expect(wall.supporters[0]).toEqual(expect.objectContaining({ name: null, emoji: "🕯️", message: "Quietly" }));
+    expect(wall.supporters[0]).toEqual(
+      expect.objectContaining({ name: null, emoji: "🕯️", message: "Quietly" }),
+    );
     // A display name typed before choosing Anonymous is not even stored.
     const [row] = await handle.db.select().from(supporters).where(eq(supporters.userId, reader.id));
     expect(row?.name).toBe("");
@@ -236,7 +259,10 @@ describe.each(drivers)("fundraiser on %s", (driver) => {
       status: "pending",
       supporterChoice: { display: "anonymous", name: "", emoji: "🦇", message: "" },
     });
-    const join = (await post({ intent: "join", tierKey: "analyst", display: "username" }, reader.cookie)) as Response;
+    const join = (await post(
+      { intent: "join", tierKey: "analyst", display: "username" },
+      reader.cookie,
+    )) as Response;
     expect(join.status).toBe(302);
     const unknown = (await post({ intent: "join", tierKey: "platinum" }, reader.cookie)) as {
       init: { status: number };
@@ -249,7 +275,12 @@ describe.each(drivers)("fundraiser on %s", (driver) => {
     const other = await createReader({ prefix: "nosy" });
     const { paymentId, url } = await startCheckout(
       payer,
-      { kind: "gift", amountCents: 2500, currency: "USD", supporter: { display: "anonymous", name: "", emoji: "", message: "" } },
+      {
+        kind: "gift",
+        amountCents: 2500,
+        currency: "USD",
+        supporter: { display: "anonymous", name: "", emoji: "", message: "" },
+      },
       { ip: unique("ip-") },
     );
     const as = (reader: TestReader, query = `payment=${paymentId}`) =>
@@ -257,7 +288,9 @@ describe.each(drivers)("fundraiser on %s", (driver) => {
     expect((await as(payer)).payment).toMatchObject({ status: "pending", amountCents: 2500, kind: "gift" });
     expect(await thrown(as(other))).toMatchObject({ status: 404 });
     expect(await thrown(as(payer, "payment=abc"))).toMatchObject({ status: 404 });
-    expect(await thrown(call(thanksLoader, `/fundraiser/thanks?payment=${paymentId}`))).toMatchObject({ status: 302 });
+    expect(await thrown(call(thanksLoader, `/fundraiser/thanks?payment=${paymentId}`))).toMatchObject({
+      status: 302,
+    });
     await answerTestCheckout(sessionOf(url), "approve");
     const paid = await as(payer);
     expect(paid.payment.status).toBe("paid");
@@ -276,11 +309,15 @@ describe.each(drivers)("fundraiser on %s", (driver) => {
     expect(notYet.init.status).toBe(409);
     expect(await handle.db.select().from(supporters).where(eq(supporters.userId, reader.id))).toEqual([]);
     await give(reader, 300);
-    const tooLong = (await save({ display: "name", displayName: "x".repeat(41) })) as { init: { status: number } };
+    const tooLong = (await save({ display: "name", displayName: "x".repeat(41) })) as {
+      init: { status: number };
+    };
     expect(tooLong.init.status).toBe(400);
-    expect(await save({ display: "name", displayName: "The Editor", emoji: "📜", message: "Hello" })).toEqual({
-      saved: true,
-    });
+    expect(await save({ display: "name", displayName: "The Editor", emoji: "📜", message: "Hello" })).toEqual(
+      {
+        saved: true,
+      },
+    );
     const [first] = await listSupporters({ limit: 1 });
     expect(first).toMatchObject({ name: "The Editor", emoji: "📜", message: "Hello" });
     const panel = await call(supporterLoader, "/account/supporter", { headers: { Cookie: reader.cookie } });

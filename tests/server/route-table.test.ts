@@ -60,7 +60,9 @@ const pages: Record<string, Sample[] | "resource"> = {
   fundraiser: [{ path: "/fundraiser", status: 200, translated: true }],
   "fundraiser/supporters": [{ path: "/fundraiser/supporters?page=2", status: 200, translated: true }],
   // The payer's own support payment only: any other id is 404.
-  "fundraiser/thanks": [{ path: "/fundraiser/thanks?payment=999999", status: 404, translated: true, signedIn: true }],
+  "fundraiser/thanks": [
+    { path: "/fundraiser/thanks?payment=999999", status: 404, translated: true, signedIn: true },
+  ],
   terms: [{ path: "/terms", status: 200, translated: false }],
   privacy: [{ path: "/privacy", status: 200, translated: false }],
   preferences: "resource",

@@ -147,3 +147,15 @@ describe("the gift form", () => {
     expect([...browserWallTiers].sort()).toEqual([...wallTiers].sort());
   });
 });
+
+describe("the wall's page links", () => {
+  it("shows every page up to seven, else the ends and two around the current one", async () => {
+    const { pageNumbers, parseWallQuery } = await import("./wall-page");
+    expect(pageNumbers(1, 3)).toEqual([1, 2, 3]);
+    expect(pageNumbers(1, 20)).toEqual([1, 2, 3, "gap", 20]);
+    expect(pageNumbers(10, 20)).toEqual([1, "gap", 8, 9, 10, 11, 12, "gap", 20]);
+    expect(pageNumbers(20, 20)).toEqual([1, "gap", 18, 19, 20]);
+    expect(parseWallQuery(new URLSearchParams("page=1000&tier=gift"))).toEqual({ page: 1, tier: "gift" });
+    expect(parseWallQuery(new URLSearchParams("page=02&tier=x"))).toEqual({ page: 1 });
+  });
+});

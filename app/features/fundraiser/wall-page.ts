@@ -24,3 +24,18 @@ export function wallHref({ page, tier }: WallQuery): string {
   const query = params.toString();
   return `/fundraiser/supporters${query ? `?${query}` : ""}`;
 }
+
+/** The page links to show: all of up to 7 pages, else the first, the last and two around the current one. */
+export function pageNumbers(page: number, pages: number): (number | "gap")[] {
+  if (pages <= 7) return Array.from({ length: pages }, (_, index) => index + 1);
+  const shown = [...new Set([1, page - 2, page - 1, page, page + 1, page + 2, pages])]
+    .filter((number) => number >= 1 && number <= pages)
+    .sort((a, b) => a - b);
+  const out: (number | "gap")[] = [];
+  for (const number of shown) {
+    const last = out[out.length - 1];
+    if (typeof last === "number" && number - last > 1) out.push("gap");
+    out.push(number);
+  }
+  return out;
+}

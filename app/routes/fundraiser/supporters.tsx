@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
 import { SupporterList } from "~/features/fundraiser/progress";
 import { countSupporters, listSupporters } from "~/features/fundraiser/queries.server";
-import { parseWallQuery, WALL_PAGE_SIZE, wallHref } from "~/features/fundraiser/wall-page";
+import { pageNumbers, parseWallQuery, WALL_PAGE_SIZE, wallHref } from "~/features/fundraiser/wall-page";
 import { wallTiers } from "~/features/fundraiser/wall-tiers";
 import { useTranslation } from "~/i18n/react";
 import { shareablePage } from "~/lib/shareable";
@@ -70,18 +70,24 @@ export default function Supporters({ loaderData }: Route.ComponentProps) {
                 </Link>
               </li>
             ) : null}
-            {Array.from({ length: pages }, (_, index) => index + 1).map((number) => (
-              <li key={number}>
-                <Link
-                  to={wallHref({ page: number, tier: filter })}
-                  className={chip}
-                  aria-current={number === page ? "page" : undefined}
-                  aria-label={t("supporters.pageLabel", { page: number })}
-                >
-                  {number}
-                </Link>
-              </li>
-            ))}
+            {pageNumbers(page, pages).map((number, index) =>
+              number === "gap" ? (
+                <li key={`gap-${index}`} aria-hidden="true" className="px-1">
+                  …
+                </li>
+              ) : (
+                <li key={number}>
+                  <Link
+                    to={wallHref({ page: number, tier: filter })}
+                    className={chip}
+                    aria-current={number === page ? "page" : undefined}
+                    aria-label={t("supporters.pageLabel", { page: number })}
+                  >
+                    {number}
+                  </Link>
+                </li>
+              ),
+            )}
             {page < pages ? (
               <li>
                 <Link to={wallHref({ page: page + 1, tier: filter })} rel="next" className={chip}>
