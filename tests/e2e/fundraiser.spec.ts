@@ -71,6 +71,7 @@ test("a new reader gives $12.34 as Anonymous: thanked, the progress rises by $12
   request,
 }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one run changes the figures");
+  test.slow();
   const reader = await register(page);
   const before = await campaignRaised(page);
 
