@@ -83,7 +83,7 @@ test("a new reader gives $12.34 as Anonymous: thanked, the progress rises by $12
   await form.locator("label", { hasText: "🦇" }).click();
   await form.getByLabel(s.choice.message).fill("From the shadows <b>");
   await form.getByRole("button", { name: g.give }).click();
-  await expect(page).toHaveURL(/\/pay\/test\/tps_/);
+  await expect(page).toHaveURL(/\/pay\/test\/tps_/, { timeout: 15_000 });
   await expect(page.getByText("$12.34")).toBeVisible();
   await hydrated(page);
   await page.getByRole("button", { name: p.test.approve }).click();
@@ -141,7 +141,7 @@ test("joining Analyst reaches the test provider's page at $7; a visitor is sent 
   await card.getByLabel(s.choice.displays.name).check();
   await card.getByLabel(s.choice.displayName, { exact: true }).fill("Night Analyst");
   await card.getByRole("button", { name: f.join.replace("{{tier}}", "Analyst") }).click();
-  await expect(page).toHaveURL(/\/pay\/test\/tps_/);
+  await expect(page).toHaveURL(/\/pay\/test\/tps_/, { timeout: 15_000 });
   await expect(page.getByText("$7", { exact: true })).toBeVisible();
 });
 
@@ -172,7 +172,7 @@ test("a gift amount out of range is refused with a message, with and without Jav
   await expect(plainForm.getByText(g.errors.amountFormat)).toBeVisible();
   await plainForm.getByLabel(g.custom).fill("5");
   await plainForm.getByRole("button", { name: g.give }).click();
-  await expect(plain).toHaveURL(/\/pay\/test\/tps_/);
+  await expect(plain).toHaveURL(/\/pay\/test\/tps_/, { timeout: 15_000 });
   await noScript.close();
 });
 
@@ -196,7 +196,7 @@ test("screenshots: home, /fundraiser, the wall and a declined gift's thank-you p
   const form = page.getByRole("region", { name: g.heading });
   await form.getByText("$25").click();
   await form.getByRole("button", { name: g.give }).click();
-  await expect(page).toHaveURL(/\/pay\/test\/tps_/);
+  await expect(page).toHaveURL(/\/pay\/test\/tps_/, { timeout: 15_000 });
   await hydrated(page);
   await page.getByRole("button", { name: p.test.decline }).click();
   await expect(page).toHaveURL(/\/fundraiser\/thanks\?payment=\d+$/);

@@ -70,7 +70,7 @@ export default function Thanks({ loaderData }: Route.ComponentProps) {
         {payment.status === "refunded" || payment.status === "disputed" ? (
           <FormNotice>{t("gifts.thanks.reversed")}</FormNotice>
         ) : null}
-        {choice ? (
+        {choice && (payment.status === "paid" || (pending && !cancelled)) ? (
           <Panel id="wall-choice" title={t("gifts.thanks.choiceTitle")}>
             <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2">
               <dt className="text-muted">{t("supporters.choice.display")}</dt>
