@@ -10,7 +10,7 @@ const p = en.payments;
 
 // The desktop run asserts the fresh figures, then changes them with a gift: in this order, alone. The phone
 // run only looks (and leaves payments pending), so it never moves a figure the desktop run asserts.
-test.describe.configure({ mode: "serial" });
+test.describe.configure({ mode: "serial", timeout: 90_000 });
 
 const dollars = (cents: number) =>
   new Intl.NumberFormat("en", {
@@ -71,7 +71,6 @@ test("a new reader gives $12.34 as Anonymous: thanked, the progress rises by $12
   request,
 }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one run changes the figures");
-  test.slow();
   const reader = await register(page);
   const before = await campaignRaised(page);
 
@@ -179,7 +178,6 @@ test("a gift amount out of range is refused with a message, with and without Jav
 test("screenshots: home, /fundraiser, the wall and a declined gift's thank-you page", async ({
   page,
 }, testInfo) => {
-  test.slow();
   await page.goto("/");
   await page.getByRole("region", { name: en.home.fundraiserGoals }).scrollIntoViewIfNeeded();
   await screenshot(page, "home", testInfo);
