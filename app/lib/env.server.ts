@@ -1,6 +1,15 @@
 import path from "node:path";
 import { z } from "zod";
 
+function knownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
 
 /**
@@ -63,6 +72,11 @@ const schema = z
     INQUIRY_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
     /** Memory for whole pages kept for many readers (server/page-cache.ts). */
     PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
+    /** The site's time zone: a monthly fundraiser goal counts the calendar month there (ADR 28). */
+    SITE_TIME_ZONE: z
+      .string()
+      .refine(knownTimeZone, "must be an IANA time zone name (UTC, Europe/Paris, America/New_York, …)")
+      .default("UTC"),
   })
   .superRefine((env, context) => {
     if (env.PAYMENT_PROVIDER !== "stripe") return;

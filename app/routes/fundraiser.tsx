@@ -1,10 +1,30 @@
 import "~/i18n/full-catalogue";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { requireUser } from "~/features/auth/guards.server";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
-import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
-import { getFundraiser, listSupportTiers } from "~/features/fundraiser/queries.server";
+import {
+  GIFT_CURRENCY,
+  GIFT_MAX_CENTS,
+  GIFT_MIN_CENTS,
+  giftPresets,
+  giftSchema,
+} from "~/features/fundraiser/gift";
+import { GoalProgress, SupporterList } from "~/features/fundraiser/progress";
+import {
+  countSupporters,
+  type GoalFigures,
+  getGoals,
+  listSupporters,
+  listSupportTiers,
+} from "~/features/fundraiser/queries.server";
+import { joinSchema, toSupporterChoice } from "~/features/fundraiser/wall-choice";
+import { WallChoiceFields } from "~/features/fundraiser/wall-choice-fields";
+import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import { useTranslation } from "~/i18n/react";
+import { type FieldErrors, parseForm } from "~/lib/forms";
 import { shareablePage } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
+import { FormAlert, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
@@ -15,15 +35,20 @@ const RECENT = 12;
 
 export const headers = shareablePage;
 
-export async function loader({ request }: Route.LoaderArgs) {
-  const showAll = new URL(request.url).searchParams.get("supporters") === "all";
-  const [fundraiser, tiers] = await Promise.all([
-    getFundraiser({ recent: showAll ? undefined : RECENT }),
+function withHtml(goal: GoalFigures | undefined) {
+  return goal && { ...goal, html: renderMarkdownCached(goal.descriptionMd) };
+}
+
+export async function loader() {
+  const [goals, tiers, recent, supporterCount] = await Promise.all([
+    getGoals(),
     listSupportTiers(),
+    listSupporters({ limit: RECENT }),
+    countSupporters(),
   ]);
   return {
-    showAll,
-    fundraiser: fundraiser && { ...fundraiser, html: renderMarkdownCached(fundraiser.descriptionMd) },
+    monthly: withHtml(goals.monthly),
+    campaign: withHtml(goals.campaign),
     tiers: tiers.map(({ key, name, amountCents, currency, perks, pitch }) => ({
       key,
       name,
@@ -32,42 +57,212 @@ export async function loader({ request }: Route.LoaderArgs) {
       perks,
       pitch,
     })),
+    recent,
+    supporterCount,
   };
 }
 
-export default function Fundraiser({ loaderData }: Route.ComponentProps) {
+type ActionResult = { form: string; errors?: FieldErrors; formError?: string };
+
+/** Join a tier or give once: signed-out visitors sign in first and come back here (requireUser). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  try {
+    if (intent === "join") {
+      const parsed = parseForm(joinSchema, form);
+      const which = `join-${String(form.get("tierKey") ?? "").slice(0, 40)}`;
+      if (!parsed.ok) return data<ActionResult>({ form: which, errors: parsed.errors }, { status: 400 });
+      const { tierKey, ...choice } = parsed.data;
+      const { url } = await startCheckout(
+        user,
+        { kind: "subscription", tierKey, supporter: toSupporterChoice(choice) },
+        { ip: context.ip },
+      );
+      return redirect(url);
+    }
+    if (intent === "gift") {
+      const parsed = parseForm(giftSchema, form);
+      if (!parsed.ok) return data<ActionResult>({ form: "gift", errors: parsed.errors }, { status: 400 });
+      const { url } = await startCheckout(
+        user,
+        {
+          kind: "gift",
+          amountCents: parsed.data.amountCents,
+          currency: GIFT_CURRENCY,
+          supporter: toSupporterChoice(parsed.data.choice),
+        },
+        { ip: context.ip },
+      );
+      return redirect(url);
+    }
+  } catch (error) {
+    if (error instanceof CheckoutError)
+      return data<ActionResult>(
+        { form: intent === "gift" ? "gift" : "join", formError: error.messageKey },
+        { status: error.status },
+      );
+    throw error;
+  }
+  return data<ActionResult>({ form: "", formError: "fundraiser.unknownAction" }, { status: 400 });
+}
+
+function GoalSection({
+  id,
+  eyebrow,
+  goal,
+}: {
+  id: string;
+  eyebrow: string;
+  goal: NonNullable<Awaited<ReturnType<typeof loader>>["monthly"]>;
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
+    >
+      <p className="font-display text-sm tracking-widest text-accent uppercase">{eyebrow}</p>
+      <h2 id={id} className="mb-3 font-display text-2xl text-primary">
+        {goal.title}
+      </h2>
+      {goal.html ? <Prose html={goal.html} className="mb-6" /> : null}
+      <GoalProgress goal={goal} label={`${eyebrow}: ${goal.title}`} />
+    </section>
+  );
+}
+
+function JoinForm({
+  tierKey,
+  tierName,
+  result,
+}: {
+  tierKey: string;
+  tierName: string;
+  result?: ActionResult;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const mine =
+    result?.form === `join-${tierKey}` || (result?.form === "join" && result.formError) ? result : undefined;
+  const { errors, onSubmit } = useFormValidation(joinSchema, mine?.errors);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("tierKey") === tierKey;
+  const open = Object.keys(errors).length > 0;
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} className="mt-auto flex flex-col gap-3">
+      <input type="hidden" name="intent" value="join" />
+      <input type="hidden" name="tierKey" value={tierKey} />
+      <details open={open} className="rounded-md border border-line px-3 py-2">
+        <summary className="min-h-8 cursor-pointer py-1">{t("supporters.choice.summary")}</summary>
+        <div className="pt-3">
+          <WallChoiceFields idPrefix={`join-${tierKey}`} errors={errors} />
+        </div>
+      </details>
+      {mine?.formError ? <FormAlert>{t(mine.formError)}</FormAlert> : null}
+      <button type="submit" className={buttonClass("primary", "w-full")} disabled={busy}>
+        {busy ? t("fundraiser.joining") : t("fundraiser.join", { tier: tierName })}
+      </button>
+    </Form>
+  );
+}
+
+function GiftForm({ result }: { result?: ActionResult }) {
   const { t } = useTranslation();
   const format = useFormat();
-  const { fundraiser, tiers, showAll } = loaderData;
+  const navigation = useNavigation();
+  const mine = result?.form === "gift" ? result : undefined;
+  const { errors, onSubmit } = useFormValidation(giftSchema, mine?.errors);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "gift";
+  const amountError = errors.customAmount ?? errors.preset;
+  return (
+    <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-5">
+      <input type="hidden" name="intent" value="gift" />
+      <fieldset>
+        <legend className="mb-2 font-display text-sm tracking-wide">{t("gifts.amount")}</legend>
+        <div className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+          {giftPresets.map((cents, index) => (
+            <label
+              key={cents}
+              className="flex min-h-11 cursor-pointer items-center justify-center rounded-md border border-line text-lg has-[:checked]:border-primary has-[:checked]:bg-primary has-[:checked]:text-[color:var(--surface)] has-[:focus-visible]:outline-2"
+            >
+              <input
+                type="radio"
+                name="preset"
+                value={cents}
+                defaultChecked={index === 1}
+                className="sr-only"
+              />
+              {format.money(Number(cents), GIFT_CURRENCY)}
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <div className="flex flex-col gap-1">
+        <label htmlFor="gift-customAmount" className="font-display text-sm tracking-wide">
+          {t("gifts.custom")}
+        </label>
+        <input
+          id="gift-customAmount"
+          name="customAmount"
+          inputMode="decimal"
+          autoComplete="off"
+          maxLength={12}
+          placeholder="12.34"
+          aria-invalid={amountError ? true : undefined}
+          aria-describedby={`gift-customAmount-hint${amountError ? " gift-customAmount-error" : ""}`}
+          className="min-h-11 w-full max-w-48 rounded-md border border-line bg-[color:var(--surface)] px-3 py-2 text-base text-ink aria-[invalid=true]:border-[#c0392b]"
+        />
+        <p id="gift-customAmount-hint" className="text-sm text-muted">
+          {t("gifts.customHint", {
+            min: format.money(GIFT_MIN_CENTS, GIFT_CURRENCY),
+            max: format.money(GIFT_MAX_CENTS, GIFT_CURRENCY),
+          })}
+        </p>
+        {amountError ? (
+          <p id="gift-customAmount-error" className="text-sm text-[#b42318] dark:text-[#ff8a80]">
+            {t(amountError, {
+              min: format.money(GIFT_MIN_CENTS, GIFT_CURRENCY),
+              max: format.money(GIFT_MAX_CENTS, GIFT_CURRENCY),
+            })}
+          </p>
+        ) : null}
+      </div>
+      <WallChoiceFields idPrefix="gift" errors={errors} />
+      {mine?.formError ? <FormAlert>{t(mine.formError)}</FormAlert> : null}
+      <button type="submit" className={buttonClass("primary", "self-start")} disabled={busy}>
+        {busy ? t("gifts.giving") : t("gifts.give")}
+      </button>
+    </Form>
+  );
+}
+
+export default function Fundraiser({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { monthly, campaign, tiers, recent, supporterCount } = loaderData;
+  const result = actionData as ActionResult | undefined;
   return (
     <Page title={t("fundraiser.heading")} intro={t("fundraiser.intro")} width="max-w-5xl">
-      {fundraiser ? (
-        <section
-          aria-labelledby="goal"
-          className="rounded-xl border border-line bg-[color:var(--surface)] p-6"
-        >
-          <p className="font-display text-sm tracking-widest text-accent uppercase">
-            {t("fundraiser.monthlyGoal")}
-          </p>
-          <h2 id="goal" className="mb-3 font-display text-2xl text-primary">
-            {fundraiser.title}
-          </h2>
-          <Prose html={fundraiser.html} className="mb-6" />
-          <FundraiserProgress fundraiser={fundraiser} />
-        </section>
-      ) : (
-        <p className="text-center italic">{t("fundraiser.noGoal")}</p>
-      )}
+      <div className="flex flex-col gap-6">
+        {monthly ? (
+          <GoalSection id="monthly-goal" eyebrow={t("fundraiser.monthlyGoal")} goal={monthly} />
+        ) : null}
+        {campaign ? (
+          <GoalSection id="campaign-goal" eyebrow={t("fundraiser.campaign")} goal={campaign} />
+        ) : null}
+        {!monthly && !campaign ? <p className="text-center italic">{t("fundraiser.noGoal")}</p> : null}
+      </div>
 
       <section aria-labelledby="tiers" className="mt-12">
-        <h2 id="tiers" className="mb-6 text-center font-display text-2xl text-primary">
+        <h2 id="tiers" className="mb-2 text-center font-display text-2xl text-primary">
           {t("fundraiser.tiersHeading")}
         </h2>
+        <p className="mb-6 text-center text-muted">{t("fundraiser.signInNote")}</p>
         <ul className="grid gap-4 md:grid-cols-3">
           {tiers.map((tier) => (
             <li
               key={tier.key}
-              className="flex flex-col gap-3 rounded-xl border border-line bg-[color:var(--surface)] p-6"
+              className="flex min-w-0 flex-col gap-3 rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
             >
               <h3 className="font-display text-xl">{tier.name}</h3>
               <p className="text-2xl text-primary">
@@ -79,28 +274,34 @@ export default function Fundraiser({ loaderData }: Route.ComponentProps) {
                   <li key={perk}>{perk}</li>
                 ))}
               </ul>
+              <JoinForm tierKey={tier.key} tierName={tier.name} result={result} />
             </li>
           ))}
         </ul>
       </section>
 
-      {fundraiser ? (
-        <section aria-labelledby="supporters" className="mt-12">
-          <h2 id="supporters" className="mb-6 text-center font-display text-2xl text-primary">
-            {showAll
-              ? t("fundraiser.allSupporters", { count: fundraiser.supporterCount })
-              : t("fundraiser.recentSupporters")}
-          </h2>
-          <SupporterList supporters={fundraiser.supporters} />
-          {showAll ? null : (
-            <p className="mt-6 text-center">
-              <Link to="/fundraiser?supporters=all#supporters" className={buttonClass("outline")}>
-                {t("fundraiser.viewAll")}
-              </Link>
-            </p>
-          )}
-        </section>
-      ) : null}
+      <section
+        aria-labelledby="gift"
+        className="mt-12 rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
+      >
+        <h2 id="gift" className="mb-2 font-display text-2xl text-primary">
+          {t("gifts.heading")}
+        </h2>
+        <p className="mb-6 text-muted">{t("gifts.intro")}</p>
+        <GiftForm result={result} />
+      </section>
+
+      <section aria-labelledby="supporters" className="mt-12">
+        <h2 id="supporters" className="mb-6 text-center font-display text-2xl text-primary">
+          {t("fundraiser.recentSupporters")}
+        </h2>
+        <SupporterList supporters={recent} />
+        <p className="mt-6 text-center">
+          <Link to="/fundraiser/supporters" className={buttonClass("outline")}>
+            {t("supporters.viewAll", { count: supporterCount })}
+          </Link>
+        </p>
+      </section>
     </Page>
   );
 }

@@ -1,8 +1,8 @@
 import "~/i18n/full-catalogue";
 import { getLatestChapter } from "~/features/chapters/queries.server";
 import { ChapterStatusBadge } from "~/features/chapters/status-badge";
-import { FundraiserProgress, SupporterList } from "~/features/fundraiser/progress";
-import { getFundraiser } from "~/features/fundraiser/queries.server";
+import { GoalProgress, SupporterList } from "~/features/fundraiser/progress";
+import { countSupporters, getGoals, listSupporters } from "~/features/fundraiser/queries.server";
 import { productSummary } from "~/features/shop/catalog";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
@@ -16,17 +16,19 @@ import type { Route } from "./+types/home";
 export const headers = shareablePage;
 
 export async function loader() {
-  const [site, latest, products, fundraiser] = await Promise.all([
+  const [site, latest, products, goals, supporters, supporterCount] = await Promise.all([
     getSiteSettings(),
     getLatestChapter(),
     listProducts(),
-    getFundraiser({ recent: 3 }),
+    getGoals(),
+    listSupporters({ limit: 3 }),
+    countSupporters(),
   ]);
   return {
     site: { title: site.title, tagline: site.tagline, author: site.author },
     latest,
     products: products.slice(0, 6).map(productSummary),
-    fundraiser,
+    fundraiser: goals.campaign && { goal: goals.campaign, supporters, supporterCount },
   };
 }
 
@@ -154,11 +156,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       {fundraiser ? (
         <section aria-labelledby="fundraiser-goals" className="mx-auto max-w-4xl px-4 pb-14 sm:px-6">
           <SectionHeading id="fundraiser-goals">{t("home.fundraiserGoals")}</SectionHeading>
-          <FundraiserProgress fundraiser={fundraiser} />
+          <GoalProgress goal={fundraiser.goal} label={fundraiser.goal.title} />
           <h3 className="mt-8 mb-4 font-display text-xl tracking-[0.2em]">{t("home.supporters")}</h3>
           <SupporterList supporters={fundraiser.supporters} />
           <p className="mt-6 text-center">
-            <Link to="/fundraiser" className={buttonClass("outline")}>
+            <Link to="/fundraiser/supporters" className={buttonClass("outline")}>
               {t("home.viewAllSupporters", { count: fundraiser.supporterCount })}
             </Link>
           </p>

@@ -37,7 +37,14 @@ export function useFormValidation(schema: z.ZodType, serverErrors: FieldErrors |
 const inputClass =
   "min-h-11 w-full rounded-md border border-line bg-[color:var(--surface)] px-3 py-2 text-base text-ink aria-[invalid=true]:border-[#c0392b]";
 
-type FieldProps = { name: string; label: ReactNode; error?: string; hint?: ReactNode };
+type FieldProps = {
+  name: string;
+  label: ReactNode;
+  error?: string;
+  hint?: ReactNode;
+  /** The control's id, where one page has several forms with the same field names. */
+  id?: string;
+};
 
 /** A control's label above it and its hint and (translated) error below, linked for screen readers. */
 function FieldFrame({
@@ -45,10 +52,10 @@ function FieldFrame({
   label,
   error,
   hint,
+  id = `field-${name}`,
   control,
 }: FieldProps & { control: (props: { id: string; describedBy?: string }) => ReactNode }) {
   const { t } = useTranslation();
-  const id = `field-${name}`;
   const describedBy =
     [error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
   return (
@@ -77,11 +84,12 @@ export function Field({
   label,
   error,
   hint,
+  id,
   ...input
 }: FieldProps & InputHTMLAttributes<HTMLInputElement>) {
   return (
     <FieldFrame
-      {...{ name, label, error, hint }}
+      {...{ name, label, error, hint, id }}
       control={({ id, describedBy }) => (
         <input
           id={id}

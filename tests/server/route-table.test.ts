@@ -59,6 +59,11 @@ const pages: Record<string, Sample[] | "resource"> = {
   cart: "resource",
   "cart/reply": "resource",
   fundraiser: [{ path: "/fundraiser", status: 200, translated: true }],
+  "fundraiser/supporters": [{ path: "/fundraiser/supporters?page=2", status: 200, translated: true }],
+  // The payer's own support payment only: any other id is 404.
+  "fundraiser/thanks": [
+    { path: "/fundraiser/thanks?payment=999999", status: 404, translated: true, signedIn: true },
+  ],
   terms: [{ path: "/terms", status: 200, translated: false }],
   privacy: [{ path: "/privacy", status: 200, translated: false }],
   preferences: "resource",
@@ -75,6 +80,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "outbox/:id": [{ path: "/outbox/2026-11-25T06-07-22-123Z-none", status: 404, translated: true }],
   account: [{ path: "/account", status: 200, translated: true, signedIn: true }],
   "account/data": "resource",
+  "account/supporter": [{ path: "/account/supporter", status: 200, translated: true, signedIn: true }],
   coins: [{ path: "/coins", status: 200, translated: true }],
   checkout: [{ path: "/checkout", status: 200, translated: true, signedIn: true }],
   "orders/:id": [{ path: "/orders/999999", status: 404, translated: true, signedIn: true }],

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, isNull } from "drizzle-orm";
 import type { Database } from "#db/client.server";
 import * as t from "#db/schema";
 import type { MediaStore } from "~/lib/storage.server";
@@ -95,26 +95,31 @@ export async function exportContent(database: Database, dir: string, media?: Med
     const { description, sortOrder, ...front } = pack;
     files.set(`coin-packs/${pack.key}.md`, formatMarkdownFile({ ...front, order: sortOrder }, description));
   }
-  const [goal] = await database
+  const goals = await database
     .select()
     .from(t.fundraiserGoals)
-    .orderBy(asc(t.fundraiserGoals.startsAt))
-    .limit(1);
-  if (goal) {
+    .orderBy(asc(t.fundraiserGoals.startsAt), asc(t.fundraiserGoals.id));
+  const [first] = goals;
+  if (first) {
+    // Imported history only: readers' wall entries are account data, not content.
     const supporters = await database
       .select()
       .from(t.supporters)
+      .where(isNull(t.supporters.userId))
       .orderBy(asc(t.supporters.supportedAt), asc(t.supporters.id));
     files.set(
       "fundraiser.md",
       formatMarkdownFile(
         {
-          goal: {
+          goals: goals.map((goal, index) => ({
             title: goal.title,
+            period: goal.period,
             targetCents: goal.targetCents,
             currency: goal.currency,
-            startsAt: isoDate(goal.startsAt),
-          },
+            startsAt: isoDateTime(goal.startsAt),
+            ...(goal.endsAt ? { endsAt: isoDateTime(goal.endsAt) } : {}),
+            ...(index > 0 && goal.descriptionMd ? { description: goal.descriptionMd } : {}),
+          })),
           supporters: supporters.map((s) => ({
             name: s.name,
             tier: s.tier,
@@ -123,7 +128,7 @@ export async function exportContent(database: Database, dir: string, media?: Med
             supportedAt: isoDateTime(s.supportedAt),
           })),
         },
-        goal.descriptionMd,
+        first.descriptionMd,
       ),
     );
   }

@@ -228,17 +228,25 @@ export async function importContent(
       [t.coinPacks.key],
     );
     if (bundle.fundraiser) {
-      const { goal, supporters } = bundle.fundraiser.data;
+      const { goals, supporters } = bundle.fundraiser.data;
+      const body = bundle.fundraiser.body;
       result.goals = await upsert(
         tx,
         t.fundraiserGoals,
-        [{ ...goal, descriptionMd: bundle.fundraiser.body }],
+        goals.map(({ description, endsAt, ...goal }, index) => ({
+          ...goal,
+          endsAt: endsAt ?? null,
+          // The file's body describes the first goal; the others carry their own `description`.
+          descriptionMd: index === 0 && !description ? body : description,
+        })),
         [t.fundraiserGoals.title],
       );
+      // Imported history is in the first goal's currency.
+      const currency = goals[0]?.currency ?? "USD";
       result.supporters = await upsert(
         tx,
         t.supporters,
-        supporters.map((supporter) => ({ ...supporter, currency: goal.currency })),
+        supporters.map((supporter) => ({ ...supporter, currency })),
         [t.supporters.name, t.supporters.supportedAt],
         {},
         // Imported history only: a reader's wall entry is theirs, never overwritten by an import.

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { productCategories, supporterTiers, tierKeys, variantKinds, wikiSections } from "#db/schema";
+import {
+  goalPeriods,
+  productCategories,
+  supporterTiers,
+  tierKeys,
+  variantKinds,
+  wikiSections,
+} from "#db/schema";
 
 /** A calendar date or a date-time with an offset, as written in front matter. */
 const isoDate = z
@@ -119,22 +126,47 @@ export const coinPackSchema = z.object({
   order: z.number().int().default(0),
 });
 
-export const fundraiserSchema = z.object({
-  goal: z.object({
+const goalSchema = z
+  .object({
     title: z.string().min(1),
+    /** A campaign runs from `startsAt` to `endsAt` (open when absent); a monthly goal renews each month. */
+    period: z.enum(goalPeriods).default("campaign"),
     targetCents: cents.positive(),
     currency,
     startsAt: isoDate,
-  }),
-  supporters: z
-    .array(
-      z.object({
-        name: z.string().min(1),
-        tier: z.enum(supporterTiers),
-        emoji: z.string().default(""),
-        amountCents: cents.positive(),
-        supportedAt: isoDate,
+    endsAt: isoDate.optional(),
+    /** Markdown; the first goal's description is the file's body instead. */
+    description: z.string().default(""),
+  })
+  .refine((goal) => !goal.endsAt || goal.endsAt > goal.startsAt, {
+    message: "endsAt must be after startsAt",
+    path: ["endsAt"],
+  });
+
+/** `goals` (a list), or the older single `goal` (a campaign), which reads as a list of one. */
+export const fundraiserSchema = z.preprocess(
+  (value) => {
+    if (!value || typeof value !== "object" || !("goal" in value) || "goals" in value) return value;
+    const { goal, ...rest } = value as { goal: unknown };
+    return { ...rest, goals: [goal] };
+  },
+  z.object({
+    goals: z
+      .array(goalSchema)
+      .min(1)
+      .refine((goals) => new Set(goals.map((goal) => goal.title)).size === goals.length, {
+        message: "goal titles must be unique",
       }),
-    )
-    .default([]),
-});
+    supporters: z
+      .array(
+        z.object({
+          name: z.string().min(1),
+          tier: z.enum(supporterTiers),
+          emoji: z.string().default(""),
+          amountCents: cents.positive(),
+          supportedAt: isoDate,
+        }),
+      )
+      .default([]),
+  }),
+);

@@ -1,4 +1,6 @@
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { WALL_MAX_PAGE } from "~/features/fundraiser/wall-page";
+import { wallTiers } from "~/features/fundraiser/wall-tiers";
 import { shopFilters } from "~/features/shop/catalog";
 
 /**
@@ -9,7 +11,13 @@ import { shopFilters } from "~/features/shop/catalog";
  */
 const pageParameters: { page: RegExp; parameters: Record<string, readonly string[]> }[] = [
   { page: /^\/shop$/, parameters: { category: shopFilters.filter((filter) => filter !== "all") } },
-  { page: /^\/fundraiser$/, parameters: { supporters: ["all"] } },
+  {
+    page: /^\/fundraiser\/supporters$/,
+    parameters: {
+      tier: wallTiers,
+      page: Array.from({ length: WALL_MAX_PAGE - 1 }, (_, index) => String(index + 2)),
+    },
+  },
   // The inquiry form's "sent" notice (ADR 26).
   { page: /^\/shop\/product\/\d{1,10}\/inquire$/, parameters: { sent: ["1"] } },
 ];

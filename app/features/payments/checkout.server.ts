@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { coinPacks, payments, type SupporterChoice, supportTiers, type TierKey } from "#db/schema";
 import { consume, type Rule } from "~/features/auth/throttle.server";
+import { GIFT_MAX_CENTS, GIFT_MIN_CENTS } from "~/features/fundraiser/gift";
 import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
@@ -14,9 +15,8 @@ export type CheckoutItem =
   | { kind: "subscription"; tierKey: TierKey; supporter?: SupporterChoice }
   | { kind: "gift"; amountCents: number; currency: string; supporter?: SupporterChoice };
 
-/** A one-off gift's bounds, in cents (docs/product-rules.md "Fundraiser"). */
-export const GIFT_MIN_CENTS = 1_00;
-export const GIFT_MAX_CENTS = 1_000_00;
+/** A one-off gift's bounds, in cents: the gift form's (docs/product-rules.md "Fundraiser"). */
+export { GIFT_MAX_CENTS, GIFT_MIN_CENTS };
 
 /** The chapter a coin purchase started from (the payer returns there), and whether to unlock it once paid. */
 export type ChapterOrigin = { chapter: number; unlock: boolean };

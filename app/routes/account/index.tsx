@@ -13,6 +13,8 @@ import {
   parseForm,
 } from "~/features/auth/schemas";
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
+import { loadSupporterPanel } from "~/features/fundraiser/account.server";
+import { GiftHistory, SupporterPanel } from "~/features/fundraiser/supporter-panel";
 import { MembershipSummary } from "~/features/membership/membership-summary";
 import { getMembership, membershipView } from "~/features/membership/queries.server";
 import { OrderList } from "~/features/orders/order-list";
@@ -51,6 +53,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       hasPassword: user.hasPassword,
     },
     linked: await getLinkedProviders(user.id),
+    supporter: await loadSupporterPanel(user),
     providers: listConfiguredProviders(),
   };
 }
@@ -252,6 +255,12 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </Panel>
       <Panel id="orders" title={t("orders.title")}>
         <OrderList orders={loaderData.orders} />
+      </Panel>
+      <Panel id="supporter" title={t("supporters.account.title")}>
+        <SupporterPanel data={loaderData.supporter} />
+      </Panel>
+      <Panel id="gifts" title={t("gifts.history.title")}>
+        <GiftHistory gifts={loaderData.supporter.gifts} />
       </Panel>
       <Panel id="purchases" title={t("payments.history.title")}>
         <PurchaseHistory purchases={purchases} />

@@ -1,0 +1,116 @@
+import { useFetcher } from "react-router";
+import { useTranslation } from "~/i18n/react";
+import { buttonClass } from "~/ui/button";
+import { FormAlert, FormNotice, useFormValidation } from "~/ui/form";
+import { Link } from "~/ui/link";
+import { useFormat } from "~/ui/use-format";
+import type { SupporterPanelData } from "./account.server";
+import { wallChoiceSchema } from "./wall-choice";
+import { WallChoiceFields } from "./wall-choice-fields";
+
+export type SupporterUpdateResult = { saved?: boolean; errors?: Record<string, string>; formError?: string };
+
+/**
+ * How the reader appears on the supporters wall, and a form to change it (POST /account/supporter; a plain
+ * form post without JavaScript). Readers who have not supported yet are pointed to the fundraiser.
+ */
+export function SupporterPanel({
+  data,
+  result,
+}: {
+  data: SupporterPanelData;
+  result?: SupporterUpdateResult;
+}) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher<SupporterUpdateResult>();
+  const answer = fetcher.data ?? result;
+  const { errors, onSubmit } = useFormValidation(wallChoiceSchema, answer?.errors);
+  if (!data.entry)
+    return (
+      <p>
+        {t("supporters.account.notYet")}{" "}
+        <Link to="/fundraiser" className="text-primary underline underline-offset-2">
+          {t("supporters.account.toFundraiser")}
+        </Link>
+      </p>
+    );
+  return (
+    <fetcher.Form
+      method="post"
+      action="/account/supporter"
+      noValidate
+      onSubmit={onSubmit}
+      className="flex flex-col gap-4"
+    >
+      <p className="text-muted">
+        {t("supporters.account.intro", {
+          username: data.username,
+          tier: t(`supporters.tiers.${data.entry.tier}`),
+        })}
+      </p>
+      {answer?.saved && fetcher.state === "idle" ? (
+        <FormNotice>{t("supporters.account.saved")}</FormNotice>
+      ) : null}
+      {answer?.formError ? <FormAlert>{t(answer.formError)}</FormAlert> : null}
+      <WallChoiceFields idPrefix="account-wall" defaults={data.entry} errors={errors} />
+      <button
+        type="submit"
+        className={buttonClass("outline", "self-start")}
+        disabled={fetcher.state !== "idle"}
+      >
+        {t("supporters.account.save")}
+      </button>
+    </fetcher.Form>
+  );
+}
+
+/** The reader's one-off gifts: date, amount and where each stands. */
+export function GiftHistory({ gifts }: { gifts: SupporterPanelData["gifts"] }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  if (gifts.length === 0)
+    return (
+      <p>
+        {t("gifts.history.empty")}{" "}
+        <Link to="/fundraiser#gift" className="text-primary underline underline-offset-2">
+          {t("gifts.history.give")}
+        </Link>
+      </p>
+    );
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="gift-history">
+        <caption className="sr-only">{t("gifts.history.title")}</caption>
+        <thead className="text-muted">
+          <tr>
+            <th scope="col" className="py-2 pr-3 font-normal">
+              {t("gifts.history.date")}
+            </th>
+            <th scope="col" className="py-2 pr-3 text-right font-normal">
+              {t("gifts.history.amount")}
+            </th>
+            <th scope="col" className="py-2 font-normal">
+              {t("gifts.history.status")}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {gifts.map((gift) => (
+            <tr key={gift.id} className="border-t border-line">
+              <td className="py-2 pr-3 whitespace-nowrap">{format.date(gift.date)}</td>
+              <td className="py-2 pr-3 text-right whitespace-nowrap">
+                {format.money(gift.amountCents, gift.currency)}
+                {gift.refundedCents > 0 ? (
+                  <span className="block text-muted">
+                    {t("gifts.history.refunded", { amount: format.money(gift.refundedCents, gift.currency) })}
+                  </span>
+                ) : null}
+              </td>
+              <td className="py-2">{t(`gifts.history.statuses.${gift.status}`)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

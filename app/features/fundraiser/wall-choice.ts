@@ -1,0 +1,77 @@
+import { z } from "zod";
+import type { SupporterDisplay, TierKey } from "#db/schema";
+
+/**
+ * How a supporter appears on the wall, chosen at checkout (join and gift forms) and later from the account:
+ * one schema for the three forms, in the browser and in the actions (docs/product-rules.md "Fundraiser").
+ */
+export const displays = [
+  "username",
+  "name",
+  "anonymous",
+  "hidden",
+] as const satisfies readonly SupporterDisplay[];
+
+/** The emoji a supporter may pick: a short, on-theme list (radio buttons, so no free text). */
+export const supporterEmoji = ["🦇", "🌙", "🩸", "🥀", "🕯️", "🗝️", "📜", "🔮", "🍷", "🖤", "🌹", "🦉"] as const;
+
+export const DISPLAY_NAME_MAX = 40;
+export const MESSAGE_MAX = 140;
+
+/** Code points, as PostgreSQL's char_length counts them (the column's check). */
+const codePoints = (value: string) => [...value].length;
+// Control characters (line breaks included: the message is one line of plain text) and bidi overrides.
+const CONTROL = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
+
+export const wallChoiceFields = {
+  display: z.enum(displays, { error: "supporters.errors.display" }).default("username"),
+  displayName: z
+    .string()
+    .max(1000, { error: "supporters.errors.nameLength" })
+    .trim()
+    .refine((value) => codePoints(value) <= DISPLAY_NAME_MAX, { error: "supporters.errors.nameLength" })
+    .refine((value) => !CONTROL.test(value), { error: "supporters.errors.plainText" })
+    .default(""),
+  emoji: z.enum(["", ...supporterEmoji], { error: "supporters.errors.emoji" }).default(""),
+  message: z
+    .string()
+    .max(2000, { error: "supporters.errors.messageLength" })
+    .trim()
+    .refine((value) => codePoints(value) <= MESSAGE_MAX, { error: "supporters.errors.messageLength" })
+    .refine((value) => !CONTROL.test(value), { error: "supporters.errors.plainText" })
+    .default(""),
+};
+
+type ChoiceInput = { display: SupporterDisplay; displayName: string };
+
+/** A display name is needed only when the supporter appears under it. */
+export function requireNameWhenShown(choice: ChoiceInput, context: z.RefinementCtx) {
+  if (choice.display === "name" && choice.displayName === "")
+    context.addIssue({ code: "custom", path: ["displayName"], message: "supporters.errors.nameRequired" });
+}
+
+export const wallChoiceSchema = z.object(wallChoiceFields).superRefine(requireNameWhenShown);
+
+export type WallChoice = z.output<typeof wallChoiceSchema>;
+
+/** The stored shape (payments.supporterChoice, supporters): the name kept only when it is shown. */
+export function toSupporterChoice(choice: WallChoice) {
+  return {
+    display: choice.display,
+    name: choice.display === "name" ? choice.displayName : "",
+    emoji: choice.emoji,
+    message: choice.message,
+  };
+}
+
+/** POST /fundraiser, intent "join": a support tier (its price is read from the database) and the wall choice. */
+export const joinSchema = z
+  .object({
+    ...wallChoiceFields,
+    // Checkout reads the tier and its price from the database and refuses an unknown key (404).
+    tierKey: z
+      .string()
+      .regex(/^[a-z_]{1,40}$/, { error: "payments.errors.unknownItem" })
+      .transform((key) => key as TierKey),
+  })
+  .superRefine(requireNameWhenShown);
