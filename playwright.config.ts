@@ -26,12 +26,22 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
+    // The demo's untouched figures (tests/e2e/fresh.spec.ts), read before any other test changes them.
+    {
+      name: "fresh",
+      testMatch: /fresh\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions },
+    },
     {
       name: "desktop",
+      dependencies: ["fresh"],
+      testIgnore: /fresh\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions },
     },
     {
       name: "phone",
+      dependencies: ["fresh"],
+      testIgnore: /fresh\.spec\.ts$/,
       use: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 }, launchOptions },
     },
   ],
