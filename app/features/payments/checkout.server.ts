@@ -9,8 +9,8 @@ import {
   type TierKey,
   users,
 } from "#db/schema";
-import { grantsTier } from "~/features/membership/subscription-access";
 import { consume, type Rule } from "~/features/auth/throttle.server";
+import { grantsTier } from "~/features/membership/subscription-access";
 import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";

@@ -222,12 +222,18 @@ export async function processEvent(
         );
     }
     let sub: Subscription | undefined;
-    if (effect.kind === "subscription" || effect.kind === "invoice-failed" || (effect.kind === "invoice-paid" && !payment))
+    if (
+      effect.kind === "subscription" ||
+      effect.kind === "invoice-failed" ||
+      (effect.kind === "invoice-paid" && !payment)
+    )
       sub = await lockSubscription(tx, provider, effect.subscriptionId);
     if (effect.kind === "invoice-paid") {
       const expected = payment?.currency ?? sub?.currency;
       if (expected && effect.currency.toUpperCase() !== expected)
-        throw new PaymentMismatch(`invoice ${effect.invoiceId}: paid in ${effect.currency}, billed in ${expected}`);
+        throw new PaymentMismatch(
+          `invoice ${effect.invoiceId}: paid in ${effect.currency}, billed in ${expected}`,
+        );
       if (payment && effect.amountCents !== payment.amountCents)
         throw new PaymentMismatch(
           `payment ${payment.id}: first invoice ${effect.amountCents}, expected ${payment.amountCents}`,
@@ -258,7 +264,11 @@ export async function processEvent(
         effect.paidAt,
         meta,
       );
-    } else if (effect.kind === "invoice-paid" || effect.kind === "invoice-failed" || effect.kind === "subscription") {
+    } else if (
+      effect.kind === "invoice-paid" ||
+      effect.kind === "invoice-failed" ||
+      effect.kind === "subscription"
+    ) {
       if (!sub) outcome = "unknown-payment";
       else if (effect.kind === "invoice-paid") {
         const recorded = await recordInvoice(tx, sub, effect, now);

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { payments, subscriptions, users } from "#db/schema";
-import { sendInBackground } from "~/features/mail/mailer.server";
 import type { MailMessage } from "~/features/mail/mailer.server";
+import { sendInBackground } from "~/features/mail/mailer.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, isLanguage, type Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
@@ -102,7 +102,7 @@ export async function sendSupportReceipt(paymentId: number): Promise<void> {
       .from(payments)
       .innerJoin(users, eq(users.id, payments.userId))
       .where(eq(payments.id, paymentId));
-    if (!row || row.status !== "paid" || (row.kind !== "subscription" && row.kind !== "gift")) return;
+    if (row?.status !== "paid" || (row.kind !== "subscription" && row.kind !== "gift")) return;
     const language = languageOf(row.language);
     const t = serverTranslator(language);
     const [sub] = row.subscriptionId

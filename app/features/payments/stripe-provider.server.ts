@@ -47,7 +47,8 @@ const date = (value: unknown) => {
 function invoiceSubscription(invoice: Loose): { subscriptionId: string | null; paymentRef: number | null } {
   const details = obj(obj(invoice.parent).subscription_details);
   const subscriptionId =
-    idOf(invoice.subscription as string | { id: string } | null) ?? idOf(details.subscription as string | null);
+    idOf(invoice.subscription as string | { id: string } | null) ??
+    idOf(details.subscription as string | null);
   const metadata = obj(details.metadata ?? obj(invoice.subscription_details).metadata);
   const ref = Number(str(metadata.paymentId));
   return { subscriptionId, paymentRef: Number.isInteger(ref) && ref > 0 ? ref : null };
@@ -164,7 +165,8 @@ export function readStripeEvent(event: Stripe.Event): ProviderEvent {
       effect = {
         kind: "subscription",
         subscriptionId: id,
-        status: event.type === "customer.subscription.deleted" ? "canceled" : (str(subscription.status) ?? ""),
+        status:
+          event.type === "customer.subscription.deleted" ? "canceled" : (str(subscription.status) ?? ""),
         currentPeriodEnd: date(item.current_period_end ?? subscription.current_period_end),
         cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
         tierKey: str(obj(subscription.metadata).tierKey),

@@ -107,7 +107,10 @@ export async function startSubscription(
 }
 
 async function tierName(tx: Tx, key: TierKey): Promise<string> {
-  const [tier] = await tx.select({ name: supportTiers.name }).from(supportTiers).where(eq(supportTiers.key, key));
+  const [tier] = await tx
+    .select({ name: supportTiers.name })
+    .from(supportTiers)
+    .where(eq(supportTiers.key, key));
   return tier?.name ?? key;
 }
 
@@ -122,8 +125,7 @@ export async function recordInvoice(
   effect: InvoicePaidEffect,
   now: Date,
 ): Promise<{ outcome: "invoice" | "no-change"; paymentId?: number }> {
-  const billedTier =
-    effect.reason === "cycle" && sub.pendingTierKey ? sub.pendingTierKey : sub.tierKey;
+  const billedTier = effect.reason === "cycle" && sub.pendingTierKey ? sub.pendingTierKey : sub.tierKey;
   const name = await tierName(tx, billedTier);
   const [row] = await tx
     .insert(payments)
@@ -252,7 +254,11 @@ export async function applySubscriptionState(
       currentPeriodEnd: periodEnd,
       cancelAtPeriodEnd: effect.cancelAtPeriodEnd ?? sub.cancelAtPeriodEnd,
       graceUntil:
-        status === "past_due" ? (sub.graceUntil ?? graceEnd(sub.currentPeriodEnd)) : status === "active" ? null : sub.graceUntil,
+        status === "past_due"
+          ? (sub.graceUntil ?? graceEnd(sub.currentPeriodEnd))
+          : status === "active"
+            ? null
+            : sub.graceUntil,
       endedAt: status === "canceled" ? at : null,
       lastEventAt: at,
       updatedAt: now,
@@ -268,6 +274,10 @@ export async function endSubscriptionOf(tx: Tx, payment: Payment, now: Date): Pr
     : eq(subscriptions.paymentId, payment.id);
   await tx
     .update(subscriptions)
-    .set({ status: "canceled", endedAt: sql`coalesce(${subscriptions.endedAt}, ${now.toISOString()}::timestamptz)`, updatedAt: now })
+    .set({
+      status: "canceled",
+      endedAt: sql`coalesce(${subscriptions.endedAt}, ${now.toISOString()}::timestamptz)`,
+      updatedAt: now,
+    })
     .where(where);
 }

@@ -43,7 +43,8 @@ export async function runTestBilling(
   now = new Date(),
   meta?: RequestMeta,
 ): Promise<void> {
-  if (sub.provider !== "test" || getEnv().PAYMENT_PROVIDER !== "test") throw new Error("not a test subscription");
+  if (sub.provider !== "test" || getEnv().PAYMENT_PROVIDER !== "test")
+    throw new Error("not a test subscription");
   let event: TestEventBody;
   if (action === "renew" && !sub.cancelAtPeriodEnd)
     // A downgrade waiting for the period end is billed at its lower price from this renewal on.

@@ -186,7 +186,10 @@ export function signedDelivery(body: TestEventBody): SignedDelivery {
   const rawBody = JSON.stringify(body);
   return {
     rawBody,
-    headers: new Headers({ [TEST_SIGNATURE_HEADER]: signTestEvent(rawBody), "content-type": "application/json" }),
+    headers: new Headers({
+      [TEST_SIGNATURE_HEADER]: signTestEvent(rawBody),
+      "content-type": "application/json",
+    }),
   };
 }
 
@@ -308,9 +311,16 @@ export function testProvider(): PaymentProvider {
     async changeSubscription(sub, change, now = new Date()) {
       const current: TestSubscription = sub;
       if (change.action === "cancel" || change.action === "resume")
-        return [signedDelivery(testBilling.state(current, now, { cancelAtPeriodEnd: change.action === "cancel" }))];
-      const updated = testBilling.state(current, now, { tierKey: change.tierKey, amountCents: change.amountCents });
-      const charge = change.prorate ? testBilling.upgradeInvoice(current, change.amountCents, now) : undefined;
+        return [
+          signedDelivery(testBilling.state(current, now, { cancelAtPeriodEnd: change.action === "cancel" })),
+        ];
+      const updated = testBilling.state(current, now, {
+        tierKey: change.tierKey,
+        amountCents: change.amountCents,
+      });
+      const charge = change.prorate
+        ? testBilling.upgradeInvoice(current, change.amountCents, now)
+        : undefined;
       return [updated, ...(charge ? [charge] : [])].map(signedDelivery);
     },
   };

@@ -58,8 +58,7 @@ export async function changeTier(
   now = new Date(),
 ): Promise<"upgrade" | "downgrade" | "same"> {
   const sub = await currentSubscription(userId, now);
-  if (sub.status === "past_due")
-    throw new SubscriptionError("past-due", 409, "subscriptions.errors.pastDue");
+  if (sub.status === "past_due") throw new SubscriptionError("past-due", 409, "subscriptions.errors.pastDue");
   const kind = tierChange(sub.tierKey, tierKey);
   // The same tier again only means something while a downgrade waits: it keeps the current tier.
   if (kind === "same" && !sub.pendingTierKey)

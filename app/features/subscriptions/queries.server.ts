@@ -2,9 +2,9 @@ import { asc, desc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { subscriptions, supportTiers } from "#db/schema";
 import {
+  type SubscriptionPhase,
   subscriptionAccessEnd,
   subscriptionPhase,
-  type SubscriptionPhase,
 } from "~/features/membership/subscription-access";
 import { getEnv } from "~/lib/env.server";
 
@@ -35,7 +35,10 @@ export type SubscriptionView = {
 };
 
 /** What the account's subscription panel shows: null when the reader never subscribed. */
-export async function getSubscriptionPanel(userId: number, now = new Date()): Promise<SubscriptionView | null> {
+export async function getSubscriptionPanel(
+  userId: number,
+  now = new Date(),
+): Promise<SubscriptionView | null> {
   const sub = await latestSubscription(userId);
   if (!sub) return null;
   const tiers = await db()
