@@ -119,7 +119,7 @@ export async function sendSupportReceipt(paymentId: number): Promise<void> {
       receiptMail(language, row.email, {
         username: row.username,
         site: (await getSiteSettings()).title,
-        amount: formatMoney(row.amountCents, row.currency, language),
+        amount: formatMoney(row.amountCents, row.currency, language, { minor: true }),
         date: formatDate(row.paidAt ?? new Date(), language),
         item,
         ...(sub && {
@@ -158,7 +158,7 @@ export async function sendRenewalFailed(subscriptionId: number): Promise<void> {
         username: row.username,
         site: (await getSiteSettings()).title,
         tier: serverTranslator(language)(`tiers.${row.tierKey}`),
-        amount: formatMoney(row.amountCents, row.currency, language),
+        amount: formatMoney(row.amountCents, row.currency, language, { minor: true }),
         date: formatDate(row.graceUntil, language),
       }),
     );

@@ -60,11 +60,12 @@ const testEventSchema = z.discriminatedUnion("type", [
     type: z.enum(["subscription.updated", "subscription.deleted"]),
     data: z.object({
       subscription: id,
-      status: z.enum(["active", "past_due", "canceled"]),
+      /** Only what changed: the test provider keeps no state of its own, so it never restates the rest. */
+      status: z.enum(["active", "past_due", "canceled"]).optional(),
       periodEnd: seconds,
-      cancelAtPeriodEnd: z.boolean(),
-      tierKey: z.string().max(40),
-      amountCents: z.number().int(),
+      cancelAtPeriodEnd: z.boolean().optional(),
+      tierKey: z.string().max(40).optional(),
+      amountCents: z.number().int().optional(),
       at: seconds,
     }),
   }),
@@ -170,11 +171,11 @@ function effectOf(body: TestEventBody): PaymentEffect {
       return {
         kind: "subscription",
         subscriptionId: data.subscription,
-        status: body.type === "subscription.deleted" ? "canceled" : data.status,
+        status: body.type === "subscription.deleted" ? "canceled" : (data.status ?? ""),
         currentPeriodEnd: fromSeconds(data.periodEnd),
-        cancelAtPeriodEnd: data.cancelAtPeriodEnd,
-        tierKey: data.tierKey,
-        amountCents: data.amountCents,
+        ...(data.cancelAtPeriodEnd !== undefined && { cancelAtPeriodEnd: data.cancelAtPeriodEnd }),
+        ...(data.tierKey !== undefined && { tierKey: data.tierKey }),
+        ...(data.amountCents !== undefined && { amountCents: data.amountCents }),
         at: fromSeconds(data.at),
       };
     }
@@ -244,7 +245,7 @@ export const testBilling = {
       },
     };
   },
-  /** The subscription's state after a change, at `now`. */
+  /** A change of the subscription at `now`: only the fields changed (a stale snapshot restates nothing). */
   state(
     sub: TestSubscription,
     now: Date,
@@ -257,11 +258,11 @@ export const testBilling = {
       type: change.deleted ? "subscription.deleted" : "subscription.updated",
       data: {
         subscription: sub.providerSubscriptionId,
-        status: change.deleted ? "canceled" : sub.status === "past_due" ? "past_due" : "active",
+        ...(change.deleted && { status: "canceled" as const }),
         periodEnd: toSeconds(sub.currentPeriodEnd),
-        cancelAtPeriodEnd: change.cancelAtPeriodEnd ?? sub.cancelAtPeriodEnd,
-        tierKey: change.tierKey ?? sub.tierKey,
-        amountCents: change.amountCents ?? sub.amountCents,
+        ...(change.cancelAtPeriodEnd !== undefined && { cancelAtPeriodEnd: change.cancelAtPeriodEnd }),
+        ...(change.tierKey !== undefined && { tierKey: change.tierKey }),
+        ...(change.amountCents !== undefined && { amountCents: change.amountCents }),
         at: toSeconds(now),
       },
     };
