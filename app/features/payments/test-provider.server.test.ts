@@ -83,7 +83,8 @@ describe("test provider signatures", () => {
       at: now,
     });
     expect(testBilling.upgradeInvoice(sub, 1500, now)?.data).toMatchObject({
-      amountCents: 600,
+      // $12 more a month, for 15 of the period's 31 days.
+      amountCents: 581,
       reason: "update",
     });
     expect(testBilling.upgradeInvoice(sub, 300, now)).toBeUndefined();
