@@ -218,7 +218,8 @@ export async function recordFailedInvoice(
 
 /**
  * The provider's state of the subscription. The period end only moves forward; status, cancel and tier
- * follow only an event at least as new as the newest applied. Canceled is final. A higher tier applies
+ * follow only an event at least as new as the newest applied, but its end applies whenever it arrives and
+ * is final. A higher tier applies
  * now; a lower one waits as `pendingTierKey` for the next renewal.
  */
 export async function applySubscriptionState(
@@ -228,7 +229,11 @@ export async function applySubscriptionState(
   now: Date,
 ): Promise<"subscription" | "no-change"> {
   const at = effect.at ?? now;
-  const stale = sub.lastEventAt !== null && at.getTime() < sub.lastEventAt.getTime();
+  // The end of a subscription is final at the provider: it applies even when it arrives out of order.
+  const stale =
+    sub.lastEventAt !== null &&
+    at.getTime() < sub.lastEventAt.getTime() &&
+    localStatus(effect.status) !== "canceled";
   const ended = sub.status === "canceled" || sub.endedAt !== null;
   const periodEnd = later(sub.currentPeriodEnd, effect.currentPeriodEnd);
   if (stale || ended) {
@@ -260,7 +265,7 @@ export async function applySubscriptionState(
             ? null
             : sub.graceUntil,
       endedAt: status === "canceled" ? at : null,
-      lastEventAt: at,
+      lastEventAt: later(at, sub.lastEventAt),
       updatedAt: now,
     })
     .where(eq(subscriptions.id, sub.id));
