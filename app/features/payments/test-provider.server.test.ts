@@ -55,9 +55,7 @@ describe("test provider signatures", () => {
   it("renews for the next calendar month with one invoice id per period", () => {
     const now = new Date("2026-01-31T00:01:00Z");
     const renewal = testBilling.renewal(sub, now);
-    expect(testBilling.renewal(sub, new Date("2026-02-01T00:00:00Z")).data).toMatchObject({
-      invoice: renewal.data.invoice,
-    });
+    expect(testBilling.renewal(sub, new Date("2026-02-01T00:00:00Z")).id).toBe(renewal.id);
     expect(readTestEvent(renewal).effect).toMatchObject({
       kind: "invoice-paid",
       subscriptionId: "tsub_1",

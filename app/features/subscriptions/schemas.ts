@@ -19,6 +19,15 @@ export const testBillingSchema = z.object({ action: z.enum(["renew", "fail", "ca
 /** A provider subscription id in a URL: anything else never reaches a query. */
 export const providerSubscriptionIdSchema = z.string().regex(/^[\w-]{1,100}$/);
 
+/** A request's form fields, or undefined for a body that is not a form or is out of bounds. */
+export async function readFormFields(request: Request): Promise<Record<string, string> | undefined> {
+  try {
+    return formFields(await request.formData());
+  } catch {
+    return undefined;
+  }
+}
+
 /** Form fields with a bounded size: more than a few fields or a long value is refused before parsing. */
 export function formFields(form: FormData): Record<string, string> | undefined {
   const fields: Record<string, string> = {};

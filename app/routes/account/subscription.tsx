@@ -8,7 +8,7 @@ import {
   SubscriptionError,
 } from "~/features/subscriptions/commands.server";
 import { getSubscriptionPanel } from "~/features/subscriptions/queries.server";
-import { formFields, subscriptionActionSchema } from "~/features/subscriptions/schemas";
+import { readFormFields, subscriptionActionSchema } from "~/features/subscriptions/schemas";
 import { SubscriptionPanel } from "~/features/subscriptions/subscription-panel";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
@@ -35,13 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  let form: FormData | undefined;
-  try {
-    form = await request.formData();
-  } catch {
-    form = undefined;
-  }
-  const fields = form && formFields(form);
+  const fields = await readFormFields(request);
   const parsed = subscriptionActionSchema.safeParse(fields);
   if (!parsed.success) {
     // A cancel without its confirmation goes to the confirmation step.

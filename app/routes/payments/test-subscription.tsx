@@ -3,8 +3,8 @@ import { data, Form, redirect } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
 import { getTestSubscription, runTestBilling } from "~/features/payments/test-billing.server";
 import {
-  formFields,
   providerSubscriptionIdSchema,
+  readFormFields,
   testBillingSchema,
 } from "~/features/subscriptions/schemas";
 import { useTranslation } from "~/i18n/react";
@@ -43,7 +43,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const sub = await find(request, params.subscription);
-  const parsed = testBillingSchema.safeParse(formFields(await request.formData()));
+  const parsed = testBillingSchema.safeParse(await readFormFields(request));
   if (!parsed.success) return data({ error: "subscriptions.test.badAnswer" }, { status: 400 });
   if (sub.status === "canceled") return data({ error: "subscriptions.test.ended" }, { status: 409 });
   await runTestBilling(sub, parsed.data.action, new Date(), context);
