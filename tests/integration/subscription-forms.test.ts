@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { subscriptions } from "#db/schema";
+import { payments, subscriptions } from "#db/schema";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import type { RequestContext } from "~/lib/context";
@@ -89,6 +89,19 @@ describe("subscription forms", () => {
     expect(page).toMatchObject({
       confirmCancel: true,
       subscription: { tierKey: "analyst", phase: "active" },
+    });
+  });
+
+  it("joins from the account (not listed on the wall), and refuses a second subscription with its message", async () => {
+    const newcomer = await createReader({ prefix: "formy" });
+    const joined = await account({ intent: "join", tierKey: "observer" }, newcomer);
+    expect(joined).toMatchObject({ status: 302, location: expect.stringMatching(/^\/pay\/test\/tps_/) });
+    const [pending] = await handle.db.select().from(payments).where(eq(payments.userId, newcomer.id));
+    expect(pending).toMatchObject({ kind: "subscription", status: "pending", tierKey: "observer" });
+    expect(pending?.supporterChoice).toMatchObject({ display: "hidden" });
+    expect(await account({ intent: "join", tierKey: "first_human" })).toMatchObject({
+      status: 409,
+      body: { error: "subscriptions.errors.alreadySubscribed" },
     });
   });
 

@@ -95,11 +95,16 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
     const mail = await waitForMail(dataDir, user.email, { containing: "$7.00" });
     expect(mail).toContain("Analyst support (monthly)");
     const panel = await getSubscriptionPanel(user.id, after(now, DAY));
-    expect(panel).toMatchObject({
+    expect(panel.subscription).toMatchObject({
       tierKey: "analyst",
       phase: "active",
       periodEnd: sub.currentPeriodEnd.toISOString(),
     });
+    expect(panel.tiers.map((tier) => [tier.key, tier.amountCents])).toEqual([
+      ["observer", 300],
+      ["analyst", 700],
+      ["first_human", 1500],
+    ]);
   });
 
   it("declines: the payment fails, no subscription, no tier", async () => {
@@ -153,7 +158,7 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
     expect((await subOf(user.id)).graceUntil).toEqual(after(end, 3 * DAY));
     expect(await tierAt(user.id, after(end, 3 * DAY - 1000))).toBe("analyst");
     expect(await tierAt(user.id, after(end, 3 * DAY + 1000))).toBe("free");
-    expect((await getSubscriptionPanel(user.id, after(end, DAY)))?.phase).toBe("grace");
+    expect((await getSubscriptionPanel(user.id, after(end, DAY))).subscription?.phase).toBe("grace");
     await waitForMail(dataDir, user.email, { containing: "could not charge" });
     // The retry is paid within the grace: active again for the next month.
     await bill(user.id, "renew", after(end, 2 * DAY));
@@ -168,7 +173,7 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
   it("ends the tier 3 days after the period end when no renewal event ever arrives (dates, not status)", async () => {
     const { user } = await subscriber("observer");
     const end = (await subOf(user.id)).currentPeriodEnd;
-    expect((await getSubscriptionPanel(user.id, after(end, DAY)))?.phase).toBe("renewing");
+    expect((await getSubscriptionPanel(user.id, after(end, DAY))).subscription?.phase).toBe("renewing");
     expect(await tierAt(user.id, after(end, 3 * DAY + 1000))).toBe("free");
   });
 
@@ -177,7 +182,7 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
     await cancelSubscription(user.id, undefined, after(now, DAY));
     const sub = await subOf(user.id);
     expect(sub).toMatchObject({ cancelAtPeriodEnd: true, status: "active" });
-    expect((await getSubscriptionPanel(user.id, after(now, 2 * DAY)))?.phase).toBe("ending");
+    expect((await getSubscriptionPanel(user.id, after(now, 2 * DAY))).subscription?.phase).toBe("ending");
     await resumeSubscription(user.id, undefined, after(now, 2 * DAY));
     expect((await subOf(user.id)).cancelAtPeriodEnd).toBe(false);
     await cancelSubscription(user.id, undefined, after(now, 3 * DAY));

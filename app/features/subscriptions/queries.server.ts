@@ -29,22 +29,35 @@ export type SubscriptionView = {
   /** The next renewal (active), the last day (ending), the end of the grace or of the access (ended). */
   periodEnd: string;
   accessEnd: string | null;
-  tiers: { key: string; amountCents: number; currency: string }[];
   /** The test provider's own page for this subscription (only while the test provider runs). */
   testPage: string | null;
 };
 
-/** What the account's subscription panel shows: null when the reader never subscribed. */
+export type TierOption = { key: string; amountCents: number; currency: string };
+
+/** What the account's subscription panel shows: the reader's newest subscription (or none) and the tiers. */
 export async function getSubscriptionPanel(
   userId: number,
   now = new Date(),
-): Promise<SubscriptionView | null> {
-  const sub = await latestSubscription(userId);
-  if (!sub) return null;
-  const tiers = await db()
-    .select({ key: supportTiers.key, amountCents: supportTiers.amountCents, currency: supportTiers.currency })
-    .from(supportTiers)
-    .orderBy(asc(supportTiers.sortOrder));
+): Promise<{ subscription: SubscriptionView | null; tiers: TierOption[] }> {
+  const [sub, tiers] = await Promise.all([
+    latestSubscription(userId),
+    db()
+      .select({
+        key: supportTiers.key,
+        amountCents: supportTiers.amountCents,
+        currency: supportTiers.currency,
+      })
+      .from(supportTiers)
+      .orderBy(asc(supportTiers.sortOrder)),
+  ]);
+  return { subscription: sub ? subscriptionView(sub, now) : null, tiers };
+}
+
+function subscriptionView(
+  sub: NonNullable<Awaited<ReturnType<typeof latestSubscription>>>,
+  now: Date,
+): SubscriptionView {
   const accessEnd = subscriptionAccessEnd(sub);
   return {
     id: sub.providerSubscriptionId,
@@ -55,7 +68,6 @@ export async function getSubscriptionPanel(
     currency: sub.currency,
     periodEnd: sub.currentPeriodEnd.toISOString(),
     accessEnd: accessEnd?.toISOString() ?? null,
-    tiers,
     testPage:
       sub.provider === "test" && getEnv().PAYMENT_PROVIDER === "test"
         ? `/pay/test/subscription/${sub.providerSubscriptionId}`

@@ -2,11 +2,12 @@ import { z } from "zod";
 import { tierKeys } from "#db/schema";
 
 /**
- * POST /account/subscription: change tier, cancel (with its confirmation) or keep a cancelled one. Strict:
+ * POST /account/subscription: join (again) from the account, change tier, cancel (with its confirmation) or keep a cancelled one. Strict:
  * an unknown field, a long value or a tier that is not one of the three is a 400.
  */
 export const subscriptionActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("change"), tierKey: z.enum(tierKeys) }).strict(),
+  z.object({ intent: z.literal("join"), tierKey: z.enum(tierKeys) }).strict(),
   z.object({ intent: z.literal("cancel"), confirm: z.literal("yes") }).strict(),
   z.object({ intent: z.literal("resume") }).strict(),
 ]);

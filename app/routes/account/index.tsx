@@ -254,7 +254,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
         <MembershipSummary membership={membership} currency="USD" />
       </Panel>
       <Panel id="subscription" title={t("subscriptions.panelTitle")}>
-        <SubscriptionPanel subscription={loaderData.subscription} />
+        <SubscriptionPanel {...loaderData.subscription} />
       </Panel>
       <Panel id="orders" title={t("orders.title")}>
         <OrderList orders={loaderData.orders} />

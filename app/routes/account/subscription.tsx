@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data, Form, redirect } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
+import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import {
   cancelSubscription,
   changeTier,
@@ -18,6 +19,7 @@ import { Page, Panel } from "~/ui/page";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/subscription";
 
+const UNLISTED = { display: "hidden", name: "", emoji: "", message: "" } as const;
 const DONE = ["upgrade", "downgrade", "same", "cancel", "resume"] as const;
 type Done = (typeof DONE)[number];
 
@@ -27,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const done = url.searchParams.get("done");
   return {
-    subscription: await getSubscriptionPanel(user.id),
+    ...(await getSubscriptionPanel(user.id)),
     confirmCancel: url.searchParams.get("confirm") === "cancel",
     done: DONE.includes(done as Done) ? (done as Done) : null,
   };
@@ -44,6 +46,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ error: "subscriptions.errors.badRequest" }, { status: 400 });
   }
   try {
+    if (parsed.data.intent === "join") {
+      // Joined from the account: not listed on the supporters wall (the Join form on /fundraiser asks).
+      const { url } = await startCheckout(
+        user,
+        { kind: "subscription", tierKey: parsed.data.tierKey, supporter: UNLISTED },
+        { ip: context.ip },
+      );
+      return redirect(url);
+    }
     let done: Done;
     if (parsed.data.intent === "change") done = await changeTier(user.id, parsed.data.tierKey, context);
     else if (parsed.data.intent === "cancel") {
@@ -55,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     return redirect(`/account/subscription?done=${done}`);
   } catch (error) {
-    if (error instanceof SubscriptionError)
+    if (error instanceof SubscriptionError || error instanceof CheckoutError)
       return data({ error: error.messageKey }, { status: error.status });
     throw error;
   }
@@ -64,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AccountSubscription({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
-  const { subscription, confirmCancel, done } = loaderData;
+  const { subscription, tiers, confirmCancel, done } = loaderData;
   const canCancel = subscription && subscription.phase !== "ended" && subscription.phase !== "ending";
   return (
     <Page title={t("subscriptions.title")} width="max-w-3xl">
@@ -94,7 +105,7 @@ export default function AccountSubscription({ loaderData, actionData }: Route.Co
           </Panel>
         ) : (
           <Panel id="subscription" title={t("subscriptions.panelTitle")}>
-            <SubscriptionPanel subscription={subscription} />
+            <SubscriptionPanel subscription={subscription} tiers={tiers} />
           </Panel>
         )}
         <p className="text-center">
