@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { membershipGrants, payments, subscriptions } from "#db/schema";
-import { grantsTier, subscriptionAccessEnd } from "./subscription-access";
+import { grantsTier, paidUntil } from "./subscription-access";
 import { type MembershipTier, tierForSpend, tierFromGrants, tierRank } from "./tiers";
 
 export type MembershipSource = "spend" | "grant" | "subscription" | "none";
@@ -48,7 +48,7 @@ export async function getMembership(userId: number, now: Date = new Date()): Pro
     grant: tierFromGrants(grants, now),
     subscriptions: subs
       .filter((sub) => grantsTier(sub, now))
-      .map((sub) => ({ tier: sub.tierKey, until: subscriptionAccessEnd(sub) ?? now })),
+      .map((sub) => ({ tier: sub.tierKey, until: paidUntil(sub, now) ?? now })),
   });
 }
 

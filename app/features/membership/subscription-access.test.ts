@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   grantsTier,
+  paidUntil,
   type SubscriptionState,
   subscriptionAccessEnd,
   subscriptionPhase,
@@ -47,5 +48,12 @@ describe("subscription access", () => {
     expect(subscriptionAccessEnd(sub({ status: "canceled" }))).toEqual(end);
     expect(subscriptionAccessEnd(sub({ status: "incomplete" }))).toBeNull();
     expect(subscriptionPhase(sub({ status: "incomplete" }), at(-1))).toBe("ended");
+  });
+
+  it("tells the paid period's end while it runs, then the grace's end", () => {
+    expect(paidUntil(sub(), at(-5))).toEqual(end);
+    expect(paidUntil(sub(), at(1))).toEqual(at(3));
+    expect(paidUntil(sub({ status: "past_due", graceUntil: at(3) }), at(1))).toEqual(at(3));
+    expect(paidUntil(sub({ status: "canceled", endedAt: at(-10) }), at(-5))).toEqual(at(-10));
   });
 });

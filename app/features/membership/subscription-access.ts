@@ -34,6 +34,17 @@ export function subscriptionAccessEnd(sub: SubscriptionState): Date | null {
   return null;
 }
 
+/**
+ * Until when the account says the tier runs: the paid period's end while it runs (the renewal's grace is
+ * an allowance, not a promise), else the end of the grace or of the access.
+ */
+export function paidUntil(sub: SubscriptionState, now: Date): Date | null {
+  const end = subscriptionAccessEnd(sub);
+  if ((sub.status === "active" || sub.status === "trialing") && !sub.endedAt)
+    return sub.currentPeriodEnd.getTime() > now.getTime() ? sub.currentPeriodEnd : end;
+  return end;
+}
+
 /** Whether the subscription grants its tier at `now`. */
 export function grantsTier(sub: SubscriptionState, now: Date): boolean {
   const end = subscriptionAccessEnd(sub);
