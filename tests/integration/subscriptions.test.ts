@@ -302,6 +302,41 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
     expect(await getMembership(user.id, now)).toMatchObject({ tier: "analyst", totalSpentCents: 700 });
   });
 
+  it("counts the first invoice once when the checkout's confirmation did not name it", async () => {
+    const user = await createReader({ prefix: "backer" });
+    const { paymentId, url } = await startCheckout(
+      user,
+      { kind: "subscription", tierKey: "observer" },
+      { ip: unique() },
+    );
+    const now = new Date();
+    const subscription = `tsub_late_${unique()}`;
+    await deliver({
+      id: `evt_${unique()}`,
+      type: "checkout.approved",
+      data: { session: url.replace("/pay/test/", ""), amountCents: 300, currency: "USD", subscription },
+    });
+    await deliver({
+      id: `evt_${unique()}`,
+      type: "invoice.paid",
+      data: {
+        subscription,
+        invoice: `tin_${subscription}_first`,
+        payment: paymentId,
+        amountCents: 300,
+        currency: "USD",
+        paidAt: Math.floor(now.getTime() / 1000),
+        periodEnd: Math.floor(addMonths(now).getTime() / 1000),
+        reason: "create",
+      },
+    });
+    const rows = await paidRows(user.id);
+    expect(rows.map((row) => [row.id, row.providerInvoiceId])).toEqual([
+      [paymentId, `tin_${subscription}_first`],
+    ]);
+    expect((await getMembership(user.id, now)).totalSpentCents).toBe(300);
+  });
+
   it("ends in the same state whatever order, and however often, the events arrive", async () => {
     const { user, now } = await subscriber("analyst");
     const sub = await subOf(user.id);

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "#db/client.server";
 import { payments, subscriptions, supportTiers, type TierKey, tierKeys } from "#db/schema";
 import { graceEnd } from "~/features/membership/subscription-access";
@@ -125,6 +125,22 @@ export async function recordInvoice(
   effect: InvoicePaidEffect,
   now: Date,
 ): Promise<{ outcome: "invoice" | "no-change"; paymentId?: number }> {
+  // The first invoice, when the checkout's confirmation did not name it: it is the checkout's payment.
+  if (effect.reason === "create" && sub.paymentId !== null) {
+    const [first] = await tx
+      .update(payments)
+      .set({
+        providerInvoiceId: effect.invoiceId,
+        ...(effect.providerPaymentId && { providerPaymentId: effect.providerPaymentId }),
+        updatedAt: now,
+      })
+      .where(and(eq(payments.id, sub.paymentId), isNull(payments.providerInvoiceId)))
+      .returning({ id: payments.id });
+    if (first) {
+      await extendPeriod(tx, sub, effect.periodEnd, now);
+      return { outcome: "no-change" };
+    }
+  }
   const billedTier = effect.reason === "cycle" && sub.pendingTierKey ? sub.pendingTierKey : sub.tierKey;
   const name = await tierName(tx, billedTier);
   const [row] = await tx
