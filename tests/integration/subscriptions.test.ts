@@ -257,15 +257,15 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
     ).rejects.toMatchObject({ status: 409, messageKey: "subscriptions.errors.alreadySubscribed" });
   });
 
-  it("takes the first invoice arriving before the checkout's confirmation as that confirmation", async () => {
+  /** A reader's pending subscription checkout, and its first invoice as the provider sends it. */
+  async function pendingJoin(tier: TierKey, amountCents: number, now: Date) {
     const user = await createReader({ prefix: "backer" });
     const { paymentId, url } = await startCheckout(
       user,
-      { kind: "subscription", tierKey: "analyst" },
+      { kind: "subscription", tierKey: tier },
       { ip: unique() },
     );
-    const now = new Date();
-    const subscription = `tsub_early_${unique()}`;
+    const subscription = `tsub_${unique()}`;
     const periodEnd = Math.floor(addMonths(now).getTime() / 1000);
     const invoice: TestEventBody = {
       id: `evt_${unique()}`,
@@ -274,28 +274,38 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
         subscription,
         invoice: `tin_${subscription}_first`,
         payment: paymentId,
-        amountCents: 700,
+        amountCents,
         currency: "USD",
         paidAt: Math.floor(now.getTime() / 1000),
         periodEnd,
         reason: "create",
       },
     };
+    const session = url.replace("/pay/test/", "");
+    return { user, paymentId, session, subscription, periodEnd, invoice };
+  }
+
+  it("takes the first invoice arriving before the checkout's confirmation as that confirmation", async () => {
+    const now = new Date();
+    const { user, paymentId, session, subscription, periodEnd, invoice } = await pendingJoin(
+      "analyst",
+      700,
+      now,
+    );
     await deliver(invoice);
     await deliver({ ...invoice, id: `evt_${unique()}` });
-    const checkout: TestEventBody = {
+    await deliver({
       id: `evt_${unique()}`,
       type: "checkout.approved",
       data: {
-        session: url.replace("/pay/test/", ""),
+        session,
         amountCents: 700,
         currency: "USD",
         subscription,
-        invoice: `tin_${subscription}_first`,
+        invoice: invoice.data.invoice,
         periodEnd,
       },
-    };
-    await deliver(checkout);
+    } as TestEventBody);
     const rows = await paidRows(user.id);
     expect(rows.map((row) => row.id)).toEqual([paymentId]);
     expect(await subOf(user.id)).toMatchObject({ providerSubscriptionId: subscription, status: "active" });
@@ -303,33 +313,14 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
   });
 
   it("counts the first invoice once when the checkout's confirmation did not name it", async () => {
-    const user = await createReader({ prefix: "backer" });
-    const { paymentId, url } = await startCheckout(
-      user,
-      { kind: "subscription", tierKey: "observer" },
-      { ip: unique() },
-    );
     const now = new Date();
-    const subscription = `tsub_late_${unique()}`;
+    const { user, paymentId, session, subscription, invoice } = await pendingJoin("observer", 300, now);
     await deliver({
       id: `evt_${unique()}`,
       type: "checkout.approved",
-      data: { session: url.replace("/pay/test/", ""), amountCents: 300, currency: "USD", subscription },
+      data: { session, amountCents: 300, currency: "USD", subscription },
     });
-    await deliver({
-      id: `evt_${unique()}`,
-      type: "invoice.paid",
-      data: {
-        subscription,
-        invoice: `tin_${subscription}_first`,
-        payment: paymentId,
-        amountCents: 300,
-        currency: "USD",
-        paidAt: Math.floor(now.getTime() / 1000),
-        periodEnd: Math.floor(addMonths(now).getTime() / 1000),
-        reason: "create",
-      },
-    });
+    await deliver(invoice);
     const rows = await paidRows(user.id);
     expect(rows.map((row) => [row.id, row.providerInvoiceId])).toEqual([
       [paymentId, `tin_${subscription}_first`],
