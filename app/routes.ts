@@ -42,9 +42,11 @@ export default [
   route("account", "routes/account/index.tsx"),
   route("account/data", "routes/account/data.ts"),
   route("account/supporter", "routes/account/supporter.tsx"),
+  route("account/subscription", "routes/account/subscription.tsx"),
   route("coins", "routes/coins/index.tsx"),
   route("orders/:id", "routes/orders/order.tsx"),
   route("pay/test/:session", "routes/payments/test-checkout.tsx"),
+  route("pay/test/subscription/:subscription", "routes/payments/test-subscription.tsx"),
   route("webhooks/:provider", "routes/payments/webhook.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

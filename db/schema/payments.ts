@@ -146,6 +146,11 @@ export const subscriptions = pgTable(
     graceUntil: timestamp("grace_until", { withTimezone: true }),
     startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true }),
+    /**
+     * The provider's time of the newest state event applied (status, cancel, tier): an older event that
+     * arrives late changes none of these, and the period end only ever moves forward (ADR 27).
+     */
+    lastEventAt: timestamp("last_event_at", { withTimezone: true }),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

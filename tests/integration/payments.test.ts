@@ -309,7 +309,15 @@ describe.each(drivers)("payments on %s", (driver) => {
       type: "subscription",
       effect: { kind: "subscription", subscriptionId, status: "past_due", currentPeriodEnd: null },
     });
-    expect((await getMembership(user.id)).tier).toBe("free");
+    // Past due: the tier lasts the 3 days' grace after the period end, then ends (ADR 27).
+    const [pastDue] = await handle.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, subscriptionId));
+    const graceEnd = pastDue?.graceUntil?.getTime() ?? 0;
+    expect(graceEnd).toBe((pastDue?.currentPeriodEnd.getTime() ?? 0) + 3 * DAY);
+    expect((await getMembership(user.id)).tier).toBe("analyst");
+    expect((await getMembership(user.id, new Date(graceEnd + 1000))).tier).toBe("free");
     await processEvent("test", {
       id: `evt_sub_ok_${unique()}`,
       type: "subscription",

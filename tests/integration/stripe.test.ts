@@ -8,6 +8,7 @@ import { getMembership } from "~/features/membership/queries.server";
 import { placeOrder } from "~/features/orders/place.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { receiveWebhook } from "~/features/payments/webhook.server";
+import { cancelSubscription, changeTier } from "~/features/subscriptions/commands.server";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
 import { openTestDatabase } from "../support/database";
 import { coinBalance, createReader } from "../support/factories";
@@ -269,3 +270,183 @@ const orderAddress = {
   shipPostalCode: "NL-1207",
   shipCountry: "GB",
 };
+
+describe("Stripe provider, support subscriptions (ADR 27)", () => {
+  const DAY = 24 * 60 * 60;
+  const nowSeconds = () => Math.floor(Date.now() / 1000);
+  const subRow = async (id: string) => {
+    const [row] = await handle.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.providerSubscriptionId, id));
+    if (!row) throw new Error(`no subscription ${id}`);
+    return row;
+  };
+  const paidOf = (userId: number) =>
+    handle.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, userId))
+      .then((rows) => rows.filter((row) => row.status === "paid"));
+
+  /** An invoice as Stripe sends it (the 2025 shape: the subscription under parent.subscription_details). */
+  const invoice = (
+    subscription: string,
+    paymentId: number,
+    amount: number,
+    period: { start: number; end: number },
+    reason: string,
+  ) => ({
+    id: `in_${unique()}`,
+    object: "invoice",
+    amount_paid: amount,
+    currency: "usd",
+    billing_reason: reason,
+    status_transitions: { paid_at: period.start },
+    parent: {
+      type: "subscription_details",
+      subscription_details: { subscription, metadata: { paymentId: String(paymentId), tierKey: "analyst" } },
+    },
+    payments: { data: [{ payment: { type: "payment_intent", payment_intent: `pi_${unique()}` } }] },
+    lines: { data: [{ period }] },
+  });
+
+  it("opens subscription Checkout with our payment id and tier in the subscription's metadata", async () => {
+    const { paymentId } = await checkout({ kind: "subscription", tierKey: "analyst" });
+    const request = fake.requests.at(-1);
+    expect(request?.params.get("subscription_data[metadata][paymentId]")).toBe(String(paymentId));
+    expect(request?.params.get("subscription_data[metadata][tierKey]")).toBe("analyst");
+  });
+
+  it("takes the first invoice before checkout.session.completed, then renewals once each, failures and state", async () => {
+    const { user, paymentId, session } = await checkout({ kind: "subscription", tierKey: "analyst" });
+    const subscriptionId = `sub_${unique()}`;
+    const start = nowSeconds();
+    const first = invoice(
+      subscriptionId,
+      paymentId,
+      700,
+      { start, end: start + 30 * DAY },
+      "subscription_create",
+    );
+    expect((await post(fake.event("invoice.paid", first))).status).toBe(200);
+    await post(fake.event("invoice.payment_succeeded", first));
+    await post(
+      fake.event("checkout.session.completed", {
+        ...session,
+        payment_status: "paid",
+        subscription: subscriptionId,
+        invoice: first.id,
+      }),
+    );
+    expect(await paidOf(user.id)).toHaveLength(1);
+    expect(await paymentRow(paymentId)).toMatchObject({
+      status: "paid",
+      providerInvoiceId: first.id,
+      providerPaymentId: first.payments.data[0]?.payment.payment_intent,
+    });
+    expect((await subRow(subscriptionId)).currentPeriodEnd).toEqual(new Date((start + 30 * DAY) * 1000));
+
+    const renewal = invoice(
+      subscriptionId,
+      paymentId,
+      700,
+      { start: start + 30 * DAY, end: start + 60 * DAY },
+      "subscription_cycle",
+    );
+    await post(fake.event("invoice.paid", renewal));
+    await post(fake.event("invoice.payment_succeeded", renewal));
+    const rows = await paidOf(user.id);
+    expect(rows.map((row) => [row.kind, row.amountCents, row.currency])).toEqual([
+      ["subscription", 700, "USD"],
+      ["subscription", 700, "USD"],
+    ]);
+    expect(rows[1]?.paidAt).toEqual(new Date((start + 30 * DAY) * 1000));
+    expect(await getMembership(user.id, new Date((start + 45 * DAY) * 1000))).toMatchObject({
+      tier: "analyst",
+      totalSpentCents: 1400,
+    });
+
+    const failed = invoice(
+      subscriptionId,
+      paymentId,
+      700,
+      { start: start + 60 * DAY, end: start + 90 * DAY },
+      "subscription_cycle",
+    );
+    await post(fake.event("invoice.payment_failed", { ...failed, amount_paid: 0 }));
+    expect(await subRow(subscriptionId)).toMatchObject({
+      status: "past_due",
+      graceUntil: new Date((start + 63 * DAY) * 1000),
+    });
+
+    const state = (cancel: boolean, created: number, status = "active") =>
+      fake.event(
+        "customer.subscription.updated",
+        {
+          id: subscriptionId,
+          object: "subscription",
+          status,
+          cancel_at_period_end: cancel,
+          metadata: { tierKey: "analyst" },
+          items: { data: [{ current_period_end: start + 60 * DAY, price: { unit_amount: 700 } }] },
+        },
+        { created },
+      );
+    await post(state(true, start + 61 * DAY, "past_due"));
+    // An older event arriving late changes no state.
+    await post(state(false, start + 10 * DAY));
+    expect(await subRow(subscriptionId)).toMatchObject({ cancelAtPeriodEnd: true, status: "past_due" });
+    await post(
+      fake.event("customer.subscription.deleted", {
+        id: subscriptionId,
+        object: "subscription",
+        status: "canceled",
+        items: { data: [{ current_period_end: start + 60 * DAY }] },
+      }),
+    );
+    expect((await subRow(subscriptionId)).status).toBe("canceled");
+  });
+
+  it("asks Stripe to cancel at the period end and to change the price (prorated up, not down)", async () => {
+    const { paymentId, session, user } = await checkout({ kind: "subscription", tierKey: "analyst" });
+    const subscriptionId = `sub_${unique()}`;
+    fake.subscriptions.set(subscriptionId, {
+      id: subscriptionId,
+      object: "subscription",
+      status: "active",
+      cancel_at_period_end: false,
+      metadata: { paymentId: String(paymentId), tierKey: "analyst" },
+      items: {
+        object: "list",
+        data: [{ id: "si_1", price: { id: "price_1", product: "prod_1", unit_amount: 700 } }],
+      },
+    });
+    await post(
+      fake.event("checkout.session.completed", {
+        ...session,
+        payment_status: "paid",
+        subscription: subscriptionId,
+        invoice: `in_${unique()}`,
+      }),
+    );
+    await cancelSubscription(user.id);
+    const cancel = fake.requests.at(-1);
+    expect(cancel?.path).toBe(`/v1/subscriptions/${subscriptionId}`);
+    expect(cancel?.params.get("cancel_at_period_end")).toBe("true");
+    // Nothing changes here until Stripe's event says so.
+    expect((await subRow(subscriptionId)).cancelAtPeriodEnd).toBe(false);
+
+    expect(await changeTier(user.id, "first_human")).toBe("upgrade");
+    const up = fake.requests.at(-1);
+    expect(up?.params.get("items[0][price_data][unit_amount]")).toBe("1500");
+    expect(up?.params.get("items[0][price_data][product]")).toBe("prod_1");
+    expect(up?.params.get("proration_behavior")).toBe("always_invoice");
+    expect(up?.params.get("metadata[tierKey]")).toBe("first_human");
+    expect(await changeTier(user.id, "observer")).toBe("downgrade");
+    expect(fake.requests.at(-1)?.params.get("proration_behavior")).toBe("none");
+
+    fake.failNext(3);
+    await expect(cancelSubscription(user.id)).rejects.toMatchObject({ status: 503 });
+  });
+});

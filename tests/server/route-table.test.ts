@@ -81,12 +81,17 @@ const pages: Record<string, Sample[] | "resource"> = {
   account: [{ path: "/account", status: 200, translated: true, signedIn: true }],
   "account/data": "resource",
   "account/supporter": [{ path: "/account/supporter", status: 200, translated: true, signedIn: true }],
+  "account/subscription": [{ path: "/account/subscription", status: 200, translated: true, signedIn: true }],
   coins: [{ path: "/coins", status: 200, translated: true }],
   checkout: [{ path: "/checkout", status: 200, translated: true, signedIn: true }],
   "orders/:id": [{ path: "/orders/999999", status: 404, translated: true, signedIn: true }],
   "pay/test/:session": [
     { path: "/pay/test/{checkout}", status: 200, translated: true, signedIn: true },
     { path: "/pay/test/unknown", status: 404, translated: true },
+  ],
+  // The test provider's page for a subscription (ADR 27): the subscriber's own only.
+  "pay/test/subscription/:subscription": [
+    { path: "/pay/test/subscription/tsub_unknown", status: 404, translated: true, signedIn: true },
   ],
   "webhooks/:provider": "resource",
   "*": [{ path: "/no/such/page", status: 404, translated: true }],

@@ -22,6 +22,8 @@ export const FAKE_WEBHOOK_SECRET = "whsec_fake_local_webhook_secret";
 export async function startFakeStripe() {
   const requests: RecordedRequest[] = [];
   const sessions = new Map<string, Record<string, unknown>>();
+  /** Subscriptions a test puts here (as Stripe would hold them after a checkout), by id. */
+  const subscriptions = new Map<string, Record<string, unknown>>();
   const byIdempotencyKey = new Map<string, string>();
   let failNext = 0;
 
@@ -92,6 +94,25 @@ export async function startFakeStripe() {
         if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, id);
         return send(200, session);
       }
+      const subscription = /^\/v1\/subscriptions\/([\w-]+)$/.exec(req.url ?? "");
+      const held = subscription ? subscriptions.get(subscription[1] ?? "") : undefined;
+      if (subscription && !held)
+        return send(404, { error: { type: "invalid_request_error", message: "No such subscription" } });
+      if (held && req.method === "GET") return send(200, held);
+      if (held && req.method === "POST") {
+        // Only what the app changes: cancel at the period end, the item's price, the metadata.
+        if (params.has("cancel_at_period_end"))
+          held.cancel_at_period_end = params.get("cancel_at_period_end") === "true";
+        const amount = params.get("items[0][price_data][unit_amount]");
+        if (amount !== null) {
+          const items = held.items as { data: { price: { unit_amount: number } }[] };
+          const item = items.data[0];
+          if (item) item.price = { ...item.price, unit_amount: Number(amount) };
+        }
+        const tierKey = params.get("metadata[tierKey]");
+        if (tierKey !== null) held.metadata = { ...(held.metadata as object), tierKey };
+        return send(200, held);
+      }
       send(404, {
         error: { type: "invalid_request_error", message: `Unrecognized request URL (${req.url})` },
       });
@@ -105,6 +126,7 @@ export async function startFakeStripe() {
     base: `http://127.0.0.1:${port}`,
     requests,
     sessions,
+    subscriptions,
     /** The next `count` API calls answer 500 (the client retries with the same idempotency key). */
     failNext(count: number) {
       failNext = count;
@@ -113,13 +135,13 @@ export async function startFakeStripe() {
     event(
       type: string,
       object: Record<string, unknown>,
-      { id, secret }: { id?: string; secret?: string } = {},
+      { id, secret, created }: { id?: string; secret?: string; created?: number } = {},
     ) {
       const payload = JSON.stringify({
         id: id ?? `evt_${crypto.randomBytes(12).toString("hex")}`,
         object: "event",
         api_version: "2025-01-01",
-        created: Math.floor(Date.now() / 1000),
+        created: created ?? Math.floor(Date.now() / 1000),
         type,
         data: { object },
         livemode: false,

@@ -1,6 +1,7 @@
-import { and, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { membershipGrants, payments, subscriptions } from "#db/schema";
+import { grantsTier, paidUntil } from "./subscription-access";
 import { type MembershipTier, tierForSpend, tierFromGrants, tierRank } from "./tiers";
 
 export type MembershipSource = "spend" | "grant" | "subscription" | "none";
@@ -15,9 +16,6 @@ export type Membership = {
   /** The cover from membership days bought (stacked), shown even when another source gives a higher tier. */
   days: { tier: MembershipTier; until: Date | null };
 };
-
-/** Subscription statuses that count as paid up (Stripe's vocabulary; the test provider uses "active"). */
-const PAID_UP = ["active", "trialing"];
 
 /**
  * The reader's effective membership (docs/product-rules.md "Membership tiers"): the highest of the tier from total spent (confirmed
@@ -39,21 +37,18 @@ export async function getMembership(userId: number, now: Date = new Date()): Pro
     .from(membershipGrants)
     .where(and(eq(membershipGrants.userId, userId), isNull(membershipGrants.revokedAt)));
 
+  // Decided by dates (subscription-access.ts): a tier ends on time even if the provider's event never comes.
   const subs = await db()
-    .select({ tierKey: subscriptions.tierKey, until: subscriptions.currentPeriodEnd })
+    .select()
     .from(subscriptions)
-    .where(
-      and(
-        eq(subscriptions.userId, userId),
-        inArray(subscriptions.status, PAID_UP),
-        gt(subscriptions.currentPeriodEnd, now),
-      ),
-    );
+    .where(and(eq(subscriptions.userId, userId), sql`${subscriptions.startedAt} <= ${now.toISOString()}`));
 
   return effectiveMembership({
     totalSpentCents,
     grant: tierFromGrants(grants, now),
-    subscriptions: subs.map((s) => ({ tier: s.tierKey, until: s.until })),
+    subscriptions: subs
+      .filter((sub) => grantsTier(sub, now))
+      .map((sub) => ({ tier: sub.tierKey, until: paidUntil(sub, now) ?? now })),
   });
 }
 

@@ -1,8 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { coinPacks, payments, type SupporterChoice, supportTiers, type TierKey } from "#db/schema";
+import {
+  coinPacks,
+  payments,
+  type SupporterChoice,
+  subscriptions,
+  supportTiers,
+  type TierKey,
+  users,
+} from "#db/schema";
 import { consume, type Rule } from "~/features/auth/throttle.server";
 import { GIFT_MAX_CENTS, GIFT_MIN_CENTS } from "~/features/fundraiser/gift";
+import { grantsTier } from "~/features/membership/subscription-access";
 import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
@@ -23,7 +32,7 @@ export type ChapterOrigin = { chapter: number; unlock: boolean };
 
 export class CheckoutError extends AppError {
   override name = "CheckoutError";
-  declare readonly code: "unknown-item" | "throttled" | "provider-unavailable";
+  declare readonly code: "unknown-item" | "throttled" | "provider-unavailable" | "already-subscribed";
   constructor(code: CheckoutError["code"], status: number, messageKey: string) {
     super(code, status, messageKey);
   }
@@ -109,16 +118,44 @@ export async function startCheckout(
   const price = await priceOf(item);
   if (!price) throw new CheckoutError("unknown-item", 404, "payments.errors.unknownItem");
   await throttleCheckout(ip);
-  const [payment] = await db()
-    .insert(payments)
-    .values({ userId: user.id, provider: getProvider().name, ...price })
-    .returning();
+  const values = { userId: user.id, provider: getProvider().name, ...price };
+  const [payment] =
+    price.kind === "subscription"
+      ? await recordSubscriptionCheckout(values)
+      : await db().insert(payments).values(values).returning();
   if (!payment) throw new Error("payment not recorded");
   const { url } = await openCheckout(user, payment, {
     mode: price.kind === "subscription" ? "subscription" : "payment",
     returnTo: returnPath(payment),
+    ...(price.kind === "subscription" && { tierKey: price.tierKey }),
   });
   return { paymentId: payment.id, url };
+}
+
+/**
+ * One subscription per reader (ADR 27): with the reader's row locked, a reader whose subscription still
+ * grants its tier is refused (they change tier from the account), and a newer join replaces an unanswered
+ * one (its pending payment fails, so its test page can no longer approve it).
+ */
+async function recordSubscriptionCheckout(values: typeof payments.$inferInsert) {
+  const now = new Date();
+  return db().transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for("update");
+    const held = await tx.select().from(subscriptions).where(eq(subscriptions.userId, values.userId));
+    if (held.some((sub) => grantsTier(sub, now)))
+      throw new CheckoutError("already-subscribed", 409, "subscriptions.errors.alreadySubscribed");
+    await tx
+      .update(payments)
+      .set({ status: "failed", updatedAt: now })
+      .where(
+        and(
+          eq(payments.userId, values.userId),
+          eq(payments.kind, "subscription"),
+          eq(payments.status, "pending"),
+        ),
+      );
+    return tx.insert(payments).values(values).returning();
+  });
 }
 
 /**
@@ -135,6 +172,7 @@ export async function openCheckout(
     returnTo: string;
     lineItems?: CheckoutRequest["lineItems"];
     expiresAt?: Date;
+    tierKey?: string;
   },
 ): Promise<{ url: string }> {
   const provider = getProvider();
@@ -153,6 +191,7 @@ export async function openCheckout(
       idempotencyKey: `checkout:payment:${payment.id}`,
       ...(options.lineItems && { lineItems: options.lineItems }),
       ...(options.expiresAt && { expiresAt: options.expiresAt }),
+      ...(options.tierKey && { tierKey: options.tierKey }),
     });
     await db()
       .update(payments)

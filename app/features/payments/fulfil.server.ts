@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
-import { membershipGrants, paymentEvents, payments, subscriptions, users } from "#db/schema";
+import { membershipGrants, paymentEvents, payments, users } from "#db/schema";
 import { book } from "~/features/coins/ledger.server";
 import { unlockWithinPurchase } from "~/features/coins/unlock.server";
 import { recordSupport } from "~/features/fundraiser/supporters.server";
@@ -14,6 +14,16 @@ import type { RequestMeta } from "~/lib/context";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import type { PaymentEffect, ProviderEvent, ProviderName } from "./provider.server";
+import {
+  applySubscriptionState,
+  endSubscriptionOf,
+  lockPendingCheckout,
+  lockSubscription,
+  recordFailedInvoice,
+  recordInvoice,
+  type Subscription,
+  startSubscription,
+} from "./subscription-events.server";
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 type Payment = typeof payments.$inferSelect;
@@ -33,11 +43,11 @@ export type EventOutcome =
   | "refunded"
   | "disputed"
   | "subscription"
+  | "invoice"
+  | "renewal-failed"
   | "no-change"
   | "unknown-payment"
   | "ignored";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function findPayment(
   tx: Tx,
@@ -49,6 +59,11 @@ async function findPayment(
     where = and(eq(payments.provider, provider), eq(payments.providerSessionId, effect.sessionId));
   if (effect.kind === "refunded" || effect.kind === "disputed")
     where = and(eq(payments.provider, provider), eq(payments.providerPaymentId, effect.providerPaymentId));
+  if (effect.kind === "invoice-paid" && effect.paymentRef !== null)
+    // The first invoice before the checkout's own confirmation: it confirms the checkout.
+    return (await lockSubscription(tx, provider, effect.subscriptionId))
+      ? undefined
+      : lockPendingCheckout(tx, provider, effect.paymentRef);
   if (!where) return undefined;
   // Locked: two different events for one payment (two partial refunds) take turns.
   const [payment] = await tx.select().from(payments).where(where).limit(1).for("update");
@@ -135,27 +150,16 @@ async function fulfil(
       "buy and unlock",
     );
   }
-  // A gift, or the payment that starts a subscription, puts the payer on the supporters wall.
+  // A gift, or the payment that starts a subscription (renewals are rows of their own, never here), puts
+  // the payer on the supporters wall.
   if (paid.kind === "gift" || paid.kind === "subscription") await recordSupport(tx, paid, now);
   if (paid.membershipDays > 0)
     await tx
       .insert(membershipGrants)
       .values({ userId: paid.userId, paymentId: paid.id, days: paid.membershipDays, grantedAt: now })
       .onConflictDoNothing();
-  if (paid.kind === "subscription" && paid.tierKey && effect.subscriptionId)
-    await tx
-      .insert(subscriptions)
-      .values({
-        userId: paid.userId,
-        provider: paid.provider,
-        providerSubscriptionId: effect.subscriptionId,
-        paymentId: paid.id,
-        tierKey: paid.tierKey,
-        status: "active",
-        // Paid for one month; the provider's subscription events move it on from there.
-        currentPeriodEnd: new Date(now.getTime() + 31 * DAY_MS),
-      })
-      .onConflictDoNothing();
+  if (paid.kind === "subscription" && effect.subscriptionId)
+    await startSubscription(tx, paid, { ...effect, subscriptionId: effect.subscriptionId }, now);
   return "fulfilled" as const;
 }
 
@@ -192,10 +196,7 @@ async function reverse(
       .update(membershipGrants)
       .set({ revokedAt: now })
       .where(and(eq(membershipGrants.paymentId, payment.id), sql`${membershipGrants.revokedAt} is null`));
-    await tx
-      .update(subscriptions)
-      .set({ status: "canceled", currentPeriodEnd: now, updatedAt: now })
-      .where(eq(subscriptions.paymentId, payment.id));
+    if (payment.kind === "subscription") await endSubscriptionOf(tx, payment, now);
   }
   return status;
 }
@@ -210,7 +211,7 @@ export async function processEvent(
   event: ProviderEvent,
   now = new Date(),
   meta?: RequestMeta,
-): Promise<{ outcome: EventOutcome; paymentId?: number }> {
+): Promise<{ outcome: EventOutcome; paymentId?: number; subscriptionId?: number }> {
   return db().transaction(async (tx) => {
     const { effect } = event;
     const payment = await findPayment(tx, provider, effect);
@@ -219,6 +220,26 @@ export async function processEvent(
         throw new PaymentMismatch(
           `payment ${payment.id}: confirmed ${effect.amountCents} ${effect.currency}, expected ${payment.amountCents} ${payment.currency}`,
         );
+    }
+    let sub: Subscription | undefined;
+    if (
+      effect.kind === "subscription" ||
+      effect.kind === "invoice-failed" ||
+      (effect.kind === "invoice-paid" && !payment)
+    )
+      sub = await lockSubscription(tx, provider, effect.subscriptionId);
+    if (effect.kind === "invoice-paid") {
+      const expected = payment?.currency ?? sub?.currency;
+      if (expected && effect.currency.toUpperCase() !== expected)
+        throw new PaymentMismatch(
+          `invoice ${effect.invoiceId}: paid in ${effect.currency}, billed in ${expected}`,
+        );
+      if (payment && effect.amountCents !== payment.amountCents)
+        throw new PaymentMismatch(
+          `payment ${payment.id}: first invoice ${effect.amountCents}, expected ${payment.amountCents}`,
+        );
+      if (!Number.isInteger(effect.amountCents) || effect.amountCents <= 0)
+        throw new PaymentMismatch(`invoice ${effect.invoiceId}: amount ${effect.amountCents}`);
     }
     if (effect.kind === "refunded" && payment && effect.currency.toUpperCase() !== payment.currency)
       throw new PaymentMismatch(
@@ -233,22 +254,28 @@ export async function processEvent(
     if (!recorded) return { outcome: "duplicate" as const, paymentId: payment?.id };
 
     let outcome: EventOutcome = "ignored";
-    if (effect.kind === "subscription") {
-      const changed = await tx
-        .update(subscriptions)
-        .set({
-          status: effect.status,
-          updatedAt: now,
-          ...(effect.currentPeriodEnd && { currentPeriodEnd: effect.currentPeriodEnd }),
-        })
-        .where(
-          and(
-            eq(subscriptions.provider, provider),
-            eq(subscriptions.providerSubscriptionId, effect.subscriptionId),
-          ),
-        )
-        .returning({ id: subscriptions.id });
-      outcome = changed.length ? "subscription" : "unknown-payment";
+    let paymentId = payment?.id;
+    if (effect.kind === "invoice-paid" && payment) {
+      // The first invoice arrived before the checkout's confirmation: it is that confirmation.
+      outcome = await fulfil(
+        tx,
+        payment,
+        { ...effect, kind: "paid", sessionId: payment.providerSessionId ?? "" },
+        effect.paidAt,
+        meta,
+      );
+    } else if (
+      effect.kind === "invoice-paid" ||
+      effect.kind === "invoice-failed" ||
+      effect.kind === "subscription"
+    ) {
+      if (!sub) outcome = "unknown-payment";
+      else if (effect.kind === "invoice-paid") {
+        const recorded = await recordInvoice(tx, sub, effect, now);
+        outcome = recorded.outcome;
+        paymentId = recorded.paymentId;
+      } else if (effect.kind === "invoice-failed") outcome = await recordFailedInvoice(tx, sub, effect, now);
+      else outcome = await applySubscriptionState(tx, sub, effect, now);
     } else if (effect.kind !== "ignored" && !payment) {
       outcome = "unknown-payment";
     } else if (payment && effect.kind === "paid") {
@@ -278,11 +305,12 @@ export async function processEvent(
         provider,
         eventId: event.id,
         type: event.type,
-        paymentId: payment?.id,
+        paymentId,
+        subscriptionId: sub?.id,
         outcome,
       },
       "payment event",
     );
-    return { outcome, paymentId: payment?.id };
+    return { outcome, paymentId, subscriptionId: sub?.id };
   });
 }

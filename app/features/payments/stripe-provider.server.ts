@@ -33,10 +33,85 @@ function stripe(): Stripe {
 const idOf = (value: string | { id: string } | null | undefined) =>
   typeof value === "string" ? value : (value?.id ?? null);
 
+/** Loosely typed: invoice and subscription fields moved between Stripe API versions; both shapes are read. */
+type Loose = Record<string, unknown> & { [key: string]: unknown };
+const obj = (value: unknown): Loose => (typeof value === "object" && value !== null ? (value as Loose) : {});
+const str = (value: unknown) => (typeof value === "string" ? value : null);
+const num = (value: unknown) => (typeof value === "number" && Number.isFinite(value) ? value : null);
+const date = (value: unknown) => {
+  const seconds = num(value);
+  return seconds === null ? null : new Date(seconds * 1000);
+};
+
+/** An invoice's subscription and our payment id (subscription_data.metadata), in either API shape. */
+function invoiceSubscription(invoice: Loose): { subscriptionId: string | null; paymentRef: number | null } {
+  const details = obj(obj(invoice.parent).subscription_details);
+  const subscriptionId =
+    idOf(invoice.subscription as string | { id: string } | null) ??
+    idOf(details.subscription as string | null);
+  const metadata = obj(details.metadata ?? obj(invoice.subscription_details).metadata);
+  const ref = Number(str(metadata.paymentId));
+  return { subscriptionId, paymentRef: Number.isInteger(ref) && ref > 0 ? ref : null };
+}
+
+/** The money movement of an invoice (a refund names it): payment_intent, or its first payment's. */
+function invoicePaymentIntent(invoice: Loose): string | null {
+  const direct = idOf(invoice.payment_intent as string | null);
+  if (direct) return direct;
+  const first = obj((obj(invoice.payments).data as unknown[] | undefined)?.[0]);
+  return idOf(obj(first.payment).payment_intent as string | null);
+}
+
+function invoiceLinePeriod(invoice: Loose): Loose {
+  return obj(obj((obj(invoice.lines).data as unknown[] | undefined)?.[0]).period);
+}
+
+const BILLING_REASONS = {
+  subscription_create: "create",
+  subscription_cycle: "cycle",
+  subscription_update: "update",
+} as const;
+
+function readInvoiceEvent(event: Stripe.Event): PaymentEffect {
+  const invoice = obj(event.data.object);
+  const { subscriptionId, paymentRef } = invoiceSubscription(invoice);
+  const invoiceId = str(invoice.id);
+  if (!subscriptionId || !invoiceId) return { kind: "ignored" };
+  if (event.type === "invoice.payment_failed")
+    return {
+      kind: "invoice-failed",
+      subscriptionId,
+      invoiceId,
+      periodStart: date(invoiceLinePeriod(invoice).start),
+      at: new Date(event.created * 1000),
+    };
+  const amount = num(invoice.amount_paid);
+  const currency = str(invoice.currency);
+  // A zero invoice (a trial, a downgrade's credit) is no money received.
+  if (!amount || amount <= 0 || !currency) return { kind: "ignored" };
+  return {
+    kind: "invoice-paid",
+    subscriptionId,
+    invoiceId,
+    paymentRef,
+    amountCents: amount,
+    currency: currency.toUpperCase(),
+    providerPaymentId: invoicePaymentIntent(invoice),
+    paidAt: date(obj(invoice.status_transitions).paid_at) ?? new Date(event.created * 1000),
+    periodEnd: date(invoiceLinePeriod(invoice).end),
+    reason: BILLING_REASONS[str(invoice.billing_reason) as keyof typeof BILLING_REASONS] ?? "other",
+  };
+}
+
 /** Stripe's events in our vocabulary; everything we do not act on is "ignored" (and still recorded). */
 export function readStripeEvent(event: Stripe.Event): ProviderEvent {
   let effect: PaymentEffect = { kind: "ignored" };
   switch (event.type) {
+    case "invoice.paid":
+    case "invoice.payment_succeeded":
+    case "invoice.payment_failed":
+      effect = readInvoiceEvent(event);
+      break;
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
       const session = event.data.object;
@@ -49,6 +124,7 @@ export function readStripeEvent(event: Stripe.Event): ProviderEvent {
           currency: session.currency.toUpperCase(),
           providerPaymentId: idOf(session.payment_intent) ?? idOf(session.invoice),
           subscriptionId: idOf(session.subscription),
+          invoiceId: idOf(session.invoice),
         };
       }
       break;
@@ -82,13 +158,20 @@ export function readStripeEvent(event: Stripe.Event): ProviderEvent {
     }
     case "customer.subscription.updated":
     case "customer.subscription.deleted": {
-      const subscription = event.data.object;
-      const periodEnd = subscription.items.data[0]?.current_period_end;
+      const subscription = obj(event.data.object);
+      const item = obj((obj(subscription.items).data as unknown[] | undefined)?.[0]);
+      const id = str(subscription.id);
+      if (!id) break;
       effect = {
         kind: "subscription",
-        subscriptionId: subscription.id,
-        status: subscription.status,
-        currentPeriodEnd: periodEnd ? new Date(periodEnd * 1000) : null,
+        subscriptionId: id,
+        status:
+          event.type === "customer.subscription.deleted" ? "canceled" : (str(subscription.status) ?? ""),
+        currentPeriodEnd: date(item.current_period_end ?? subscription.current_period_end),
+        cancelAtPeriodEnd: subscription.cancel_at_period_end === true,
+        tierKey: str(obj(subscription.metadata).tierKey),
+        amountCents: num(obj(item.price).unit_amount),
+        at: new Date(event.created * 1000),
       };
       break;
     }
@@ -130,6 +213,12 @@ export function stripeProvider(): PaymentProvider {
           customer_email: request.customerEmail,
           client_reference_id: String(request.paymentId),
           metadata: { paymentId: String(request.paymentId) },
+          // Every invoice of the subscription carries our payment id and tier (its first may come first).
+          ...(request.mode === "subscription" && {
+            subscription_data: {
+              metadata: { paymentId: String(request.paymentId), tierKey: request.tierKey ?? "" },
+            },
+          }),
           success_url: request.successUrl,
           cancel_url: request.cancelUrl,
         },
@@ -137,6 +226,38 @@ export function stripeProvider(): PaymentProvider {
       );
       if (!session.url) throw new Error(`Stripe checkout session ${session.id} has no URL`);
       return { sessionId: session.id, url: session.url };
+    },
+    async changeSubscription(sub, change) {
+      const id = sub.providerSubscriptionId;
+      if (change.action === "cancel" || change.action === "resume") {
+        await stripe().subscriptions.update(id, { cancel_at_period_end: change.action === "cancel" });
+        return [];
+      }
+      // A new price on the same product: an upgrade is invoiced now for the rest of the period (Stripe's
+      // proration); a downgrade is not prorated, so the next renewal bills the lower price.
+      const current = await stripe().subscriptions.retrieve(id);
+      const item = current.items.data[0];
+      if (!item) throw new Error(`Stripe subscription ${id} has no item`);
+      await stripe().subscriptions.update(
+        id,
+        {
+          items: [
+            {
+              id: item.id,
+              price_data: {
+                currency: change.currency.toLowerCase(),
+                product: idOf(item.price.product as string | { id: string }) ?? "",
+                unit_amount: change.amountCents,
+                recurring: { interval: "month" },
+              },
+            },
+          ],
+          metadata: { tierKey: change.tierKey },
+          proration_behavior: change.prorate ? "always_invoice" : "none",
+        },
+        { idempotencyKey: `subscription:${id}:tier:${change.tierKey}:${sub.currentPeriodEnd.getTime()}` },
+      );
+      return [];
     },
     async verifyWebhook(rawBody, headers) {
       const signature = headers.get("stripe-signature");

@@ -6,8 +6,9 @@ import { getEnv } from "~/lib/env.server";
 import { hashToken } from "~/lib/tokens.server";
 import { returnPath } from "./checkout.server";
 import { paymentSummary } from "./queries.server";
-import { signTestEvent, TEST_SIGNATURE_HEADER, type TestEventBody } from "./test-provider.server";
-import { receiveWebhook } from "./webhook.server";
+import { addMonths } from "./subscription-rules";
+import { signedDelivery, type TestEventBody } from "./test-provider.server";
+import { deliverSigned } from "./webhook.server";
 
 /** The test provider's own view of a checkout session, for its hosted page. */
 export async function getTestCheckout(sessionId: string) {
@@ -38,24 +39,29 @@ export async function answerTestCheckout(
   sessionId: string,
   decision: "approve" | "decline",
   meta?: RequestMeta,
+  now = new Date(),
 ): Promise<{ redirectTo: string; expired?: true } | undefined> {
   const payment = await getTestCheckout(sessionId);
   if (!payment) return undefined;
   if (payment.expired && decision === "approve") return { redirectTo: returnPath(payment), expired: true };
+  // One id per session and answer (a second click is a duplicate), without the session id itself, which
+  // opens the checkout page and so stays out of the logs that print event ids.
+  const key = hashToken(sessionId).slice(0, 24);
   const body: TestEventBody = {
-    // One id per session and answer (a second click is a duplicate), without the session id itself, which
-    // opens the checkout page and so stays out of the logs that print event ids.
-    id: `evt_${hashToken(sessionId).slice(0, 24)}_${decision}`,
+    id: `evt_${key}_${decision}`,
     type: decision === "approve" ? "checkout.approved" : "checkout.declined",
-    data: { session: sessionId, amountCents: payment.amountCents, currency: payment.currency },
+    data: {
+      session: sessionId,
+      amountCents: payment.amountCents,
+      currency: payment.currency,
+      // A subscription starts at the provider with its first invoice, for a calendar month.
+      ...(payment.kind === "subscription" && {
+        subscription: `tsub_${key}`,
+        invoice: `tin_tsub_${key}_first`,
+        periodEnd: Math.floor(addMonths(now).getTime() / 1000),
+      }),
+    },
   };
-  const raw = JSON.stringify(body);
-  const answer = await receiveWebhook(
-    "test",
-    raw,
-    new Headers({ [TEST_SIGNATURE_HEADER]: signTestEvent(raw), "content-type": "application/json" }),
-    meta,
-  );
-  if (answer.status !== 200) throw new Error(`test provider event refused: ${answer.body.error}`);
+  await deliverSigned("test", [signedDelivery(body)], meta, now);
   return { redirectTo: returnPath(payment) };
 }

@@ -3,8 +3,9 @@ import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
 import { isCleanText } from "~/lib/parse";
 import { PaymentMismatch, processEvent } from "./fulfil.server";
-import { BadSignature } from "./provider.server";
+import { BadSignature, type ProviderName, type SignedDelivery } from "./provider.server";
 import { getProvider } from "./providers.server";
+import { sendRenewalFailed, sendSupportReceipt } from "./receipt.server";
 
 export type WebhookAnswer = {
   status: number;
@@ -32,6 +33,7 @@ export async function receiveWebhook(
   rawBody: string,
   headers: Headers,
   meta?: RequestMeta,
+  now = new Date(),
 ): Promise<WebhookAnswer> {
   const requestId = meta?.requestId;
   const provider = getProvider();
@@ -55,9 +57,14 @@ export async function receiveWebhook(
     return { status: 400, body: { received: false, error: "bad-event" } };
   }
   try {
-    const { outcome, paymentId } = await processEvent(provider.name, event, new Date(), meta);
-    // After the commit: an order's confirmation e-mail (a payment without an order sends nothing).
-    if (outcome === "fulfilled" && paymentId !== undefined) await sendOrderConfirmation(paymentId);
+    const { outcome, paymentId, subscriptionId } = await processEvent(provider.name, event, now, meta);
+    // After the commit: an order's confirmation e-mail (a payment without an order sends nothing), a
+    // support payment's receipt (a subscription's invoice or a gift), a failed renewal's notice.
+    if ((outcome === "fulfilled" || outcome === "invoice") && paymentId !== undefined) {
+      await sendOrderConfirmation(paymentId);
+      await sendSupportReceipt(paymentId);
+    }
+    if (outcome === "renewal-failed" && subscriptionId !== undefined) await sendRenewalFailed(subscriptionId);
     return { status: 200, body: { received: true, duplicate: outcome === "duplicate" } };
   } catch (error) {
     if (error instanceof PaymentMismatch) {
@@ -68,5 +75,21 @@ export async function receiveWebhook(
       return { status: 400, body: { received: false, error: "mismatch" } };
     }
     throw error;
+  }
+}
+
+/**
+ * Events a provider handed back instead of posting them (the built-in test provider): through the same
+ * webhook path, in order; one refused is an error, as a provider's failed delivery would be.
+ */
+export async function deliverSigned(
+  providerName: ProviderName,
+  deliveries: SignedDelivery[],
+  meta?: RequestMeta,
+  now = new Date(),
+): Promise<void> {
+  for (const delivery of deliveries) {
+    const answer = await receiveWebhook(providerName, delivery.rawBody, delivery.headers, meta, now);
+    if (answer.status !== 200) throw new Error(`${providerName} event refused: ${answer.body.error}`);
   }
 }

@@ -23,6 +23,8 @@ import { PurchaseHistory } from "~/features/payments/purchase-history";
 import { listPurchases } from "~/features/payments/queries.server";
 import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { getSubscriptionPanel } from "~/features/subscriptions/queries.server";
+import { SubscriptionPanel } from "~/features/subscriptions/subscription-panel";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
@@ -54,6 +56,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     linked: await getLinkedProviders(user.id),
     supporter: await loadSupporterPanel(user),
+    subscription: await getSubscriptionPanel(user.id),
     providers: listConfiguredProviders(),
   };
 }
@@ -252,6 +255,9 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
       </Panel>
       <Panel id="membership" title={t("membership.title")}>
         <MembershipSummary membership={membership} currency="USD" />
+      </Panel>
+      <Panel id="subscription" title={t("subscriptions.panelTitle")}>
+        <SubscriptionPanel {...loaderData.subscription} />
       </Panel>
       <Panel id="orders" title={t("orders.title")}>
         <OrderList orders={loaderData.orders} />
