@@ -32,16 +32,23 @@ export default defineConfig({
       testMatch: /fresh\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions },
     },
+    // The figures payments move, to the cent (tests/e2e/figures.spec.ts): one test at a time, no other running.
+    {
+      name: "figures",
+      dependencies: ["fresh"],
+      testMatch: /figures\.spec\.ts$/,
+      use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions },
+    },
     {
       name: "desktop",
-      dependencies: ["fresh"],
-      testIgnore: /fresh\.spec\.ts$/,
+      dependencies: ["figures"],
+      testIgnore: /(fresh|figures)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], viewport: { width: 1280, height: 800 }, launchOptions },
     },
     {
       name: "phone",
-      dependencies: ["fresh"],
-      testIgnore: /fresh\.spec\.ts$/,
+      dependencies: ["figures"],
+      testIgnore: /(fresh|figures)\.spec\.ts$/,
       use: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 }, launchOptions },
     },
   ],
