@@ -38,6 +38,7 @@ export default [
   route("outbox/:id", "routes/outbox/message.tsx"),
   route("account", "routes/account/index.tsx"),
   route("account/data", "routes/account/data.ts"),
+  route("achievements", "routes/achievements.tsx"),
   route("coins", "routes/coins/index.tsx"),
   route("orders/:id", "routes/orders/order.tsx"),
   route("pay/test/:session", "routes/payments/test-checkout.tsx"),
