@@ -19,7 +19,7 @@ export default function Achievements({ loaderData }: Route.ComponentProps) {
     <Page
       title={t("achievements.title")}
       intro={
-        <p data-testid="achievement-total">
+        <p data-testid="achievement-total" className="font-display text-2xl text-primary">
           {t("achievements.count", { earned: loaderData.earnedCount, total: loaderData.total })}
         </p>
       }

@@ -5,12 +5,14 @@ import { useFormat } from "~/ui/use-format";
 import type { Dashboard } from "./queries.server";
 import { relativeTime } from "./relative-time";
 
-/** Hours and minutes of reading, e.g. "3 h 20 min". */
+/** Hours and minutes of reading, e.g. "3 h 20 min", or "20 min" under an hour. */
 function useDuration() {
   const { t } = useTranslation();
   return (seconds: number) => {
     const minutes = Math.floor(seconds / 60);
-    return t("dashboard.duration", { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+    return minutes < 60
+      ? t("dashboard.minutes", { minutes })
+      : t("dashboard.duration", { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
   };
 }
 
@@ -106,7 +108,8 @@ export function ReadingActivity({ activity }: { activity: Dashboard["activity"] 
   const { t } = useTranslation();
   const format = useFormat();
   const duration = useDuration();
-  const change = activity.thisWeek - activity.lastWeek;
+  // Compared in whole minutes, as they are shown.
+  const change = (Math.floor(activity.thisWeek / 60) - Math.floor(activity.lastWeek / 60)) * 60;
   return (
     <div className="flex flex-col gap-4">
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid="reading-activity">
@@ -182,7 +185,7 @@ export function StreakCard({ streak }: { streak: Dashboard["streak"] }) {
           </label>
           <progress
             id="streak-progress"
-            className="h-2 w-full accent-[color:var(--primary)]"
+            className="h-2 w-full appearance-none overflow-hidden rounded-full bg-[color:var(--line)] [&::-moz-progress-bar]:bg-primary [&::-webkit-progress-bar]:bg-[color:var(--line)] [&::-webkit-progress-value]:bg-primary"
             max={streak.next.milestone}
             value={streak.current}
           />
