@@ -68,10 +68,15 @@ export function ChapterPage({
     }
   };
 
-  // Achievements a progress write earned, announced in a live region that is always on the page.
+  // Achievements a progress write earned, announced in a live region that is always on the page, and
+  // cleared after 10 s so that it does not stay over the pager.
   const [earned, setEarned] = useState<string[]>([]);
   const onSave = useCallback(
-    (progress: ChapterProgress) => sendProgress(chapter.number, progress, setEarned),
+    (progress: ChapterProgress) =>
+      sendProgress(chapter.number, progress, (messages) => {
+        setEarned(messages);
+        setTimeout(() => setEarned([]), 10_000);
+      }),
     [chapter.number],
   );
   const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
