@@ -74,6 +74,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "outbox/:id": [{ path: "/outbox/2026-11-25T06-07-22-123Z-none", status: 404, translated: true }],
   account: [{ path: "/account", status: 200, translated: true, signedIn: true }],
   "account/data": "resource",
+  achievements: [{ path: "/achievements", status: 200, translated: true, signedIn: true }],
   coins: [{ path: "/coins", status: 200, translated: true }],
   checkout: [{ path: "/checkout", status: 200, translated: true, signedIn: true }],
   "orders/:id": [{ path: "/orders/999999", status: 404, translated: true, signedIn: true }],

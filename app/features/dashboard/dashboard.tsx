@@ -65,12 +65,12 @@ function level(seconds: number | null): string {
   return "fill-primary";
 }
 
-/** Twelve weeks of reading as squares (a column a week, Monday on top), with a text alternative. */
+/**
+ * Twelve weeks of reading as squares (a column a week, Monday on top), with a text alternative (the label
+ * and the caption). No per-day <title>: a page has one title element (tests/server/route-table.test.ts).
+ */
 function Heatmap({ days }: { days: Dashboard["activity"]["heatmap"] }) {
   const { t } = useTranslation();
-  const { i18n } = useTranslation();
-  const dayName = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeZone: "UTC" });
-  const duration = useDuration();
   const weeks = days.length / 7;
   const read = days.filter((day) => (day.seconds ?? 0) >= 120).length;
   const summary = t("dashboard.heatmap.summary", { count: read, weeks });
@@ -92,14 +92,14 @@ function Heatmap({ days }: { days: Dashboard["activity"]["heatmap"] }) {
             height={CELL}
             rx={2}
             className={level(day.seconds)}
-          >
-            {day.seconds === null ? null : (
-              <title>{`${dayName.format(new Date(`${day.day}T12:00:00Z`))}: ${duration(day.seconds)}`}</title>
-            )}
-          </rect>
+            data-day={day.day}
+          />
         ))}
       </svg>
-      <figcaption className="text-sm text-muted">{summary}</figcaption>
+      {/* The label's text, for the eye; read once, as the image's name. */}
+      <figcaption aria-hidden="true" className="text-sm text-muted">
+        {summary}
+      </figcaption>
     </figure>
   );
 }
