@@ -288,7 +288,12 @@ results.runs.checkoutSignedInBr = best(
 for (const chapter of [1, 2, 3]) {
   await fetch(`${app.base}/reader/progress`, {
     method: "POST",
-    headers: { origin: app.base, "sec-fetch-site": "same-origin", "content-type": "application/json", cookie },
+    headers: {
+      origin: app.base,
+      "sec-fetch-site": "same-origin",
+      "content-type": "application/json",
+      cookie,
+    },
     body: JSON.stringify({
       entries: [
         {
