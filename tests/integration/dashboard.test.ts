@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { db } from "#db/client.server";
 import { readingDays, userAchievements, users } from "#db/schema";
+import { readAhead, readAheadNumbers } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { loadDashboard } from "~/features/dashboard/queries.server";
 import { busySpans } from "~/features/streaks/caught-up";
@@ -10,7 +11,13 @@ import { computeStreak } from "~/features/streaks/streaks";
 import { dayNumber } from "~/lib/local-time";
 import { loader as accountLoader } from "~/routes/account/index";
 import { drivers, openTestDatabase } from "../support/database";
-import { createReader, type ReadingHistory, seedReadingHistory } from "../support/factories";
+import {
+  createChapter,
+  createReader,
+  grantMembership,
+  type ReadingHistory,
+  seedReadingHistory,
+} from "../support/factories";
 
 const shiftDay = (day: string, count: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + count * 86_400_000).toISOString().slice(0, 10);
@@ -136,5 +143,34 @@ describe.each(drivers)("the dashboard of a reader with 400 days of history on %s
     expect(many).toBe(await count(fresh.id));
     expect(many).toBeGreaterThan(5);
     expect(many).toBeLessThanOrEqual(12);
+  });
+});
+
+describe("chapters ahead and the tier's achievements", () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase("pglite");
+  });
+  afterAll(() => handle.close());
+
+  it("lists the unreleased chapters an observer reads now, none for a free reader", async () => {
+    const member = await createReader({ prefix: "ahead" });
+    const free = await createReader({ prefix: "free" });
+    await grantMembership(member.id, 30);
+    const upcoming = await createChapter({ releaseAt: new Date(Date.now() + 30 * 86_400_000) });
+    const { byNumber, published } = await getChapterCatalog();
+    const expected = readAheadNumbers(published, new Date(), readAhead.observer);
+    expect(byNumber.get(upcoming)).toBeDefined();
+    const dashboard = await loadDashboard(member.id, "en");
+    expect(dashboard.ahead.map((chapter) => chapter.number).sort((a, b) => a - b)).toEqual(
+      [...expected].sort((a, b) => a - b),
+    );
+    expect(dashboard.ahead.map((chapter) => chapter.number)).toContain(upcoming);
+    expect((await loadDashboard(free.id, "en")).ahead).toEqual([]);
+    const earned = await db()
+      .select({ key: userAchievements.key })
+      .from(userAchievements)
+      .where(eq(userAchievements.userId, member.id));
+    expect(earned.map((row) => row.key)).toEqual(["tier-observer"]);
   });
 });
