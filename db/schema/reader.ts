@@ -1,6 +1,17 @@
 /** A signed-in reader's place in each chapter and reading settings. */
 import { sql } from "drizzle-orm";
-import { boolean, check, integer, pgTable, primaryKey, real, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  check,
+  date,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  real,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import { chapters } from "./content";
 import { ownerId, users } from "./users";
 
@@ -21,6 +32,10 @@ export const readingProgress = pgTable(
     completed: boolean("completed").notNull().default(false),
     bookmarks: integer("bookmarks").array().notNull().default(sql`'{}'::integer[]`),
     lastReadAt: timestamp("last_read_at", { withTimezone: true }).notNull().defaultNow(),
+    /** When the chapter was first completed (server time), and the reader's wall-clock time then. */
+    completedAt: timestamp("completed_at", { withTimezone: true }),
+    /** Local date and time of completion in the reader's time zone then, fixed when recorded. */
+    completedLocal: timestamp("completed_local", { mode: "string" }),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.chapterId] }),
@@ -47,4 +62,52 @@ export const readingSettings = pgTable(
     check("reading_settings_font_size", sql`${t.fontSize} in (14, 16, 18, 20)`),
     check("reading_settings_line_height", sql`${t.lineHeight} in (1.5, 1.75, 2)`),
   ],
+);
+
+/**
+ * Reading time per local calendar day (the reader's time zone when the time was recorded, so a later change
+ * of zone never moves history). Written with each progress write; streaks are computed from these rows.
+ */
+export const readingDays = pgTable(
+  "reading_days",
+  {
+    userId: ownerId(),
+    day: date("day", { mode: "string" }).notNull(),
+    seconds: integer("seconds").notNull().default(0),
+    /** The interface languages the reader read in that day. */
+    languages: text("languages").array().notNull().default(sql`'{}'::text[]`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.day] }),
+    check("reading_days_seconds_range", sql`${t.seconds} between 0 and 86400`),
+  ],
+);
+
+export type LocalizedText = Record<"en" | "es" | "fr" | "ja", string>;
+
+/** The achievements catalogue (content the author edits: content/achievements.md). */
+export const achievements = pgTable("achievements", {
+  key: text("key").primaryKey(),
+  icon: text("icon").notNull(),
+  category: text("category").notNull(),
+  /** What earns it (features/achievements/rules.ts), with its threshold where it has one. */
+  rule: text("rule").notNull(),
+  threshold: integer("threshold"),
+  hidden: boolean("hidden").notNull().default(false),
+  sortOrder: integer("sort_order").notNull().default(0),
+  name: jsonb("name").$type<LocalizedText>().notNull(),
+  description: jsonb("description").$type<LocalizedText>().notNull(),
+});
+
+/** An achievement a reader earned, once. */
+export const userAchievements = pgTable(
+  "user_achievements",
+  {
+    userId: ownerId(),
+    key: text("key")
+      .notNull()
+      .references(() => achievements.key, { onDelete: "cascade" }),
+    earnedAt: timestamp("earned_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );

@@ -27,6 +27,8 @@ export const users = pgTable(
     /** Cached sum of the coin ledger, written in the same transaction as each entry. */
     coinBalance: integer("coin_balance").notNull().default(0),
     language: text("language"),
+    /** IANA name (Intl-validated), from the browser's `tz` cookie with each progress write; "UTC" until known. */
+    timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

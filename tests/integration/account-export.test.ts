@@ -5,6 +5,7 @@ import { getTableColumns } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { exportedTables } from "~/features/account/export.server";
+import { evaluateAchievements } from "~/features/achievements/queries.server";
 import { createAccount, requestPasswordReset } from "~/features/auth/commands.server";
 import { createSession } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
@@ -25,15 +26,22 @@ async function activeReader(marker: string) {
   const id = await createAccount({ username: name, email, password: "secret1" });
   const cookie = await createSession(id, { remember: true, ip: "203.0.113.9", userAgent: `agent-${name}` });
   await saveReadingSettings(id, { fontSize: 20, fontFamily: "gothic", lineHeight: 2 });
-  await saveProgress(id, 2, {
-    scrollPosition: 0.5,
-    paragraph: 12,
-    completionPercentage: 50,
-    readingTime: 321,
-    completed: false,
-    bookmarks: [3, 9],
-    lastReadAt: "2026-11-20T10:00:00.000Z",
-  });
+  await saveProgress(
+    id,
+    2,
+    {
+      scrollPosition: 0.5,
+      paragraph: 12,
+      completionPercentage: 50,
+      readingTime: 321,
+      completed: false,
+      bookmarks: [3, 9],
+      lastReadAt: "2026-11-20T10:00:00.000Z",
+    },
+    new Date("2026-11-20T10:00:00.000Z"),
+    { timeZone: "Asia/Tokyo", language: "fr" },
+  );
+  await evaluateAchievements(id);
   const { url } = await startCheckout({ id, email }, { kind: "coins", packKey: "coins-5" }, { ip: unique() });
   await answerTestCheckout(url.replace("/pay/test/", ""), "approve");
   expect(await unlockChapter(id, 4)).toMatchObject({ ok: true, charged: true });
@@ -80,6 +88,11 @@ describe.each(drivers)("the data download on %s", (driver) => {
         readingTimeSeconds: 321,
       }),
     ]);
+    // 321 seconds claimed at once: a write adds at most 300 to the day (Tokyo's 20 November, 19:00).
+    expect(body.readingDays).toEqual([{ day: "2026-11-20", seconds: 300, languages: ["fr"] }]);
+    expect(body.achievements).toEqual(
+      expect.arrayContaining([expect.objectContaining({ key: "first-bookmark" })]),
+    );
     expect(body.chapterUnlocks).toEqual([expect.objectContaining({ chapterNumber: 4, coinsSpent: 1 })]);
     expect(body.payments).toEqual([
       expect.objectContaining({ kind: "coins", status: "paid", coins: 5, coinPackKey: "coins-5" }),

@@ -82,6 +82,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "account/data": "resource",
   "account/supporter": [{ path: "/account/supporter", status: 200, translated: true, signedIn: true }],
   "account/subscription": [{ path: "/account/subscription", status: 200, translated: true, signedIn: true }],
+  achievements: [{ path: "/achievements", status: 200, translated: true, signedIn: true }],
   coins: [{ path: "/coins", status: 200, translated: true }],
   checkout: [{ path: "/checkout", status: 200, translated: true, signedIn: true }],
   "orders/:id": [{ path: "/orders/999999", status: 404, translated: true, signedIn: true }],

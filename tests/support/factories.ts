@@ -4,6 +4,8 @@ import { chapters, membershipGrants, supporters, users, volumes } from "#db/sche
 import { createAccount } from "~/features/auth/commands.server";
 import { createSession } from "~/features/auth/session.server";
 import { book } from "~/features/coins/ledger.server";
+import { emptyProgress } from "~/features/reader/progress";
+import { readerTimeZone, saveProgress } from "~/features/reader/queries.server";
 import { unique } from "./unique";
 
 /**
@@ -92,4 +94,145 @@ export async function createChapter({
       coinsRequired,
     });
   return number;
+}
+
+/** A deterministic random sequence (mulberry32), so a seeded history is the same on every run. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = state;
+    value = Math.imul(value ^ (value >>> 15), value | 1);
+    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
+    return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
+  };
+}
+
+/** The UTC offset of New York in hours, by the US rule (DST from the second Sunday of March to the first of November, 02:00). */
+export function newYorkOffset(day: string): number {
+  const year = Number(day.slice(0, 4));
+  const sunday = (month: number, nth: number) => {
+    const first = new Date(Date.UTC(year, month, 1)).getUTCDay();
+    return 1 + ((7 - first) % 7) + 7 * (nth - 1);
+  };
+  const date = new Date(`${day}T00:00:00Z`);
+  const start = Date.UTC(year, 2, sunday(2, 2));
+  const end = Date.UTC(year, 10, sunday(10, 1));
+  return date.getTime() >= start && date.getTime() < end ? -4 : -5;
+}
+
+const shiftDay = (day: string, count: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + count * 86_400_000).toISOString().slice(0, 10);
+
+/** The instant of a local wall-clock time at a fixed UTC offset (hours). */
+const instantAt = (day: string, time: string, offset: number) =>
+  new Date(Date.parse(`${day}T${time}:00Z`) - offset * 3_600_000);
+
+export type ReadingHistory = {
+  /** Seconds read per local day, as planned (not read back from the database). */
+  days: Map<string, number>;
+  /** The two chapters completed, by number, with their local day of completion. */
+  completed: { number: number; day: string; local: string }[];
+  /** The chapter read throughout. */
+  readingChapter: number;
+  /** Today in the reader's last time zone (Asia/Tokyo); the history ends yesterday. */
+  today: string;
+  words: number;
+};
+
+/**
+ * A reader's reading over `length` simulated days, written through the app's own progress command: the
+ * first half in New York (crossing a daylight-saving change: a 200-day span always holds one), the rest in
+ * Tokyo, each day's reading written at 23:40 local (New York: the next day in UTC) or 20:00 (Tokyo), in
+ * writes of at most 300 seconds. About one day in ten unread, some under the two minutes of a reading day,
+ * a three-day gap, and an unbroken run at the end. Two chapters made for it are completed: one at 01:30
+ * local (a night reader), one in the evening. Local days are computed here from the zones' offsets, not
+ * with Intl, so the test compares the app's dating with an independent one.
+ */
+export async function seedReadingHistory(
+  userId: number,
+  { length = 400, seed = 18, now = new Date() }: { length?: number; seed?: number; now?: Date } = {},
+): Promise<ReadingHistory> {
+  const random = seededRandom(seed);
+  // The calendar day in Tokyo: now + 9 h.
+  const tokyoToday = new Date(now.getTime() + 9 * 3_600_000).toISOString().slice(0, 10);
+  const first = shiftDay(tokyoToday, -length);
+  const released = new Date(Date.parse(`${first}T00:00:00Z`) - 2 * 86_400_000);
+  const body = "Words to read, made for a test of reading history.";
+  const wordsPerChapter = body.split(/\s+/).length;
+  const [nightChapter, eveningChapter, readingChapter] = [
+    await createChapter({ releaseAt: released, body }),
+    await createChapter({ releaseAt: released, body }),
+    await createChapter({ releaseAt: released, body }),
+  ] as [number, number, number];
+  const days = new Map<string, number>();
+  const completed: ReadingHistory["completed"] = [];
+  let cumulative = 0;
+  const half = Math.floor(length / 2);
+  for (let index = 0; index < length; index++) {
+    const day = shiftDay(first, index);
+    const inNewYork = index < half;
+    const context = inNewYork
+      ? { timeZone: "America/New_York", language: "en" as const }
+      : { timeZone: "Asia/Tokyo", language: index % 50 === 0 ? ("ja" as const) : ("en" as const) };
+    const offset = inNewYork ? newYorkOffset(day) : 9;
+    // As the progress route does with the browser's zone: the account follows the reader's move.
+    if (index === 0 || index === half) await readerTimeZone(userId, context.timeZone);
+    const roll = random();
+    const extra = random();
+    let seconds = roll < 0.1 ? 0 : roll < 0.16 ? 60 : 130 + Math.floor(extra * 1400);
+    if (index >= length - 20) seconds = Math.max(seconds, 150);
+    if (index >= length - 100 && index < length - 97) seconds = 0;
+    const completion =
+      index === Math.floor(length * 0.3)
+        ? { number: nightChapter, time: "01:30" }
+        : index === Math.floor(length * 0.6)
+          ? { number: eveningChapter, time: "19:00" }
+          : undefined;
+    if (completion) {
+      const at = instantAt(day, completion.time, offset);
+      await saveProgress(
+        userId,
+        completion.number,
+        {
+          ...emptyProgress(),
+          scrollPosition: 1,
+          completionPercentage: 100,
+          completed: true,
+          lastReadAt: at.toISOString(),
+        },
+        at,
+        context,
+      );
+      completed.push({ number: completion.number, day, local: `${day} ${completion.time}:00` });
+    }
+    let left = seconds;
+    let minute = 0;
+    while (left > 0) {
+      const add = Math.min(300, left);
+      cumulative += add;
+      left -= add;
+      const at = instantAt(
+        day,
+        inNewYork ? `23:${String(40 + minute).padStart(2, "0")}` : `20:${String(minute).padStart(2, "0")}`,
+        offset,
+      );
+      minute++;
+      await saveProgress(
+        userId,
+        readingChapter,
+        {
+          ...emptyProgress(),
+          scrollPosition: 0.5,
+          completionPercentage: 50,
+          readingTime: cumulative,
+          lastReadAt: at.toISOString(),
+        },
+        at,
+        context,
+      );
+    }
+    if (seconds > 0) days.set(day, seconds);
+  }
+  return { days, completed, readingChapter, today: tokyoToday, words: 2 * wordsPerChapter };
 }

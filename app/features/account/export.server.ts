@@ -14,10 +14,12 @@ import {
   passwordResetTokens,
   paymentEvents,
   payments,
+  readingDays,
   readingProgress,
   readingSettings,
   sessions,
   subscriptions,
+  userAchievements,
   users,
 } from "#db/schema";
 
@@ -62,6 +64,8 @@ export const exportedTables = [
   { table: chapterUnlocks, section: "chapterUnlocks", withheld: { userId: ownerColumn } },
   { table: readingProgress, section: "readingProgress", withheld: { userId: ownerColumn } },
   { table: readingSettings, section: "readingSettings", withheld: { userId: ownerColumn } },
+  { table: readingDays, section: "readingDays", withheld: { userId: ownerColumn } },
+  { table: userAchievements, section: "achievements", withheld: { userId: ownerColumn } },
   {
     table: payments,
     section: "payments",
@@ -142,6 +146,8 @@ export async function exportAccountData(userId: number) {
     cart,
     accountOrders,
     lines,
+    days,
+    earned,
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -181,6 +187,8 @@ export async function exportAccountData(userId: number) {
       eq(orders.userId, userId),
       orderLines.id,
     ),
+    rowsOf(readingDays, eq(readingDays.userId, userId), readingDays.day),
+    rowsOf(userAchievements, eq(userAchievements.userId, userId), userAchievements.earnedAt),
   ]);
   return {
     ...exportFormat,
@@ -201,5 +209,7 @@ export async function exportAccountData(userId: number) {
     cart,
     orders: accountOrders,
     orderLines: lines,
+    readingDays: days,
+    achievements: earned,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

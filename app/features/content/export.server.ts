@@ -132,6 +132,31 @@ export async function exportContent(database: Database, dir: string, media?: Med
       ),
     );
   }
+  const achievements = await database
+    .select()
+    .from(t.achievements)
+    .orderBy(asc(t.achievements.sortOrder), asc(t.achievements.key));
+  if (achievements.length) {
+    files.set(
+      "achievements.md",
+      formatMarkdownFile(
+        {
+          achievements: achievements.map(({ sortOrder, threshold, ...achievement }) => ({
+            key: achievement.key,
+            icon: achievement.icon,
+            category: achievement.category,
+            rule: achievement.rule,
+            ...(threshold === null ? {} : { threshold }),
+            hidden: achievement.hidden,
+            order: sortOrder,
+            name: achievement.name,
+            description: achievement.description,
+          })),
+        },
+        'The achievements readers earn (docs/product-rules.md "Achievements").',
+      ),
+    );
+  }
   for (const [name, text] of files) {
     const target = path.join(dir, name);
     await fs.mkdir(path.dirname(target), { recursive: true });

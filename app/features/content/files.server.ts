@@ -19,6 +19,7 @@ export type ContentBundle = {
   tiers: Doc<z.infer<typeof schemas.tierSchema>>[];
   coinPacks: Doc<z.infer<typeof schemas.coinPackSchema>>[];
   fundraiser?: Doc<z.infer<typeof schemas.fundraiserSchema>>;
+  achievements?: Doc<z.infer<typeof schemas.achievementsSchema>>;
   mediaDir?: string;
 };
 
@@ -117,6 +118,7 @@ export async function readContentDir(root: string): Promise<ContentBundle> {
     tiers: await readDocs(path.join(root, "tiers"), schemas.tierSchema),
     coinPacks: await readDocs(path.join(root, "coin-packs"), schemas.coinPackSchema),
     fundraiser: await readOne("fundraiser.md", schemas.fundraiserSchema),
+    achievements: await readOne("achievements.md", schemas.achievementsSchema),
     mediaDir: (await exists(mediaDir)) ? mediaDir : undefined,
   };
 }

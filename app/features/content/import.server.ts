@@ -253,6 +253,18 @@ export async function importContent(
         sql`${t.supporters.userId} is null`,
       );
     }
+    if (bundle.achievements) {
+      result.achievements = await upsert(
+        tx,
+        t.achievements,
+        bundle.achievements.data.achievements.map(({ order, threshold, ...achievement }) => ({
+          ...achievement,
+          threshold: threshold ?? null,
+          sortOrder: order,
+        })),
+        [t.achievements.key],
+      );
+    }
     return result;
   });
   if (bundle.mediaDir && options.media) report.media = await copyMedia(bundle.mediaDir, options.media);

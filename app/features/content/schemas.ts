@@ -7,6 +7,7 @@ import {
   variantKinds,
   wikiSections,
 } from "#db/schema";
+import { achievementRules } from "~/features/achievements/rule-names";
 
 /** A calendar date or a date-time with an offset, as written in front matter. */
 const isoDate = z
@@ -170,3 +171,29 @@ export const fundraiserSchema = z.preprocess(
       .default([]),
   }),
 );
+
+const localized = z.object({
+  en: z.string().min(1).max(200),
+  es: z.string().min(1).max(200),
+  fr: z.string().min(1).max(200),
+  ja: z.string().min(1).max(200),
+});
+
+/** `achievements.md`: the catalogue; each entry's rule is one of features/achievements/rules.ts. */
+export const achievementsSchema = z.object({
+  achievements: z
+    .array(
+      z.object({
+        key: z.string().regex(/^[a-z0-9-]+$/, "must be lowercase letters, digits and dashes"),
+        icon: z.string().min(1).max(16),
+        category: z.enum(["reading", "streaks", "collection", "support", "secrets"]),
+        rule: z.enum(achievementRules),
+        threshold: z.number().int().positive().optional(),
+        hidden: z.boolean().default(false),
+        order: z.number().int().default(0),
+        name: localized,
+        description: localized,
+      }),
+    )
+    .default([]),
+});

@@ -12,8 +12,15 @@ export async function loadAccountProgress(chapter: number): Promise<ChapterProgr
   }
 }
 
-/** Sends signed-in readers' progress to the server; returns false (to retry later) when it could not. */
-export async function sendProgress(chapter: number, progress: ChapterProgress): Promise<boolean> {
+/**
+ * Sends signed-in readers' progress to the server; returns false (to retry later) when it could not.
+ * `onEarned` gets the messages of achievements the write earned (the chapter page's toast).
+ */
+export async function sendProgress(
+  chapter: number,
+  progress: ChapterProgress,
+  onEarned?: (messages: string[]) => void,
+): Promise<boolean> {
   const body = JSON.stringify({ entries: [{ chapter, progress }] });
   if (document.visibilityState === "hidden" && navigator.sendBeacon) {
     return navigator.sendBeacon("/reader/progress", new Blob([body], { type: "application/json" }));
@@ -25,6 +32,10 @@ export async function sendProgress(chapter: number, progress: ChapterProgress): 
       headers: { "Content-Type": "application/json" },
       keepalive: true,
     });
+    if (response.ok && onEarned)
+      void response
+        .json()
+        .then((body: { earned?: string[] }) => body.earned?.length && onEarned(body.earned));
     return response.ok;
   } catch {
     return false;

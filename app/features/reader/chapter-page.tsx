@@ -68,8 +68,15 @@ export function ChapterPage({
     }
   };
 
+  // Achievements a progress write earned, announced in a live region that is always on the page, and
+  // cleared after 10 s so that it does not stay over the pager.
+  const [earned, setEarned] = useState<string[]>([]);
   const onSave = useCallback(
-    (progress: ChapterProgress) => sendProgress(chapter.number, progress),
+    (progress: ChapterProgress) =>
+      sendProgress(chapter.number, progress, (messages) => {
+        setEarned(messages);
+        setTimeout(() => setEarned([]), 10_000);
+      }),
     [chapter.number],
   );
   const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
@@ -243,6 +250,11 @@ export function ChapterPage({
           {hint === "next" ? t("reader.swipeNext") : t("reader.swipePrevious")}
         </p>
       ) : null}
+      <div role="status" className="toast" data-testid="achievement-toast">
+        {earned.map((message) => (
+          <p key={message}>{message}</p>
+        ))}
+      </div>
       {loadingChapter ? <Spinner fullScreen text={t("reader.loading")} /> : null}
       {chapter.lock || !sheet.mounted ? null : (
         <Suspense fallback={null}>

@@ -1,7 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { chapters, readingProgress, readingSettings } from "#db/schema";
+import { chapters, readingDays, readingProgress, readingSettings, users } from "#db/schema";
 import type { ReadingSettings } from "~/features/reading-settings/settings";
+import { READING_DAY_SECONDS } from "~/features/streaks/streaks";
+import type { Language } from "~/i18n/config";
+import { localDateTime } from "~/lib/local-time";
 import { type ChapterProgress, mergeProgress } from "./progress";
 
 export async function saveReadingSettings(userId: number, settings: ReadingSettings) {
@@ -44,23 +47,58 @@ export function receivedAt(lastReadAt: string, now: Date): string {
   return time > 0 && time <= now.getTime() ? lastReadAt : now.toISOString();
 }
 
-/** Saves progress merged with what the server has (another device may be further on). */
+/**
+ * Reading time one write may add to a day: the browser sends every second, so more than this at once is a
+ * record kept offline (or made up); a day holds at most 86,400 seconds (a check in the database).
+ */
+export const MAX_SECONDS_PER_WRITE = 300;
+
+/** Where and how a write happened: the reader's time zone (IANA, valid) and interface language. */
+export type ReadingContext = { timeZone: string; language: Language };
+
+/** What a write changed that may earn an achievement. */
+export type ProgressChange = { completed: boolean; readingDay: boolean; bookmarked: boolean };
+
+/**
+ * The time zone a reader's reading is dated in: the browser's (its `tz` cookie, already validated), kept
+ * on the account when it changes; else the one the account has.
+ */
+export async function readerTimeZone(userId: number, browserZone: string | undefined): Promise<string> {
+  if (browserZone) {
+    await db()
+      .update(users)
+      .set({ timeZone: browserZone })
+      .where(and(eq(users.id, userId), sql`${users.timeZone} <> ${browserZone}`));
+    return browserZone;
+  }
+  const [row] = await db().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
+  return row?.timeZone ?? "UTC";
+}
+
+/**
+ * Saves progress merged with what the server has (another device may be further on). In the same
+ * transaction: the reading time it adds, on the reader's local day (capped), and when a chapter is first
+ * completed, the time and local time of completion. Returns undefined for an unknown chapter.
+ */
 export async function saveProgress(
   userId: number,
   number: number,
   received: ChapterProgress,
   now = new Date(),
-): Promise<boolean> {
+  context: ReadingContext = { timeZone: "UTC", language: "en" },
+): Promise<ProgressChange | undefined> {
   const incoming = { ...received, lastReadAt: receivedAt(received.lastReadAt, now) };
   const [chapter] = await db().select({ id: chapters.id }).from(chapters).where(eq(chapters.number, number));
-  if (!chapter) return false;
-  await db().transaction(async (tx) => {
+  if (!chapter) return undefined;
+  return db().transaction(async (tx) => {
     const [existing] = await tx
       .select()
       .from(readingProgress)
       .where(and(eq(readingProgress.userId, userId), eq(readingProgress.chapterId, chapter.id)))
       .for("update");
     const merged = existing ? mergeProgress(toProgress(existing), incoming) : incoming;
+    const local = localDateTime(now, context.timeZone);
+    const completedNow = merged.completed && !existing?.completed;
     const values = {
       scrollPosition: merged.scrollPosition,
       paragraph: merged.paragraph,
@@ -69,11 +107,34 @@ export async function saveProgress(
       completed: merged.completed,
       bookmarks: merged.bookmarks,
       lastReadAt: new Date(merged.lastReadAt),
+      ...(completedNow ? { completedAt: now, completedLocal: local } : {}),
     };
     await tx
       .insert(readingProgress)
       .values({ userId, chapterId: chapter.id, ...values })
       .onConflictDoUpdate({ target: [readingProgress.userId, readingProgress.chapterId], set: values });
+    const added = Math.min(
+      MAX_SECONDS_PER_WRITE,
+      Math.max(0, merged.readingTime - (existing?.readingTimeSeconds ?? 0)),
+    );
+    let readingDay = false;
+    if (added > 0) {
+      const [day] = await tx
+        .insert(readingDays)
+        .values({ userId, day: local.slice(0, 10), seconds: added, languages: [context.language] })
+        .onConflictDoUpdate({
+          target: [readingDays.userId, readingDays.day],
+          set: {
+            seconds: sql`least(86400, ${readingDays.seconds} + excluded.seconds)`,
+            languages: sql`case when ${context.language} = any(${readingDays.languages}) then ${readingDays.languages} else array_append(${readingDays.languages}, ${context.language}::text) end`,
+          },
+        })
+        .returning({ seconds: readingDays.seconds });
+      // Crossing the reading-day threshold (or a new language) may move a streak.
+      readingDay =
+        (day?.seconds ?? 0) >= READING_DAY_SECONDS && (day?.seconds ?? 0) - added < READING_DAY_SECONDS;
+    }
+    const bookmarked = merged.bookmarks.length > (existing?.bookmarks.length ?? 0);
+    return { completed: completedNow, readingDay, bookmarked };
   });
-  return true;
 }

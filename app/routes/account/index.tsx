@@ -13,6 +13,15 @@ import {
   parseForm,
 } from "~/features/auth/schemas";
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
+import {
+  AccountStats,
+  ChaptersAhead,
+  DashboardLinks,
+  ReadingActivity,
+  RecentActivity,
+  StreakCard,
+} from "~/features/dashboard/dashboard";
+import { loadDashboard } from "~/features/dashboard/queries.server";
 import { loadSupporterPanel } from "~/features/fundraiser/account.server";
 import { GiftHistory, SupporterPanel } from "~/features/fundraiser/supporter-panel";
 import { MembershipSummary } from "~/features/membership/membership-summary";
@@ -37,12 +46,14 @@ import type { Route } from "./+types/index";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [membership, purchases, orders] = await Promise.all([
+  const [membership, purchases, orders, dashboard] = await Promise.all([
     getMembership(user.id),
     listPurchases(user.id),
     listOrders(user.id),
+    loadDashboard(user.id, getPreferences(request).language),
   ]);
   return {
+    dashboard,
     membership: membershipView(membership),
     purchases: purchases.map((purchase) => ({ ...purchase, createdAt: purchase.createdAt.toISOString() })),
     orders: orders.map((order) => ({ ...order, createdAt: order.createdAt.toISOString() })),
@@ -216,7 +227,7 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
   const format = useFormat();
   const signOut = useForgetReadingOnSignOut();
   const navigation = useNavigation();
-  const { user, linked, providers, membership, purchases } = loaderData;
+  const { user, linked, providers, membership, purchases, dashboard } = loaderData;
   const result = actionData as ActionResult | undefined;
   return (
     <div
@@ -253,11 +264,27 @@ export default function Account({ loaderData, actionData }: Route.ComponentProps
           </Form>
         </div>
       </Panel>
+      <DashboardLinks />
+      <Panel id="streak" title={t("streaks.title")}>
+        <StreakCard streak={dashboard.streak} />
+      </Panel>
+      <Panel id="activity" title={t("dashboard.activity.title")}>
+        <ReadingActivity activity={dashboard.activity} />
+      </Panel>
+      <Panel id="ahead" title={t("dashboard.ahead.title")}>
+        <ChaptersAhead ahead={dashboard.ahead} />
+      </Panel>
       <Panel id="membership" title={t("membership.title")}>
         <MembershipSummary membership={membership} currency="USD" />
       </Panel>
       <Panel id="subscription" title={t("subscriptions.panelTitle")}>
         <SubscriptionPanel {...loaderData.subscription} />
+      </Panel>
+      <Panel id="stats" title={t("dashboard.stats.title")}>
+        <AccountStats stats={dashboard.stats} />
+      </Panel>
+      <Panel id="recent" title={t("dashboard.recent.title")}>
+        <RecentActivity recent={dashboard.recent} now={dashboard.now} />
       </Panel>
       <Panel id="orders" title={t("orders.title")}>
         <OrderList orders={loaderData.orders} />

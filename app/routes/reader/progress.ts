@@ -1,9 +1,12 @@
 import { data } from "react-router";
 import { z } from "zod";
+import { evaluateAchievements, localized } from "~/features/achievements/queries.server";
 import { requireUserForApi } from "~/features/auth/guards.server";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
-import { getProgress, saveProgress } from "~/features/reader/queries.server";
+import { getProgress, readerTimeZone, saveProgress } from "~/features/reader/queries.server";
+import { serverTranslator } from "~/i18n/server";
 import { INT32_MAX, parseId } from "~/lib/parse";
+import { canonicalTimeZone, getPreferences, readCookies } from "~/lib/preferences.server";
 import type { Route } from "./+types/progress";
 
 const bodySchema = z.object({
@@ -41,9 +44,25 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) return data({ error: "bad-progress" }, { status: 400 });
+  const { language } = getPreferences(request);
+  const timeZone = await readerTimeZone(user.id, canonicalTimeZone(readCookies(request).get("tz")));
+  let notable = false;
   for (const entry of parsed.data.entries) {
     const progress = parseProgress(entry.progress);
-    if (progress) await saveProgress(user.id, entry.chapter, progress);
+    const change =
+      progress && (await saveProgress(user.id, entry.chapter, progress, new Date(), { timeZone, language }));
+    if (change && (change.completed || change.readingDay || change.bookmarked)) notable = true;
   }
-  return { saved: parsed.data.entries.length };
+  // Only a write that may earn an achievement looks (the page sends one a second while reading).
+  const earned = notable ? (await evaluateAchievements(user.id)).awarded : [];
+  return {
+    saved: parsed.data.entries.length,
+    // What this write earned, in the reader's language, for the chapter page's toast.
+    earned: earned.map((achievement) =>
+      serverTranslator(language)("achievements.toast", {
+        icon: achievement.icon,
+        name: localized(achievement.name, language),
+      }),
+    ),
+  };
 }

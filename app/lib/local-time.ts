@@ -1,0 +1,57 @@
+/**
+ * Calendar days and wall-clock times in a time zone, as "YYYY-MM-DD" and "YYYY-MM-DD HH:MM:SS" strings.
+ * Days are counted as whole numbers (days since 1970-01-01) so that day arithmetic never meets a
+ * daylight-saving change: a calendar day is a label, not 24 hours.
+ */
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/** The wall-clock time at `instant` in `timeZone` (an IANA name Intl accepts). */
+export function localDateTime(instant: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/** The calendar day at `instant` in `timeZone`. */
+export function localDay(instant: Date, timeZone: string): string {
+  return localDateTime(instant, timeZone).slice(0, 10);
+}
+
+/** Days since 1970-01-01 of a "YYYY-MM-DD" day. */
+export function dayNumber(day: string): number {
+  return Math.round(
+    Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / 86_400_000,
+  );
+}
+
+/** The "YYYY-MM-DD" day of a day number. */
+export function dayOfNumber(number: number): string {
+  return new Date(number * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** The day `count` days after `day` (before, when negative). */
+export function addDays(day: string, count: number): string {
+  return dayOfNumber(dayNumber(day) + count);
+}

@@ -1,0 +1,56 @@
+import { register } from "../support/browser";
+import { expect, hydrated, test } from "../support/fixtures";
+
+/**
+ * A zone where it is about midday now, so that reading here never earns the night reader's or the early
+ * bird's achievement along with the first chapter's (Etc/GMT-N is N hours ahead of UTC).
+ */
+function middayZone(): string {
+  const ahead = 12 - new Date().getUTCHours();
+  return ahead === 0 ? "Etc/UTC" : `Etc/GMT${ahead > 0 ? "-" : "+"}${Math.abs(ahead)}`;
+}
+
+test.use({ timezoneId: middayZone() });
+
+test("a new reader earns the first chapter once, with a toast, and sees it on /achievements", async ({
+  page,
+}) => {
+  await register(page);
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  const toast = page.getByTestId("achievement-toast");
+  await expect(toast).toHaveAttribute("role", "status");
+  await expect(toast).toBeEmpty();
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  await expect(page.getByText("Chapter Complete!")).toBeVisible();
+  await expect(toast).toHaveText("Achievement earned: 📖 First Chapter");
+  await expect(page.getByText("Achievement earned:")).toHaveCount(1);
+
+  await page.goto("/achievements");
+  await expect(page.getByRole("heading", { level: 1, name: "Achievements" })).toBeVisible();
+  const total = await page.getByTestId("achievements").locator("li").count();
+  expect(total).toBeGreaterThanOrEqual(30);
+  await expect(page.getByTestId("achievement-total")).toHaveText(`1/${total}`);
+  const today = await page.evaluate(() =>
+    new Intl.DateTimeFormat("en", { dateStyle: "long" }).format(new Date()),
+  );
+  const earned = page.locator('li[data-earned="true"]');
+  await expect(earned).toHaveCount(1);
+  await expect(earned).toContainText("First Chapter");
+  await expect(earned).toContainText(`Earned on ${today}`);
+  await expect(page.getByRole("heading", { name: "???" }).first()).toBeVisible();
+
+  // Reading it again earns nothing more.
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const saved = page.waitForResponse(
+    (response) => response.url().endsWith("/reader/progress") && response.request().method() === "POST",
+  );
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+  expect((await (await saved).json()).earned).toEqual([]);
+  await expect(page.getByTestId("achievement-toast")).toBeEmpty();
+  await page.goto("/account");
+  await expect(page.getByTestId("achievement-count")).toHaveText(`1/${total}`);
+  await expect(page.getByTestId("chapters-completed")).toHaveText("1");
+});
