@@ -19,6 +19,7 @@ import {
   readingSettings,
   sessions,
   subscriptions,
+  supporters,
   userAchievements,
   users,
 } from "#db/schema";
@@ -77,6 +78,8 @@ export const exportedTables = [
   { table: paymentEvents, section: "paymentEvents", withheld: {} },
   { table: membershipGrants, section: "membershipGrants", withheld: { userId: ownerColumn } },
   { table: subscriptions, section: "subscriptions", withheld: { userId: ownerColumn } },
+  // The reader's entry on the supporters wall (how they chose to appear); imported history has no owner.
+  { table: supporters, section: "supportersWall", withheld: { userId: ownerColumn } },
   { table: cartItems, section: "cart", withheld: { userId: ownerColumn } },
   { table: orders, section: "orders", withheld: { userId: ownerColumn } },
   { table: orderLines, section: "orderLines", withheld: {} },
@@ -148,6 +151,7 @@ export async function exportAccountData(userId: number) {
     lines,
     days,
     earned,
+    wall,
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -189,6 +193,7 @@ export async function exportAccountData(userId: number) {
     ),
     rowsOf(readingDays, eq(readingDays.userId, userId), readingDays.day),
     rowsOf(userAchievements, eq(userAchievements.userId, userId), userAchievements.earnedAt),
+    rowsOf(supporters, eq(supporters.userId, userId), supporters.id),
   ]);
   return {
     ...exportFormat,
@@ -211,5 +216,6 @@ export async function exportAccountData(userId: number) {
     orderLines: lines,
     readingDays: days,
     achievements: earned,
+    supportersWall: wall,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

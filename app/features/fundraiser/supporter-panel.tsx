@@ -1,4 +1,4 @@
-import { useFetcher } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { FormAlert, FormNotice, useFormValidation } from "~/ui/form";
@@ -11,8 +11,9 @@ import { WallChoiceFields } from "./wall-choice-fields";
 export type SupporterUpdateResult = { saved?: boolean; errors?: Record<string, string>; formError?: string };
 
 /**
- * How the reader appears on the supporters wall, and a form to change it (POST /account/supporter; a plain
- * form post without JavaScript). Readers who have not supported yet are pointed to the fundraiser.
+ * How the reader appears on the supporters wall, and a form to change it: POST /account/supporter, whose page
+ * shows the answer (with or without JavaScript; React Router's Form, not a fetcher, whose code would ride in
+ * the framework chunk every page loads). Readers who have not supported yet are pointed to the fundraiser.
  */
 export function SupporterPanel({
   data,
@@ -22,8 +23,9 @@ export function SupporterPanel({
   result?: SupporterUpdateResult;
 }) {
   const { t } = useTranslation();
-  const fetcher = useFetcher<SupporterUpdateResult>();
-  const answer = fetcher.data ?? result;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === "/account/supporter";
+  const answer = result;
   const { errors, onSubmit } = useFormValidation(wallChoiceSchema, answer?.errors);
   if (!data.entry)
     return (
@@ -35,7 +37,7 @@ export function SupporterPanel({
       </p>
     );
   return (
-    <fetcher.Form
+    <Form
       method="post"
       action="/account/supporter"
       noValidate
@@ -48,19 +50,13 @@ export function SupporterPanel({
           tier: t(`supporters.tiers.${data.entry.tier}`),
         })}
       </p>
-      {answer?.saved && fetcher.state === "idle" ? (
-        <FormNotice>{t("supporters.account.saved")}</FormNotice>
-      ) : null}
+      {answer?.saved && !busy ? <FormNotice>{t("supporters.account.saved")}</FormNotice> : null}
       {answer?.formError ? <FormAlert>{t(answer.formError)}</FormAlert> : null}
       <WallChoiceFields idPrefix="account-wall" defaults={data.entry} errors={errors} />
-      <button
-        type="submit"
-        className={buttonClass("outline", "self-start")}
-        disabled={fetcher.state !== "idle"}
-      >
+      <button type="submit" className={buttonClass("outline", "self-start")} disabled={busy}>
         {t("supporters.account.save")}
       </button>
-    </fetcher.Form>
+    </Form>
   );
 }
 

@@ -12,8 +12,8 @@ import { Page, Panel } from "~/ui/page";
 import type { Route } from "./+types/supporter";
 
 /**
- * POST /account/supporter: the reader changes how they appear on the wall. The account's panel posts here
- * with a fetcher; without JavaScript the browser lands on this page, which shows the panel and the answer.
+ * POST /account/supporter: the reader changes how they appear on the wall. The account's panel posts here,
+ * and this page shows the panel with the answer and the way back to the account.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
