@@ -88,12 +88,14 @@ describe("inquirySchema", () => {
       fc.property(fields, (values) => {
         const result = parseForm(inquirySchema, form(values));
         if (result.ok) {
-          expect(result.data.name.length).toBeGreaterThan(0);
-          expect(result.data.name.length).toBeLessThanOrEqual(INQUIRY_LIMITS.name);
-          expect(result.data.email.length).toBeLessThanOrEqual(INQUIRY_LIMITS.email);
+          // Limits count characters (code points), as zod's string lengths do: 1,001 emoji are 1,001.
+          const length = (value: string) => [...value].length;
+          expect(length(result.data.name)).toBeGreaterThan(0);
+          expect(length(result.data.name)).toBeLessThanOrEqual(INQUIRY_LIMITS.name);
+          expect(length(result.data.email)).toBeLessThanOrEqual(INQUIRY_LIMITS.email);
           expect(result.data.email).not.toMatch(/\s/);
-          expect(result.data.message.length).toBeGreaterThanOrEqual(INQUIRY_LIMITS.messageMin);
-          expect(result.data.message.length).toBeLessThanOrEqual(INQUIRY_LIMITS.messageMax);
+          expect(length(result.data.message)).toBeGreaterThanOrEqual(INQUIRY_LIMITS.messageMin);
+          expect(length(result.data.message)).toBeLessThanOrEqual(INQUIRY_LIMITS.messageMax);
           expect(Object.keys(result.data).sort()).toEqual(["email", "message", "name"]);
         } else {
           expect(Object.keys(result.errors).length).toBeGreaterThan(0);
