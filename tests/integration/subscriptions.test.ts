@@ -5,6 +5,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { payments, subscriptions, type TierKey } from "#db/schema";
+import { getGoals } from "~/features/fundraiser/queries.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { processEvent } from "~/features/payments/fulfil.server";
@@ -126,7 +127,10 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
     const { user, now } = await subscriber("analyst");
     const firstEnd = (await subOf(user.id)).currentPeriodEnd;
     const renewedAt = after(firstEnd, 60_000);
+    // The fundraiser's monthly goal counts the renewal in the month it is paid.
+    const monthBefore = (await getGoals(renewedAt)).monthly?.raisedCents;
     await bill(user.id, "renew", renewedAt);
+    expect((await getGoals(renewedAt)).monthly?.raisedCents).toBe((monthBefore ?? Number.NaN) + 700);
     const renewal = testBilling.renewal(await subOf(user.id), renewedAt);
     expect(renewal.data).toBeDefined();
     // The same period renewed again is the same invoice: nothing more.
