@@ -275,6 +275,9 @@ for (const [name, route] of [
   ["product", "/shop/product/1"],
   // The inquiry form of a product priced 0 (ADR 26), as a visitor.
   ["inquiry", "/shop/product/6/inquire"],
+  // The fundraiser (goals, tiers, recent supporters) and the supporters wall's second page (ADR 28).
+  ["fundraiser", "/fundraiser"],
+  ["supporters", "/fundraiser/supporters?page=2"],
 ]) {
   results.runs[`${name}Br`] = wrk(`${app.base}${route}`, br);
   results.runs[`${name}Plain`] = wrk(`${app.base}${route}`);
@@ -322,6 +325,8 @@ for (const chapter of [1, 2, 3]) {
 results.runs.accountSignedInBr = best(
   ...[0, 1, 2].map(() => wrk(`${app.base}/account`, { ...br, Cookie: cookie })),
 );
+// The reader's achievements (earned and locked, in their language): their own page, one run.
+results.runs.achievementsSignedInBr = wrk(`${app.base}/achievements`, { ...br, Cookie: cookie });
 // Invented spellings of the chapter page (time zone case, unknown query parameters, languages, cookies:
 // bench/flood.lua) are the page itself to the page cache: a flood of them runs at a hit's pace, not a
 // render's. Best of three, as the hit it is compared with.
