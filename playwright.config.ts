@@ -18,7 +18,8 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
-  timeout: 30_000,
+  // A ceiling for one test on a shared 2-core machine, not a figure under test.
+  timeout: 60_000,
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     launchOptions,

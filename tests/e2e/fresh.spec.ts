@@ -8,6 +8,8 @@ import { expect, test } from "../support/fixtures";
 
 const s = en.supporters;
 
+test.describe.configure({ timeout: 90_000 });
+
 test("fresh start: the campaign at $6,500 of $10,000 (65 %) and 127 supporters on three pages", async ({
   page,
 }) => {
