@@ -34,6 +34,12 @@ export function localDateTime(instant: Date, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
+/** The zone's offset from UTC at an instant, in milliseconds (local wall time minus UTC, whole seconds). */
+export function offsetAt(at: number, timeZone: string): number {
+  const local = Date.parse(`${localDateTime(new Date(at), timeZone).replace(" ", "T")}Z`);
+  return local - Math.floor(at / 1000) * 1000;
+}
+
 /** The calendar day at `instant` in `timeZone`. */
 export function localDay(instant: Date, timeZone: string): string {
   return localDateTime(instant, timeZone).slice(0, 10);

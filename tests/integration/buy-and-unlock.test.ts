@@ -38,6 +38,7 @@ describe.each(drivers)("buying coins from a chapter on %s", (driver) => {
       email,
       role: "reader",
       coinBalance: row?.balance ?? 0,
+      timeZone: "UTC",
       createdAt: new Date(),
       hasPassword: true,
       readingSettings: defaultSettings,

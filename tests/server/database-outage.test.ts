@@ -123,6 +123,9 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
         // Every fifth request of some writers is a signed-in page or its route data.
         if (index % 4 === 0 && n % 5 === 0) {
           outcomes.push(await record("page", reader.get("/account")));
+          // The reader's own new pages: achievements (awarded on the visit) and the subscription.
+          outcomes.push(await record("page", reader.get("/achievements")));
+          outcomes.push(await record("page", reader.get("/account/subscription")));
           outcomes.push(await record("data", reader.get("/about.data")));
         }
       }

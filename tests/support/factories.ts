@@ -177,7 +177,11 @@ export async function seedReadingHistory(
       : { timeZone: "Asia/Tokyo", language: index % 50 === 0 ? ("ja" as const) : ("en" as const) };
     const offset = inNewYork ? newYorkOffset(day) : 9;
     // As the progress route does with the browser's zone: the account follows the reader's move.
-    if (index === 0 || index === half) await readerTimeZone(userId, context.timeZone);
+    if (index === 0 || index === half)
+      await readerTimeZone(
+        { id: userId, timeZone: index === 0 ? "UTC" : "America/New_York" },
+        context.timeZone,
+      );
     const roll = random();
     const extra = random();
     let seconds = roll < 0.1 ? 0 : roll < 0.16 ? 60 : 130 + Math.floor(extra * 1400);

@@ -31,6 +31,8 @@ export type SessionUser = {
   coinBalance: number;
   createdAt: Date;
   hasPassword: boolean;
+  /** The IANA zone the reader's reading days are dated in (ADR 29). */
+  timeZone: string;
   /** Read with the session (one query): every page a signed-in reader sees is rendered in them. */
   readingSettings: ReadingSettings;
 };
@@ -142,6 +144,7 @@ const sessionColumns = {
   coinBalance: users.coinBalance,
   createdAt: users.createdAt,
   passwordHash: users.passwordHash,
+  timeZone: users.timeZone,
   fontSize: readingSettings.fontSize,
   fontFamily: readingSettings.fontFamily,
   lineHeight: readingSettings.lineHeight,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { goalPeriod, monthOf, offsetAt, progressOf } from "./period";
+import { offsetAt } from "~/lib/local-time";
+import { goalPeriod, monthOf, progressOf } from "./period";
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

@@ -3,41 +3,7 @@
  * `now` there, from its first midnight to the next month's, whatever the offset and its daylight-saving
  * changes. Pure, so the boundaries are unit-tested.
  */
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
-}
-
-/** The zone's offset from UTC at an instant, in milliseconds (local wall time minus UTC). */
-export function offsetAt(at: number, timeZone: string): number {
-  const parts = formatter(timeZone).formatToParts(new Date(at));
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-  const local = Date.UTC(
-    part("year"),
-    part("month") - 1,
-    part("day"),
-    part("hour"),
-    part("minute"),
-    part("second"),
-  );
-  return local - Math.floor(at / 1000) * 1000;
-}
+import { offsetAt } from "~/lib/local-time";
 
 /** The instant the first day of a month (0-based, may overflow into the next year) begins in the zone. */
 function monthStart(year: number, month: number, timeZone: string): Date {

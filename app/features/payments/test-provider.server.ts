@@ -207,6 +207,31 @@ export type TestSubscription = {
 
 const short = () => crypto.randomBytes(6).toString("hex");
 
+/** A paid invoice's event: a renewal ("cycle") or an upgrade's charge ("update"). */
+function paidInvoice(
+  sub: TestSubscription,
+  invoice: string,
+  amountCents: number,
+  now: Date,
+  periodEnd: Date,
+  reason: "cycle" | "update",
+): TestEventBody {
+  return {
+    id: `evt_${invoice}_paid`,
+    type: "invoice.paid",
+    data: {
+      subscription: sub.providerSubscriptionId,
+      invoice,
+      payment: null,
+      amountCents,
+      currency: sub.currency,
+      paidAt: toSeconds(now),
+      periodEnd: toSeconds(periodEnd),
+      reason,
+    },
+  };
+}
+
 /**
  * The test provider's billing engine, like Stripe's test clocks: the events a subscription produces at
  * `now`, built and signed by the provider. A renewal's invoice id is fixed by the period it pays, so
@@ -217,20 +242,7 @@ export const testBilling = {
   renewal(sub: TestSubscription, now: Date, amountCents = sub.amountCents): TestEventBody {
     const periodEnd = addMonths(sub.currentPeriodEnd);
     const invoice = `tin_${sub.providerSubscriptionId}_${toSeconds(periodEnd)}`;
-    return {
-      id: `evt_${invoice}_paid`,
-      type: "invoice.paid",
-      data: {
-        subscription: sub.providerSubscriptionId,
-        invoice,
-        payment: null,
-        amountCents,
-        currency: sub.currency,
-        paidAt: toSeconds(now),
-        periodEnd: toSeconds(periodEnd),
-        reason: "cycle",
-      },
-    };
+    return paidInvoice(sub, invoice, amountCents, now, periodEnd, "cycle");
   },
   failedRenewal(sub: TestSubscription, now: Date): TestEventBody {
     const invoice = `tin_${sub.providerSubscriptionId}_${toSeconds(addMonths(sub.currentPeriodEnd))}`;
@@ -273,20 +285,7 @@ export const testBilling = {
     const amountCents = proratedCents(sub.amountCents, toCents, { start, end: sub.currentPeriodEnd }, now);
     if (amountCents <= 0) return undefined;
     const invoice = `tin_${sub.providerSubscriptionId}_upgrade_${now.getTime()}_${short()}`;
-    return {
-      id: `evt_${invoice}_paid`,
-      type: "invoice.paid",
-      data: {
-        subscription: sub.providerSubscriptionId,
-        invoice,
-        payment: null,
-        amountCents,
-        currency: sub.currency,
-        paidAt: toSeconds(now),
-        periodEnd: toSeconds(sub.currentPeriodEnd),
-        reason: "update",
-      },
-    };
+    return paidInvoice(sub, invoice, amountCents, now, sub.currentPeriodEnd, "update");
   },
 };
 

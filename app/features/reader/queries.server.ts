@@ -61,18 +61,15 @@ export type ProgressChange = { completed: boolean; readingDay: boolean; bookmark
 
 /**
  * The time zone a reader's reading is dated in: the browser's (its `tz` cookie, already validated), kept
- * on the account when it changes; else the one the account has.
+ * on the account when it changes; else the one the account has (read with the session: no query).
  */
-export async function readerTimeZone(userId: number, browserZone: string | undefined): Promise<string> {
-  if (browserZone) {
-    await db()
-      .update(users)
-      .set({ timeZone: browserZone })
-      .where(and(eq(users.id, userId), sql`${users.timeZone} <> ${browserZone}`));
-    return browserZone;
-  }
-  const [row] = await db().select({ timeZone: users.timeZone }).from(users).where(eq(users.id, userId));
-  return row?.timeZone ?? "UTC";
+export async function readerTimeZone(
+  user: { id: number; timeZone: string },
+  browserZone: string | undefined,
+): Promise<string> {
+  if (!browserZone || browserZone === user.timeZone) return user.timeZone;
+  await db().update(users).set({ timeZone: browserZone }).where(eq(users.id, user.id));
+  return browserZone;
 }
 
 /**

@@ -45,7 +45,7 @@ export async function action({ request }: Route.ActionArgs) {
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) return data({ error: "bad-progress" }, { status: 400 });
   const { language } = getPreferences(request);
-  const timeZone = await readerTimeZone(user.id, canonicalTimeZone(readCookies(request).get("tz")));
+  const timeZone = await readerTimeZone(user, canonicalTimeZone(readCookies(request).get("tz")));
   let notable = false;
   for (const entry of parsed.data.entries) {
     const progress = parseProgress(entry.progress);
