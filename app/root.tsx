@@ -198,7 +198,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // The database out of reach (server/database-outage.ts): a passing state, answered 503 with Retry-After.
   const unavailable = isRouteErrorResponse(error) && error.status === 503;
-  if (!notFound && !unavailable) console.error(error);
+  // A 4xx is the client's mistake (a body that is not a form, say), not the site's: not logged as an error.
+  const clientError = isRouteErrorResponse(error) && error.status < 500;
+  if (!clientError && !unavailable) console.error(error);
   return (
     <Suspense fallback={null}>
       {notFound ? <NotFoundScreen /> : unavailable ? <OutageScreen /> : <ErrorScreen />}

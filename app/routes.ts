@@ -43,6 +43,7 @@ export default [
   route("account/data", "routes/account/data.ts"),
   route("account/supporter", "routes/account/supporter.tsx"),
   route("account/subscription", "routes/account/subscription.tsx"),
+  route("settings", "routes/settings.tsx"),
   route("achievements", "routes/achievements.tsx"),
   route("coins", "routes/coins/index.tsx"),
   route("orders/:id", "routes/orders/order.tsx"),

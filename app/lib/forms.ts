@@ -1,3 +1,4 @@
+import { data } from "react-router";
 import type { z } from "zod";
 
 export type FieldErrors = Record<string, string>;
@@ -29,4 +30,16 @@ export function parseForm<S extends z.ZodType>(
 export function echoedValue(form: FormData, name: string, max = 300): string {
   const value = form.get(name);
   return typeof value === "string" ? value.slice(0, max) : "";
+}
+
+/**
+ * The request's form. A body that is not one (another content type, a broken multipart body) is the client's
+ * mistake, answered 400, never a 500: every action reads its form here.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw data({ error: "not-a-form" }, { status: 400 });
+  }
 }

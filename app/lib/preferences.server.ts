@@ -78,8 +78,14 @@ export function getPreferences(request: Request): Preferences {
   return preferencesFromCookies(readCookies(request), request.headers.get("Accept-Language"));
 }
 
-export function preferenceCookie(name: "lang" | "theme", value: string, secure: boolean): string {
-  return `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=31536000; SameSite=Lax${secure ? "; Secure" : ""}`;
+/** A year's cookie for a choice; `maxAge` 0 forgets it. */
+export function preferenceCookie(
+  name: "lang" | "theme",
+  value: string,
+  secure: boolean,
+  maxAge = 31_536_000,
+): string {
+  return `${name}=${encodeURIComponent(value)}; Path=/; Max-Age=${maxAge}; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
 export { defaultLanguage };

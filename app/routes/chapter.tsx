@@ -6,6 +6,7 @@ import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
 import { useTranslation } from "~/i18n/react";
+import { readForm } from "~/lib/forms";
 import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
@@ -37,7 +38,7 @@ export const headers = shareableIfLoaderSays;
 export async function action({ request, params, context }: Route.ActionArgs) {
   const number = parseId(params.id);
   const user = await getSessionUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   if ((intent !== "unlock" && intent !== "buy-unlock") || number === undefined)
     return data({ error: "reader.unlock.failed" }, { status: 400 });

@@ -8,7 +8,7 @@ import { CheckoutFormError, checkoutCart, OrderError, placeOrder } from "~/featu
 import { CheckoutError } from "~/features/payments/checkout.server";
 import { useTranslation } from "~/i18n/react";
 import type { FieldErrors } from "~/lib/forms";
-import { echoedValue } from "~/lib/forms";
+import { echoedValue, readForm } from "~/lib/forms";
 import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
 import { FormAlert, useFormValidation } from "~/ui/form";
@@ -55,7 +55,7 @@ type ActionResult = {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const fields = Object.fromEntries([...form.entries()].filter(([, value]) => typeof value === "string"));
   const values = Object.fromEntries(FIELDS.map((name) => [name, echoedValue(form, name, 600)]));
   try {

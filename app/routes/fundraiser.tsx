@@ -21,7 +21,7 @@ import { joinSchema, toSupporterChoice } from "~/features/fundraiser/wall-choice
 import { WallChoiceFields } from "~/features/fundraiser/wall-choice-fields";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import { useTranslation } from "~/i18n/react";
-import { type FieldErrors, parseForm } from "~/lib/forms";
+import { type FieldErrors, parseForm, readForm } from "~/lib/forms";
 import { shareablePage } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { FormAlert, useFormValidation } from "~/ui/form";
@@ -67,7 +67,7 @@ type ActionResult = { form: string; errors?: FieldErrors; formError?: string };
 /** Join a tier or give once: signed-out visitors sign in first and come back here (requireUser). */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const intent = form.get("intent");
   try {
     if (intent === "join") {

@@ -29,6 +29,11 @@ export const users = pgTable(
     language: text("language"),
     /** IANA name (Intl-validated), from the browser's `tz` cookie with each progress write; "UTC" until known. */
     timeZone: text("time_zone").notNull().default("UTC"),
+    /** Set when the reader chose the zone on /settings: the browser's zone then no longer replaces it. */
+    timeZoneFixed: boolean("time_zone_fixed").notNull().default(false),
+    /** E-mail choices (/settings): new chapters are opt-in; account notices are on until turned off. */
+    emailNewChapters: boolean("email_new_chapters").notNull().default(false),
+    emailAccountNotices: boolean("email_account_notices").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -85,6 +90,8 @@ export const oauthIdentities = pgTable(
     subject: text("subject").notNull(),
     userId: ownerId(),
     displayName: text("display_name"),
+    /** The provider's handle where it has one (Discord's `username`), shown on the dashboard. */
+    username: text("username"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

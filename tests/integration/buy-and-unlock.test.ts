@@ -39,6 +39,7 @@ describe.each(drivers)("buying coins from a chapter on %s", (driver) => {
       role: "reader",
       coinBalance: row?.balance ?? 0,
       timeZone: "UTC",
+      timeZoneFixed: false,
       createdAt: new Date(),
       hasPassword: true,
       readingSettings: defaultSettings,

@@ -8,6 +8,7 @@ import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import type { RequestContext } from "~/lib/context";
 import { action as accountAction, loader as accountLoader } from "~/routes/account/subscription";
 import { action as testAction, loader as testLoader } from "~/routes/payments/test-subscription";
+import { post, statusOf } from "../support/actions";
 import { openTestDatabase } from "../support/database";
 import { createReader, type TestReader } from "../support/factories";
 import { unique } from "../support/unique";
@@ -18,35 +19,6 @@ import { unique } from "../support/unique";
  */
 const context = () =>
   ({ requestId: `req-${unique()}`, ip: "203.0.113.7" }) as Partial<RequestContext> as RequestContext;
-
-const post = (url: string, reader: TestReader | undefined, fields: Record<string, string> | string) =>
-  new Request(`http://localhost${url}`, {
-    method: "POST",
-    headers: {
-      ...(reader && { cookie: reader.cookie }),
-      "content-type": typeof fields === "string" ? "text/plain" : "application/x-www-form-urlencoded",
-    },
-    body: typeof fields === "string" ? fields : new URLSearchParams(fields),
-  });
-
-/** The status of an action's answer, thrown or returned. */
-async function statusOf(
-  run: () => Promise<unknown>,
-): Promise<{ status: number; body?: unknown; location?: string }> {
-  try {
-    const result = await run();
-    if (result instanceof Response)
-      return { status: result.status, location: result.headers.get("location") ?? "" };
-    const init = (result as { init?: ResponseInit; data?: unknown }).init;
-    return { status: init?.status ?? 200, body: (result as { data?: unknown }).data };
-  } catch (error) {
-    if (error instanceof Response)
-      return { status: error.status, location: error.headers.get("location") ?? "" };
-    const init = (error as { init?: ResponseInit }).init;
-    if (init?.status) return { status: init.status };
-    throw error;
-  }
-}
 
 describe("subscription forms", () => {
   let handle: DatabaseHandle;

@@ -85,11 +85,15 @@ describe("social sign-in through the production server", () => {
     const html = await account.text();
     expect(html).toContain(profile.username);
     expect(html).toContain(profile.email);
-    expect(html).toContain("Discord is linked");
+    // The dashboard shows the Discord username (discordUsername).
+    expect(html).toMatch(new RegExp(`data-testid="discord-username"[^>]*>${profile.username}<`));
     expect(html).toMatch(/data-testid="coin-balance"[^>]*>3</);
+    const settings = await (await browser.get("/settings")).text();
+    expect(settings).toContain("Discord is linked");
+    expect(settings).toContain(`· <!-- -->${profile.username}`);
     // Google is configured but not linked: its button is offered.
-    expect(html).toContain('action="/auth/google"');
-    expect(html).toContain("Link Google");
+    expect(settings).toContain('action="/auth/google"');
+    expect(settings).toContain("Link Google");
 
     // Signing in again later goes where the reader was going, as the same account.
     const later = new Client(server.url);
@@ -116,21 +120,38 @@ describe("social sign-in through the production server", () => {
     expect(await (await browser.get("/shop")).text()).toContain("2 items");
   });
 
-  it("links Google to the signed-in reader from the account page", async () => {
+  it("links Google to the signed-in reader from /settings, then unlinks all but the last way to sign in", async () => {
     discord.profile = discordProfile();
     const browser = new Client(server.url);
     await roundTrip(browser, "discord");
     const sessionBefore = browser.cookies.get("session");
     google.profile = googleProfile({ email_verified: false });
-    const { answer } = await roundTrip(browser, "google", "/account");
+    const { answer } = await roundTrip(browser, "google", "/settings#linked");
     expect(answer.status).toBe(302);
-    expect(answer.headers.get("location")).toBe("/account");
+    expect(answer.headers.get("location")).toBe("/settings#linked");
     // Linking keeps the session.
     expect(browser.cookies.get("session")).toBe(sessionBefore);
-    const html = await (await browser.get("/account")).text();
+    let html = await (await browser.get("/settings")).text();
     expect(html).toContain("Discord is linked");
     expect(html).toContain("Google is linked");
     expect(html).not.toContain("Link Google");
+
+    // The account has no password: Discord can go while Google stays, not both.
+    const unlinked = await browser.post("/settings", { intent: "unlink", provider: "discord" });
+    expect(unlinked.status).toBe(200);
+    html = await (await browser.get("/settings")).text();
+    expect(html).not.toContain("Discord is linked");
+    expect(html).toContain("Link Discord");
+    expect(await (await browser.get("/account")).text()).toContain("Link Discord");
+    const last = await browser.post("/settings", { intent: "unlink", provider: "google" });
+    expect(last.status).toBe(400);
+    expect(await last.text()).toContain("the only way to sign in");
+    expect(await (await browser.get("/settings")).text()).toContain("Google is linked");
+    // The unlinked Discord account no longer signs in to this one (its e-mail is this account's: refused).
+    const other = new Client(server.url);
+    const again = await roundTrip(other, "discord", "/chapters");
+    expect(again.answer.status).toBe(409);
+    expect(other.cookies.has("session")).toBe(false);
   });
 
   it("refuses a replayed callback and one from another browser, with a page that explains", async () => {

@@ -82,6 +82,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "account/data": "resource",
   "account/supporter": [{ path: "/account/supporter", status: 200, translated: true, signedIn: true }],
   "account/subscription": [{ path: "/account/subscription", status: 200, translated: true, signedIn: true }],
+  settings: [{ path: "/settings", status: 200, translated: true, signedIn: true }],
   achievements: [{ path: "/achievements", status: 200, translated: true, signedIn: true }],
   coins: [{ path: "/coins", status: 200, translated: true }],
   checkout: [{ path: "/checkout", status: 200, translated: true, signedIn: true }],
@@ -225,5 +226,36 @@ describe("the data download", () => {
     const response = await new Client(server.url).get("/account/data");
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/login?redirectTo=%2Faccount%2Fdata");
+  });
+});
+
+describe("a body that is not a form", () => {
+  // Every route, with its parameters filled in: a text, JSON or broken multipart body posted to it is the
+  // client's mistake (4xx) or is not read at all (a redirect), never a server error.
+  const targets = paths(routes).map((route) =>
+    `/${route}`.replace(":provider", "discord").replace(/:\w+/g, "1").replace("*", "nowhere"),
+  );
+  const bodies = [
+    { "content-type": "text/plain", body: "intent=reading&fontSize=16" },
+    { "content-type": "application/json", body: '{"intent":"join"}' },
+    { "content-type": "multipart/form-data", body: "--x\r\nbroken" },
+    { "content-type": "multipart/form-data; boundary=x", body: "--x\r\nContent-Disposition: form-data\r\n" },
+  ];
+  it.each(targets)("POST %s answers below 500", async (target) => {
+    for (const { body, ...headers } of bodies) {
+      const response = await fetch(`${server.url}${target}`, {
+        method: "POST",
+        body,
+        headers: {
+          ...headers,
+          cookie: reader.cookieHeader,
+          origin: server.url,
+          "sec-fetch-site": "same-origin",
+        },
+        redirect: "manual",
+      });
+      expect(response.status, `${target} with ${headers["content-type"]}`).toBeLessThan(500);
+      await response.body?.cancel();
+    }
   });
 });

@@ -179,7 +179,7 @@ export async function seedReadingHistory(
     // As the progress route does with the browser's zone: the account follows the reader's move.
     if (index === 0 || index === half)
       await readerTimeZone(
-        { id: userId, timeZone: index === 0 ? "UTC" : "America/New_York" },
+        { id: userId, timeZone: index === 0 ? "UTC" : "America/New_York", timeZoneFixed: false },
         context.timeZone,
       );
     const roll = random();

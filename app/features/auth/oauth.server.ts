@@ -122,6 +122,8 @@ export async function startAuthorization(
 export type ProviderProfile = {
   subject: string;
   displayName: string | null;
+  /** The provider's handle (Discord's `username`); null where there is none (Google). */
+  username: string | null;
   /** Only a verified address; undefined otherwise. */
   email: string | undefined;
   usernameCandidates: (string | null | undefined)[];
@@ -155,6 +157,7 @@ export function mapProfile(providerId: ProviderId, json: unknown): ProviderProfi
     return {
       subject: user.id,
       displayName: user.global_name || user.username,
+      username: user.username,
       email: verifiedEmail(user.email, user.verified === true),
       usernameCandidates: [user.username, user.global_name, localPart],
     };
@@ -167,6 +170,7 @@ export function mapProfile(providerId: ProviderId, json: unknown): ProviderProfi
   return {
     subject: user.sub,
     displayName: user.name ?? null,
+    username: null,
     email: verifiedEmail(user.email, verified),
     usernameCandidates: [user.name, localPart],
   };
@@ -290,6 +294,12 @@ async function findIdentity(provider: ProviderId, subject: string) {
   return identity;
 }
 
+/** What the identity shows of the provider's profile, as it was at the last sign-in. */
+const identityNames = (profile: ProviderProfile) => ({
+  displayName: profile.displayName?.slice(0, 100) ?? null,
+  username: profile.username?.slice(0, 100) ?? null,
+});
+
 /** Inserts the identity; false when (provider, subject) is already taken (by a concurrent request, too). */
 async function attachIdentity(provider: ProviderId, profile: ProviderProfile, userId: number) {
   try {
@@ -299,7 +309,7 @@ async function attachIdentity(provider: ProviderId, profile: ProviderProfile, us
         provider,
         subject: profile.subject,
         userId,
-        displayName: profile.displayName?.slice(0, 100) ?? null,
+        ...identityNames(profile),
       });
     return true;
   } catch (error) {
@@ -359,14 +369,21 @@ export async function completeAuthorization(
   if (linkUserId !== null) {
     const owner = (await findIdentity(providerId, profile.subject))?.userId;
     if (owner === undefined && (await attachIdentity(providerId, profile, linkUserId)))
-      return success("linked", linkUserId, "/account");
+      return success("linked", linkUserId, request.redirectTo);
     const current = owner ?? (await findIdentity(providerId, profile.subject))?.userId;
-    if (current === linkUserId) return success("linked", linkUserId, "/account");
+    if (current === linkUserId) return success("linked", linkUserId, request.redirectTo);
     return fail("identityTaken", { userId: linkUserId });
   }
 
   const known = await findIdentity(providerId, profile.subject);
-  if (known) return success("signedIn", known.userId, request.redirectTo);
+  if (known) {
+    // The names may have changed at the provider since: the dashboard shows the current ones.
+    await db()
+      .update(oauthIdentities)
+      .set(identityNames(profile))
+      .where(and(eq(oauthIdentities.provider, providerId), eq(oauthIdentities.subject, profile.subject)));
+    return success("signedIn", known.userId, request.redirectTo);
+  }
 
   if (!profile.email) return fail("emailUnverified");
   const email = profile.email;

@@ -15,7 +15,8 @@ const password = z
   .string({ error: "validation.passwordMin" })
   .min(6, { error: "validation.passwordMin" })
   .max(256, { error: "validation.passwordMax" });
-const checkbox = z
+/** An HTML checkbox: sent as "on" when ticked, absent when not. */
+export const checkbox = z
   .string()
   .optional()
   .transform((value) => value === "on" || value === "true");

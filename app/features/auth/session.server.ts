@@ -33,6 +33,8 @@ export type SessionUser = {
   hasPassword: boolean;
   /** The IANA zone the reader's reading days are dated in (ADR 29). */
   timeZone: string;
+  /** The reader chose the zone on /settings: the browser's no longer replaces it. */
+  timeZoneFixed: boolean;
   /** Read with the session (one query): every page a signed-in reader sees is rendered in them. */
   readingSettings: ReadingSettings;
 };
@@ -145,6 +147,7 @@ const sessionColumns = {
   createdAt: users.createdAt,
   passwordHash: users.passwordHash,
   timeZone: users.timeZone,
+  timeZoneFixed: users.timeZoneFixed,
   fontSize: readingSettings.fontSize,
   fontFamily: readingSettings.fontFamily,
   lineHeight: readingSettings.lineHeight,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { AppError } from "~/lib/errors";
+import { readForm } from "~/lib/forms";
 import { INT32_MAX } from "~/lib/parse";
 import { readCookies } from "~/lib/preferences.server";
 import { refererPath, safeRedirectPath } from "~/lib/redirect";
@@ -120,7 +121,7 @@ export async function answerCartForm(
   request: Request,
   userId: number | undefined,
 ): Promise<{ reply: CartReply; status: number; headers?: HeadersInit; back: string }> {
-  const form = await request.formData();
+  const form = await readForm(request);
   const back = safeRedirectPath(form.get("redirectTo") || refererPath(request), "/shop");
   try {
     const { lines, setCookie } = await applyCartIntent(

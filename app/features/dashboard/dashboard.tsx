@@ -247,7 +247,7 @@ export function RecentActivity({ recent, now }: { recent: Dashboard["recent"]; n
   );
 }
 
-/** Where the dashboard leads: coins, achievements (and /settings, once it is built). */
+/** Where the dashboard leads: coins, achievements and settings. */
 export function DashboardLinks() {
   const { t } = useTranslation();
   return (
@@ -257,6 +257,9 @@ export function DashboardLinks() {
       </Link>
       <Link to="/achievements" className={buttonClass("primary")}>
         {t("dashboard.viewAchievements")}
+      </Link>
+      <Link to="/settings" className={buttonClass("outline")}>
+        {t("settings.title")}
       </Link>
     </nav>
   );

@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import type { RequestContext } from "~/lib/context";
-import { echoedValue, type FieldErrors, parseForm } from "~/lib/forms";
+import { echoedValue, type FieldErrors, parseForm, readForm } from "~/lib/forms";
 import { getPreferences } from "~/lib/preferences.server";
 import { INQUIRY_LIMITS, inquirySchema } from "./schema";
 import { sendInquiry } from "./send.server";
@@ -26,7 +26,7 @@ export async function answerInquiry(
   product: { id: number; name: string },
   context: Pick<RequestContext, "requestId" | "ip" | "afterResponse">,
 ) {
-  const form = await request.formData();
+  const form = await readForm(request);
   // Capped echoes (ADR 15), longer than any valid value so a near miss comes back whole.
   const values = {
     name: echoedValue(form, "name", INQUIRY_LIMITS.name * 2),

@@ -60,14 +60,15 @@ export type ReadingContext = { timeZone: string; language: Language };
 export type ProgressChange = { completed: boolean; readingDay: boolean; bookmarked: boolean };
 
 /**
- * The time zone a reader's reading is dated in: the browser's (its `tz` cookie, already validated), kept
- * on the account when it changes; else the one the account has (read with the session: no query).
+ * The time zone a reader's reading is dated in: the one they chose on /settings, if they did; else the
+ * browser's (its `tz` cookie, already validated), kept on the account when it changes; else the one the
+ * account has (read with the session: no query).
  */
 export async function readerTimeZone(
-  user: { id: number; timeZone: string },
+  user: { id: number; timeZone: string; timeZoneFixed: boolean },
   browserZone: string | undefined,
 ): Promise<string> {
-  if (!browserZone || browserZone === user.timeZone) return user.timeZone;
+  if (user.timeZoneFixed || !browserZone || browserZone === user.timeZone) return user.timeZone;
   await db().update(users).set({ timeZone: browserZone }).where(eq(users.id, user.id));
   return browserZone;
 }

@@ -1,52 +1,10 @@
 import "~/i18n/full-catalogue";
-import {
-  defaultSettings,
-  fontFamilyKeys,
-  fontSizes,
-  lineHeights,
-  type ReadingSettings,
-} from "~/features/reading-settings/settings";
+import { ReadingChoices } from "~/features/reading-settings/options";
+import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
 import { useTranslation } from "~/i18n/react";
 import { firstWords } from "~/lib/words";
 import { buttonClass } from "~/ui/button";
 import { Modal } from "~/ui/modal";
-
-function Options<T extends string | number>({
-  legend,
-  name,
-  options,
-  value,
-  onChange,
-}: {
-  legend: string;
-  name: string;
-  options: { value: T; label: string }[];
-  value: T;
-  onChange: (value: T) => void;
-}) {
-  return (
-    <fieldset className="flex flex-col gap-2">
-      <legend className="mb-2 font-display text-sm tracking-wide">{legend}</legend>
-      <div className="flex flex-wrap gap-2">
-        {options.map((option) => (
-          <label
-            key={String(option.value)}
-            className="inline-flex min-h-11 cursor-pointer items-center rounded-md border border-line px-3 has-[:checked]:border-primary has-[:checked]:bg-primary has-[:checked]:text-on-primary has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-primary"
-          >
-            <input
-              type="radio"
-              name={name}
-              className="sr-only"
-              checked={option.value === value}
-              onChange={() => onChange(option.value)}
-            />
-            {option.label}
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
 
 /** A bookmarked paragraph's first words, read from the chapter on the page (the sheet opens over it). */
 function paragraphOpening(paragraph: number): string {
@@ -85,36 +43,7 @@ export function SettingsSheet({
           {t("readerPanels.settings.close")}
         </button>
       </div>
-      <Options
-        legend={t("readerPanels.settings.fontSize")}
-        name="fontSize"
-        value={settings.fontSize}
-        options={fontSizes.map((s) => ({
-          value: s.value as number,
-          label: t(`readerPanels.settings.sizes.${s.key}`),
-        }))}
-        onChange={(fontSize) => onChange({ ...settings, fontSize })}
-      />
-      <Options
-        legend={t("readerPanels.settings.fontFamily")}
-        name="fontFamily"
-        value={settings.fontFamily}
-        options={fontFamilyKeys.map((key) => ({
-          value: key,
-          label: t(`readerPanels.settings.families.${key}`),
-        }))}
-        onChange={(fontFamily) => onChange({ ...settings, fontFamily })}
-      />
-      <Options
-        legend={t("readerPanels.settings.lineHeight")}
-        name="lineHeight"
-        value={settings.lineHeight}
-        options={lineHeights.map((h) => ({
-          value: h.value as number,
-          label: t(`readerPanels.settings.spacing.${h.key}`),
-        }))}
-        onChange={(lineHeight) => onChange({ ...settings, lineHeight })}
-      />
+      <ReadingChoices settings={settings} onChange={onChange} />
       <button
         type="button"
         className={buttonClass("outline", "self-start")}

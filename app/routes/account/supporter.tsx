@@ -6,7 +6,7 @@ import { SupporterPanel, type SupporterUpdateResult } from "~/features/fundraise
 import { updateWallChoice } from "~/features/fundraiser/supporters.server";
 import { toSupporterChoice, wallChoiceSchema } from "~/features/fundraiser/wall-choice";
 import { useTranslation } from "~/i18n/react";
-import { parseForm } from "~/lib/forms";
+import { parseForm, readForm } from "~/lib/forms";
 import { Link } from "~/ui/link";
 import { Page, Panel } from "~/ui/page";
 import type { Route } from "./+types/supporter";
@@ -22,7 +22,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const parsed = parseForm(wallChoiceSchema, await request.formData());
+  const parsed = parseForm(wallChoiceSchema, await readForm(request));
   if (!parsed.ok) return data<SupporterUpdateResult>({ errors: parsed.errors }, { status: 400 });
   const saved = await updateWallChoice(user.id, toSupporterChoice(parsed.data));
   if (!saved) return data<SupporterUpdateResult>({ formError: "supporters.account.notYet" }, { status: 409 });

@@ -1,3 +1,4 @@
+import { readForm } from "~/lib/forms";
 import "~/i18n/full-catalogue";
 import { Form, useNavigation } from "react-router";
 import { requestPasswordReset } from "~/features/auth/commands.server";
@@ -25,7 +26,7 @@ export function loader({ context }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = parseForm(forgotPasswordSchema, await request.formData());
+  const parsed = parseForm(forgotPasswordSchema, await readForm(request));
   if (!parsed.ok) return formFailure({ errors: parsed.errors });
   try {
     await consume(`reset:ip:${context.ip}`, rules.resetIp, context);

@@ -10,7 +10,7 @@ import { signIn } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { assertNotBlocked, hit, reset, rules, Throttled } from "~/features/auth/throttle.server";
 import { useTranslation } from "~/i18n/react";
-import { echoedValue } from "~/lib/forms";
+import { echoedValue, readForm } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
 import { safeRedirectPath, withRedirect } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
@@ -29,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = parseForm(loginSchema, form);
   const email = echoedValue(form, "email");
   if (!parsed.ok) return formFailure({ errors: parsed.errors, values: { email } });

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { configuredProvider, startAuthorization, stateCookie } from "~/features/auth/oauth.server";
 import { getSessionUser } from "~/features/auth/session.server";
+import { readForm } from "~/lib/forms";
 import type { Route } from "./+types/oauth-start";
 
 /**
@@ -10,7 +11,7 @@ import type { Route } from "./+types/oauth-start";
 export async function action({ request, params }: Route.ActionArgs) {
   const provider = configuredProvider(params.provider);
   if (!provider) throw data(null, { status: 404 });
-  const form = await request.formData();
+  const form = await readForm(request);
   const user = await getSessionUser(request);
   const url = await startAuthorization(provider.id, {
     redirectTo: String(form.get("redirectTo") ?? ""),

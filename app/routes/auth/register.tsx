@@ -14,7 +14,7 @@ import { LocalOutboxNote } from "~/features/mail/outbox-note";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { Trans, useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
-import { echoedValue } from "~/lib/forms";
+import { echoedValue, readForm } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
 import { getPreferences } from "~/lib/preferences.server";
 import { safeRedirectPath, withRedirect } from "~/lib/redirect";
@@ -35,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   const values = { username: echoedValue(form, "username"), email: echoedValue(form, "email") };
   const parsed = parseForm(registerSchema, form);
   if (!parsed.ok) return formFailure({ errors: parsed.errors, values });

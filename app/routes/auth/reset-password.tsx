@@ -1,3 +1,4 @@
+import { readForm } from "~/lib/forms";
 import "~/i18n/full-catalogue";
 import { Form, redirect, useNavigation } from "react-router";
 import { isResetTokenValid, resetPassword } from "~/features/auth/commands.server";
@@ -19,7 +20,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = parseForm(resetPasswordSchema, await request.formData());
+  const parsed = parseForm(resetPasswordSchema, await readForm(request));
   if (!parsed.ok) return formFailure({ errors: parsed.errors });
   const userId = await resetPassword(parsed.data.token, parsed.data.password, context);
   if (userId === undefined) return formFailure({ formError: "auth.reset.invalid" });

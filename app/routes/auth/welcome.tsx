@@ -21,7 +21,12 @@ export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeade
 
 export default function Welcome({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const tips = ["read", "achievements", "streaks"] as const;
+  // Each tip leads to where it comes true: the first chapter, the achievements, the streak on the dashboard.
+  const tips = [
+    { key: "read", to: "/chapter/1" },
+    { key: "achievements", to: "/achievements" },
+    { key: "streaks", to: "/account#streak" },
+  ] as const;
   return (
     <div className="mx-auto flex max-w-3xl flex-col items-center gap-8 px-4 py-14 text-center sm:px-6">
       <DocumentTitle name={t("auth.welcome.title", { username: loaderData.username })} />
@@ -38,9 +43,13 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
       )}
       <ul className="grid w-full gap-4 text-left sm:grid-cols-3">
         {tips.map((tip) => (
-          <li key={tip} className="rounded-xl border border-line bg-[color:var(--surface)] p-5">
-            <h2 className="font-display text-lg text-primary">{t(`auth.welcome.tips.${tip}.title`)}</h2>
-            <p className="mt-2 text-muted">{t(`auth.welcome.tips.${tip}.text`)}</p>
+          <li key={tip.key} className="rounded-xl border border-line bg-[color:var(--surface)] p-5">
+            <h2 className="font-display text-lg text-primary">
+              <Link to={tip.to} className="underline underline-offset-4">
+                {t(`auth.welcome.tips.${tip.key}.title`)}
+              </Link>
+            </h2>
+            <p className="mt-2 text-muted">{t(`auth.welcome.tips.${tip.key}.text`)}</p>
           </li>
         ))}
       </ul>

@@ -1,3 +1,4 @@
+import { readForm } from "~/lib/forms";
 import "~/i18n/full-catalogue";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
@@ -33,7 +34,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
-  const form = await request.formData();
+  const form = await readForm(request);
   const parsed = buyCoinsSchema.safeParse({ packKey: form.get("packKey") });
   if (!parsed.success) return data({ error: "payments.errors.unknownItem" }, { status: 400 });
   // Bought on the way from a locked chapter: the payer returns to it (a bad number is simply dropped).

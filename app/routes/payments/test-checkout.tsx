@@ -1,3 +1,4 @@
+import { readForm } from "~/lib/forms";
 import "~/i18n/full-catalogue";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { ItemName } from "~/features/payments/item-name";
@@ -41,7 +42,7 @@ export async function loader({ params }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const parsed = testAnswerSchema.safeParse(Object.fromEntries(await request.formData()));
+  const parsed = testAnswerSchema.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success) return data({ error: "payments.test.badAnswer" }, { status: 400 });
   const answered = isSessionId(params.session)
     ? await answerTestCheckout(params.session, parsed.data.decision, context)

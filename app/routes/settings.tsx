@@ -1,0 +1,228 @@
+import { readForm } from "~/lib/forms";
+import "~/i18n/full-catalogue";
+import { redirect, useNavigation } from "react-router";
+import {
+  type ActionResult,
+  DeleteForm,
+  EmailForm,
+  LinkedAccounts,
+  PasswordForm,
+} from "~/features/account/account-forms";
+import { getLinkedIdentities } from "~/features/account/queries.server";
+import { changeEmail, changePassword, deleteAccount, FieldError } from "~/features/auth/commands.server";
+import { requireUser } from "~/features/auth/guards.server";
+import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
+import { formFailure } from "~/features/auth/responses.server";
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteAccountSchema,
+  parseForm,
+} from "~/features/auth/schemas";
+import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
+import { saveReadingSettings } from "~/features/reader/queries.server";
+import { parseSettings } from "~/features/reading-settings/settings";
+import {
+  getAccountChoices,
+  listSessions,
+  revokeSession,
+  saveEmailChoices,
+  saveTimeZone,
+  unlinkIdentity,
+} from "~/features/settings/queries.server";
+import { emailChoicesSchema, sessionSchema, timeZoneSchema, unlinkSchema } from "~/features/settings/schemas";
+import {
+  AppearanceForm,
+  EmailChoicesForm,
+  ReadingForm,
+  SessionList,
+  TimeZoneForm,
+} from "~/features/settings/settings-forms";
+import { timeZoneNames } from "~/features/settings/time-zones.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { useTranslation } from "~/i18n/react";
+import { canonicalTimeZone, getPreferences, readCookies } from "~/lib/preferences.server";
+import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
+import { FormAlert } from "~/ui/form";
+import { Link } from "~/ui/link";
+import { Panel } from "~/ui/page";
+import type { Route } from "./+types/settings";
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request);
+  const [choices, sessions, linked] = await Promise.all([
+    getAccountChoices(user.id),
+    listSessions(user.id, user.sessionId),
+    getLinkedIdentities(user.id),
+  ]);
+  const preferences = getPreferences(request);
+  return {
+    now: new Date().toISOString(),
+    user: { email: user.email, hasPassword: user.hasPassword },
+    reading: user.readingSettings,
+    language: preferences.language,
+    theme: preferences.theme,
+    timeZone: {
+      current: choices.timeZone,
+      fixed: choices.timeZoneFixed,
+      detected: canonicalTimeZone(readCookies(request).get("tz")) ?? null,
+      zones: timeZoneNames(choices.timeZone),
+    },
+    emails: { newChapters: choices.newChapters, accountNotices: choices.accountNotices },
+    sessions,
+    linked,
+    providers: listConfiguredProviders(),
+  };
+}
+
+const signedOut = () => redirect("/", { headers: { "Set-Cookie": clearSessionCookie() } });
+
+/** Each form posts its `intent`; the answer names it, so only that form shows its errors or notice. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireUser(request);
+  const form = await readForm(request);
+  const intent = String(form.get("intent") ?? "");
+  const fail = (errors: Record<string, string>) => formFailure({ intent, errors } as ActionResult);
+  const done = (key: string): ActionResult => ({ intent, done: key });
+  const notice = { language: getPreferences(request).language, site: (await getSiteSettings()).title };
+  try {
+    switch (intent) {
+      case "reading": {
+        const settings = parseSettings(Object.fromEntries(form));
+        if (!settings) return fail({ reading: "settings.reading.invalid" });
+        await saveReadingSettings(user.id, settings);
+        return done("settings.reading.done");
+      }
+      case "timeZone": {
+        const parsed = parseForm(timeZoneSchema, form);
+        if (!parsed.ok) return fail(parsed.errors);
+        const chosen = parsed.data.timeZone;
+        const zone = chosen ? canonicalTimeZone(chosen) : undefined;
+        if (chosen && !zone) return fail({ timeZone: "settings.timeZone.unknown" });
+        await saveTimeZone(user.id, zone, canonicalTimeZone(readCookies(request).get("tz")));
+        return done("settings.timeZone.done");
+      }
+      case "emailChoices": {
+        const parsed = parseForm(emailChoicesSchema, form);
+        if (!parsed.ok) return fail(parsed.errors);
+        await saveEmailChoices(user.id, parsed.data);
+        return done("settings.emails.done");
+      }
+      case "revokeSession": {
+        const parsed = parseForm(sessionSchema, form);
+        if (!parsed.ok) return fail(parsed.errors);
+        if (!(await revokeSession(user.id, parsed.data.session)))
+          return fail({ session: "settings.sessions.unknown" });
+        return parsed.data.session === user.sessionId ? signedOut() : done("settings.sessions.done");
+      }
+      case "signOutEverywhere":
+        await revokeSessions(user.id, undefined, context);
+        return signedOut();
+      case "unlink": {
+        const parsed = parseForm(unlinkSchema, form);
+        if (!parsed.ok) return fail(parsed.errors);
+        const outcome = await unlinkIdentity(user.id, parsed.data.provider);
+        if (outcome === "lastSignIn") return fail({ provider: "settings.linked.lastSignIn" });
+        if (outcome === "notLinked") return fail({ provider: "settings.linked.unknown" });
+        return done("settings.linked.done");
+      }
+      case "changeEmail": {
+        const parsed = parseForm(changeEmailSchema, form);
+        if (!parsed.ok) return fail(parsed.errors);
+        await changeEmail(user.id, parsed.data.email, parsed.data.currentPassword, notice);
+        return done("account.email.done");
+      }
+      case "changePassword": {
+        const parsed = parseForm(changePasswordSchema, form);
+        if (!parsed.ok) return fail(parsed.errors);
+        await changePassword(
+          user.id,
+          parsed.data.currentPassword,
+          parsed.data.password,
+          user.sessionId,
+          notice,
+        );
+        return done("account.password.done");
+      }
+      case "deleteAccount": {
+        const parsed = parseForm(deleteAccountSchema, form);
+        if (!parsed.ok) return fail(parsed.errors);
+        await deleteAccount(user.id, parsed.data.currentPassword);
+        return signedOut();
+      }
+    }
+  } catch (error) {
+    if (error instanceof FieldError) return fail({ [error.field]: error.messageKey });
+    throw error;
+  }
+  return formFailure({ formError: "account.unknownAction" });
+}
+
+const sections = ["reading", "appearance", "time-zone", "emails", "sessions", "linked", "email"] as const;
+
+export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const { user, timeZone } = loaderData;
+  const result = actionData as ActionResult | undefined;
+  return (
+    <div
+      className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10 sm:px-6"
+      aria-busy={navigation.state !== "idle"}
+    >
+      <DocumentTitle name={t("settings.title")} />
+      <h1 className="text-center font-display text-3xl text-primary">{t("settings.title")}</h1>
+      <nav aria-label={t("settings.sections")} className="flex flex-wrap justify-center gap-x-4 gap-y-2">
+        <Link to="/account" className="text-primary underline underline-offset-2">
+          {t("settings.backToAccount")}
+        </Link>
+        {sections.map((id) =>
+          id === "linked" && !loaderData.providers.length ? null : (
+            <a key={id} href={`#${id}`} className="text-primary underline underline-offset-2">
+              {t(`settings.nav.${id}`)}
+            </a>
+          ),
+        )}
+      </nav>
+      {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
+      <Panel id="reading" title={t("settings.reading.title")}>
+        <ReadingForm saved={loaderData.reading} actionData={result} />
+      </Panel>
+      <Panel id="appearance" title={t("settings.appearance.title")}>
+        <AppearanceForm language={loaderData.language} theme={loaderData.theme} />
+      </Panel>
+      <Panel id="time-zone" title={t("settings.timeZone.title")}>
+        <TimeZoneForm {...timeZone} actionData={result} />
+      </Panel>
+      <Panel id="emails" title={t("settings.emails.title")}>
+        <EmailChoicesForm {...loaderData.emails} actionData={result} />
+      </Panel>
+      <Panel id="sessions" title={t("settings.sessions.title")}>
+        <SessionList sessions={loaderData.sessions} now={loaderData.now} actionData={result} />
+      </Panel>
+      {loaderData.providers.length ? (
+        <Panel id="linked" title={t("oauth.account.title")}>
+          <LinkedAccounts actionData={result} linked={loaderData.linked} providers={loaderData.providers} />
+        </Panel>
+      ) : null}
+      <Panel id="email" title={t("account.email.title")}>
+        <EmailForm actionData={result} email={user.email} hasPassword={user.hasPassword} />
+      </Panel>
+      {user.hasPassword ? (
+        <Panel id="password" title={t("account.password.title")}>
+          <PasswordForm actionData={result} />
+        </Panel>
+      ) : null}
+      <Panel id="data" title={t("account.data.title")}>
+        <p className="mb-4">{t("account.data.text")}</p>
+        <Link to="/account/data" reloadDocument className={buttonClass("outline")}>
+          {t("account.data.download")}
+        </Link>
+      </Panel>
+      <Panel id="delete" title={t("account.delete.title")}>
+        <DeleteForm actionData={result} hasPassword={user.hasPassword} />
+      </Panel>
+    </div>
+  );
+}
