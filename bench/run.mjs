@@ -327,6 +327,8 @@ results.runs.accountSignedInBr = best(
 );
 // The reader's achievements (earned and locked, in their language): their own page, one run.
 results.runs.achievementsSignedInBr = wrk(`${app.base}/achievements`, { ...br, Cookie: cookie });
+// The reader's settings (their devices, the time-zone list, the account forms): their own page, one run.
+results.runs.settingsSignedInBr = wrk(`${app.base}/settings`, { ...br, Cookie: cookie });
 // Invented spellings of the chapter page (time zone case, unknown query parameters, languages, cookies:
 // bench/flood.lua) are the page itself to the page cache: a flood of them runs at a hit's pace, not a
 // render's. Best of three, as the hit it is compared with.

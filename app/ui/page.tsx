@@ -40,7 +40,7 @@ export function Panel({ id, title, children }: { id: string; title: string; chil
       aria-labelledby={id}
       className="rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
     >
-      <h2 id={id} className="mb-3 font-display text-xl text-primary">
+      <h2 id={id} className="mb-3 scroll-mt-24 font-display text-xl text-primary">
         {title}
       </h2>
       {children}

@@ -126,6 +126,11 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
           // The reader's own new pages: achievements (awarded on the visit) and the subscription.
           outcomes.push(await record("page", reader.get("/achievements")));
           outcomes.push(await record("page", reader.get("/account/subscription")));
+          // /settings and one of its writes (the page comes back with the notice).
+          outcomes.push(await record("page", reader.get("/settings")));
+          outcomes.push(
+            await record("page", reader.post("/settings", { intent: "emailChoices", newChapters: "on" })),
+          );
           outcomes.push(await record("data", reader.get("/about.data")));
         }
       }
