@@ -1,14 +1,6 @@
 import { register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
-
-/**
- * A zone where it is about midday now, so that reading here never earns the night reader's or the early
- * bird's achievement along with the first chapter's (Etc/GMT-N is N hours ahead of UTC).
- */
-function middayZone(): string {
-  const ahead = 12 - new Date().getUTCHours();
-  return ahead === 0 ? "Etc/UTC" : `Etc/GMT${ahead > 0 ? "-" : "+"}${Math.abs(ahead)}`;
-}
+import { middayZone } from "../support/zones";
 
 test.use({ timezoneId: middayZone() });
 

@@ -11,15 +11,20 @@ import { loader as achievementsLoader } from "~/routes/achievements";
 import { action as progressAction } from "~/routes/reader/progress";
 import { drivers, openTestDatabase } from "../support/database";
 import { createChapter, createReader, type TestReader } from "../support/factories";
+import { middayZone } from "../support/zones";
 
 type ProgressAnswer = { saved?: number; earned?: string[]; status: number };
 
-/** POST /reader/progress as the browser sends it (JSON, the session and `tz` cookies). */
+/**
+ * POST /reader/progress as the browser sends it (JSON, the session and `tz` cookies). Unless the test names a
+ * zone, the browser is where it is midday, so no achievement of the hour comes along whenever the test runs.
+ */
 async function postProgress(reader: TestReader, body: unknown, cookies = ""): Promise<ProgressAnswer> {
+  const zone = cookies.includes("tz=") ? "" : `; tz=${middayZone()}`;
   const request = new Request("http://localhost/reader/progress", {
     method: "POST",
     body: typeof body === "string" ? body : JSON.stringify(body),
-    headers: { Cookie: `${reader.cookie}${cookies}`, "Content-Type": "application/json" },
+    headers: { Cookie: `${reader.cookie}${cookies}${zone}`, "Content-Type": "application/json" },
   });
   const result = (await progressAction({ request, params: {}, context: {} } as never)) as {
     init?: ResponseInit;
