@@ -50,5 +50,12 @@ export default [
   route("pay/test/:session", "routes/payments/test-checkout.tsx"),
   route("pay/test/subscription/:subscription", "routes/payments/test-subscription.tsx"),
   route("webhooks/:provider", "routes/payments/webhook.ts"),
+  // The author's admin (ADR 34): every loader and action checks the role; anyone else gets the 404.
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/index.tsx"),
+    route("admin/chapters", "routes/admin/chapters.tsx"),
+    route("admin/authors", "routes/admin/authors.tsx"),
+    route("admin/audit", "routes/admin/audit.tsx"),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

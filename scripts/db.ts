@@ -12,17 +12,13 @@ import path from "node:path";
 import readline from "node:readline";
 import { promisify } from "node:util";
 import { restoreBackup, writeBackup } from "#db/backup.server";
-import { type DatabaseHandle, openDatabase } from "#db/client.server";
-import { acquireDataDirLock, DataDirLockedError } from "#db/lock.server";
+import { openDatabase } from "#db/client.server";
 import { getEnv } from "~/lib/env.server";
 import { adminSocketPath } from "../server/admin-socket";
+import { CommandError, runCommand, withPglite } from "./cli";
 
 const usage = "usage: npm run db -- backup <file> | restore <file>";
 const run = promisify(execFile);
-
-class CommandError extends Error {
-  override name = "CommandError";
-}
 
 /** Writes `<file>.partial` and renames it when complete: a failed backup never leaves a truncated file. */
 async function writeAtomically(file: string, fill: (partial: string) => Promise<void>): Promise<void> {
@@ -78,32 +74,6 @@ function backupFromServer(dataDir: string, out: fs.WriteStream): Promise<void> {
     );
     request.end();
   });
-}
-
-/** Runs `work` on the data directory's PGlite, or returns false when a live server holds it. */
-async function withPglite(
-  dataDir: string,
-  work: (handle: DatabaseHandle) => Promise<void>,
-): Promise<boolean> {
-  let release: () => void;
-  try {
-    release = acquireDataDirLock(dataDir);
-  } catch (error) {
-    if (error instanceof DataDirLockedError) return false;
-    throw error;
-  }
-  try {
-    const handle = await openDatabase({ kind: "pglite", dataDir: path.join(dataDir, "pgdata") });
-    try {
-      await handle.migrate();
-      await work(handle);
-    } finally {
-      await handle.close();
-    }
-  } finally {
-    release();
-  }
-  return true;
 }
 
 async function isPgDump(file: string): Promise<boolean> {
@@ -184,10 +154,4 @@ async function main() {
   console.log(command === "backup" ? await backup(path.resolve(file)) : await restore(path.resolve(file)));
 }
 
-main().catch((error: Error) => {
-  const plain = ["CommandError", "BackupFormatError", "DataDirLockedError", "ConfigError"].includes(
-    error.name,
-  );
-  console.error(plain ? error.message : error);
-  process.exit(1);
-});
+runCommand(main, ["BackupFormatError"]);

@@ -1,8 +1,10 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
+import { z } from "zod";
 import { writeBackup } from "#db/backup.server";
 import type { DatabaseHandle } from "#db/client.server";
+import { setAuthor } from "~/features/admin/roles.server";
 import { logger } from "~/lib/logger.server";
 
 /** Where a server on PGlite listens for `npm run db -- backup` (scripts/db.ts) while it holds the data directory. */
@@ -13,8 +15,8 @@ export function adminSocketPath(dataDir: string): string {
 /**
  * PGlite allows one process on its data directory, so a backup of a running site is written by the server
  * itself (ADR 14). It answers on a UNIX socket in DATA_DIR, readable by the directory's owner only: nothing
- * on the network, and whoever can reach it could copy the database files anyway. One request, POST /backup,
- * answered with the backup's JSON lines.
+ * on the network, and whoever can reach it could copy the database files anyway. Two requests: POST /backup,
+ * answered with the backup's JSON lines, and POST /role (`npm run admin`, scripts/admin.ts).
  */
 export async function startAdminSocket(
   dataDir: string,
@@ -24,6 +26,10 @@ export async function startAdminSocket(
   // The data directory is locked by this process: a socket file left there is a dead server's.
   fs.rmSync(socketPath, { force: true });
   const server = http.createServer((req, res) => {
+    if (req.method === "POST" && req.url === "/role") {
+      answerRole(req, res);
+      return;
+    }
     if (req.method !== "POST" || req.url !== "/backup") {
       res.writeHead(404).end();
       return;
@@ -56,4 +62,37 @@ export async function startAdminSocket(
       server.close(() => resolve());
       server.closeAllConnections();
     });
+}
+
+const roleRequest = z.object({ email: z.string().max(254), grant: z.boolean() });
+
+/** `npm run admin -- grant-author|revoke-author` while this server holds the data directory. */
+function answerRole(req: http.IncomingMessage, res: http.ServerResponse): void {
+  let body = "";
+  req.setEncoding("utf8");
+  req.on("data", (chunk: string) => {
+    body += chunk;
+    if (body.length > 4096) req.destroy();
+  });
+  req.once("end", () => {
+    let parsed: z.infer<typeof roleRequest>;
+    try {
+      parsed = roleRequest.parse(JSON.parse(body));
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    setAuthor(parsed.email, parsed.grant, { via: "cli" })
+      .then((outcome) => {
+        logger.info(
+          { event: "author.role", outcome, via: "cli" },
+          "author role changed from the command line",
+        );
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ outcome }));
+      })
+      .catch((error: unknown) => {
+        logger.error({ err: error }, "role change failed");
+        res.writeHead(500).end();
+      });
+  });
 }

@@ -32,6 +32,8 @@ function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressRespons
  * React Router behind Express. A page the page cache asked for (a miss) and the route marked shareable is
  * read whole, kept and sent from the cache's copy; everything else streams as React Router makes it.
  */
+const ADMIN_PATH = /^\/admin(\/|\.data$|$)/;
+
 export function reactRouterHandler({
   build,
   origin,
@@ -59,6 +61,8 @@ export function reactRouterHandler({
       }
       const shareable = response.headers.get(SHAREABLE_HEADER) === "1";
       response.headers.delete(SHAREABLE_HEADER);
+      // The author's admin (and its 404 for anyone else): never kept by any cache, the browser's included.
+      if (ADMIN_PATH.test(req.path)) response.headers.set("Cache-Control", "no-store");
       if (
         page &&
         pages &&

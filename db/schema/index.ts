@@ -3,6 +3,7 @@
  * table is exported from here, so the rest of the code imports `#db/schema` whatever file holds it.
  */
 
+export * from "./admin";
 export * from "./coins";
 export * from "./content";
 export * from "./fundraiser";

@@ -96,6 +96,11 @@ const pages: Record<string, Sample[] | "resource"> = {
     { path: "/pay/test/subscription/tsub_unknown", status: 404, translated: true, signedIn: true },
   ],
   "webhooks/:provider": "resource",
+  // The author's admin: the ordinary 404 to anyone else (tests/server/admin.test.ts walks it as an author).
+  admin: [{ path: "/admin", status: 404, translated: true, signedIn: true }],
+  "admin/chapters": [{ path: "/admin/chapters", status: 404, translated: true }],
+  "admin/authors": [{ path: "/admin/authors", status: 404, translated: true, signedIn: true }],
+  "admin/audit": [{ path: "/admin/audit", status: 404, translated: true }],
   "*": [{ path: "/no/such/page", status: 404, translated: true }],
 };
 

@@ -2,6 +2,7 @@ import { asc, type Column, eq, getTableColumns, getTableName, type SQL } from "d
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { db } from "#db/client.server";
 import {
+  auditLog,
   cartItems,
   chapters,
   chapterUnlocks,
@@ -85,8 +86,15 @@ export const exportedTables = [
   { table: orderLines, section: "orderLines", withheld: {} },
 ] as const satisfies readonly { table: PgTable; section: string; withheld: Record<string, string> }[];
 
-/** Tables that reference an account but are deliberately not exported, with why (none today). */
-export const notExported: readonly { table: PgTable; reason: string }[] = [];
+/** Tables that reference an account but are deliberately not exported, with why. */
+export const notExported: readonly { table: PgTable; reason: string }[] = [
+  {
+    table: auditLog,
+    reason:
+      "the site's record of changes made in the author's admin (about the site's content and roles, not the " +
+      "reader's own data); it outlives an account, whose id is then cleared",
+  },
+];
 
 type Entry = (typeof exportedTables)[number];
 

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { hasRole, requireAnonymous, requireRole, requireUser, requireUserForApi } from "./guards.server";
+import { hasRole, requireAnonymous, requireAuthor, requireUser, requireUserForApi } from "./guards.server";
 import { getSessionUser, type SessionUser } from "./session.server";
 
 vi.mock("./session.server", () => ({ getSessionUser: vi.fn() }));
@@ -78,18 +78,16 @@ describe("roles", () => {
     expect(hasRole(author, "author")).toBe(true);
   });
 
-  it("requireRole: a visitor signs in, a reader gets 403 on an author's page, an author passes", async () => {
-    signedIn.mockResolvedValue(undefined);
-    expect((await thrown(requireRole(request("/admin"), "author"))).location).toBe(
-      "/login?redirectTo=%2Fadmin",
-    );
-    signedIn.mockResolvedValue(reader);
-    expect(await thrown(requireRole(request("/admin"), "author"))).toEqual({
-      status: 403,
-      location: null,
-      body: { error: "forbidden" },
-    });
+  it("requireAuthor: a visitor and a reader get the ordinary 404 (no sign-in redirect), an author passes", async () => {
+    for (const who of [undefined, reader]) {
+      signedIn.mockResolvedValue(who);
+      expect(await thrown(requireAuthor(request("/admin")))).toEqual({
+        status: 404,
+        location: null,
+        body: null,
+      });
+    }
     signedIn.mockResolvedValue(author);
-    await expect(requireRole(request("/admin"), "author")).resolves.toBe(author);
+    await expect(requireAuthor(request("/admin"))).resolves.toBe(author);
   });
 });

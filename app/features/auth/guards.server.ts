@@ -11,7 +11,7 @@ export type Role = SessionUser["role"];
 /** Roles from least to most trusted: an author may do whatever a reader may. */
 const ranks: Record<Role, number> = { reader: 0, author: 1 };
 
-/** The policy behind `requireRole`, pure so it can be tested without a request. */
+/** The policy behind `requireAuthor`, pure so it can be tested without a request. */
 export function hasRole(user: Pick<SessionUser, "role">, role: Role): boolean {
   return ranks[user.role] >= ranks[role];
 }
@@ -43,9 +43,12 @@ export async function requireUserForApi(request: Request): Promise<SessionUser> 
   throw Response.json({ error: "signed-out" }, { status: 401 });
 }
 
-/** A page for one role and above (the admin's author pages): visitors sign in, others get 403. */
-export async function requireRole(request: Request, role: Role): Promise<SessionUser> {
-  const user = await requireUser(request);
-  if (hasRole(user, role)) return user;
-  throw data({ error: "forbidden" }, { status: 403 });
+/**
+ * The author's admin: anyone else, visitor or reader, gets the site's ordinary 404, so the admin's existence
+ * is not advertised (no sign-in redirect, no 403). Every admin loader and action calls it.
+ */
+export async function requireAuthor(request: Request): Promise<SessionUser> {
+  const user = await getSessionUser(request);
+  if (user && hasRole(user, "author")) return user;
+  throw data(null, { status: 404 });
 }

@@ -15,6 +15,8 @@ export async function sharedViewer(
   pathname: string,
   cookies: Map<string, string>,
 ): Promise<string | undefined> {
+  // The admin, and its 404 for anyone else, is never kept (ADR 34).
+  if (ADMIN_PAGES.test(pathname)) return undefined;
   const token = cookies.get(sessionCookieName());
   if (!token) return cookies.get(CART_COOKIE) && showsCart(pathname) ? undefined : "visitor";
   const chapter = /^\/chapter\/(\d{1,6})$/.exec(pathname);
@@ -26,6 +28,8 @@ export async function sharedViewer(
   const { fontSize, fontFamily, lineHeight } = user.readingSettings;
   return `reader ${fontSize} ${fontFamily} ${lineHeight}`;
 }
+
+const ADMIN_PAGES = /^\/admin(\/|\.data$|$)/;
 
 /** The pages under the shop's layout (app/routes.ts), and their route data (`.data`). */
 const CART_PAGES = /^\/(shop|checkout)(\/|\.data$|$)/;

@@ -1,0 +1,62 @@
+import "~/i18n/full-catalogue";
+import { Outlet } from "react-router";
+import { readOnlyPage } from "~/features/admin/read-only.server";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { useTranslation } from "~/i18n/react";
+import { ErrorBoundary as SiteErrorBoundary } from "~/root";
+import { NavLink } from "~/ui/link";
+import type { Route } from "./+types/layout";
+
+/**
+ * The author's admin (ADR 34): every page under /admin sits in this frame. The frame's loader checks the
+ * role, and so does every page's loader and action (a layout's check does not guard its children's data
+ * requests): anyone but an author gets the site's ordinary 404.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const author = await requireAuthor(request);
+  return { username: author.username };
+}
+
+export function action({ request }: Route.ActionArgs) {
+  return readOnlyPage(request);
+}
+
+/**
+ * The 404 (or any error) inside the site's frame, as the root shows it, so that its title names the site as
+ * an unknown page's does: /admin looks like no page at all to anyone but an author.
+ */
+export function ErrorBoundary(props: Route.ErrorBoundaryProps) {
+  return <SiteErrorBoundary {...(props as Parameters<typeof SiteErrorBoundary>[0])} />;
+}
+
+const sections = [
+  { to: "/admin", key: "overview", end: true },
+  { to: "/admin/chapters", key: "chapters", end: false },
+  { to: "/admin/authors", key: "authors", end: false },
+  { to: "/admin/audit", key: "audit", end: false },
+] as const;
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8 sm:px-6">
+      <header className="flex flex-wrap items-baseline justify-between gap-3 border-b border-line pb-4">
+        <p className="font-display text-xl text-primary">{t("admin.title")}</p>
+        <p className="text-sm text-muted">{t("admin.signedInAs", { username: loaderData.username })}</p>
+        <nav aria-label={t("admin.sections")} className="flex w-full flex-wrap gap-2">
+          {sections.map((section) => (
+            <NavLink
+              key={section.to}
+              to={section.to}
+              end={section.end}
+              className="inline-flex min-h-11 items-center rounded-md border border-line px-3 aria-[current=page]:border-primary aria-[current=page]:bg-primary aria-[current=page]:text-on-primary"
+            >
+              {t(`admin.nav.${section.key}`)}
+            </NavLink>
+          ))}
+        </nav>
+      </header>
+      <Outlet />
+    </div>
+  );
+}
