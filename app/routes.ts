@@ -51,9 +51,13 @@ export default [
   route("pay/test/subscription/:subscription", "routes/payments/test-subscription.tsx"),
   route("webhooks/:provider", "routes/payments/webhook.ts"),
   // The author's admin (ADR 34): every loader and action checks the role; anyone else gets the 404.
+  route("admin/drafts", "routes/admin/drafts.ts"),
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/index.tsx"),
     route("admin/chapters", "routes/admin/chapters.tsx"),
+    route("admin/chapters/new", "routes/admin/chapter.tsx", { id: "admin-chapter-new" }),
+    route("admin/chapters/:id", "routes/admin/chapter.tsx", { id: "admin-chapter" }),
+    route("admin/chapters/:id/revisions", "routes/admin/revisions.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),

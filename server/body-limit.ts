@@ -15,6 +15,8 @@ const LINGER_MS = 2000;
 const limits: { path: RegExp; bytes: number }[] = [
   { path: /^\/reader\/progress(\.data)?$/, bytes: 16 * KB },
   { path: /^\/webhooks\/[^/]+$/, bytes: 1024 * KB },
+  // A chapter's text (200,000 characters; Japanese is 9 bytes a character once form-encoded) and its drafts.
+  { path: /^\/admin\/(chapters\/(new|\d+)|drafts|preview)(\.data)?$/, bytes: 2048 * KB },
 ];
 export const FORM_LIMIT = 64 * KB;
 

@@ -61,3 +61,20 @@ export function dayOfNumber(number: number): string {
 export function addDays(day: string, count: number): string {
   return dayOfNumber(dayNumber(day) + count);
 }
+
+/**
+ * The instant at which the wall clock in `timeZone` shows `local` ("YYYY-MM-DDTHH:MM", as a
+ * datetime-local input sends it). Near a daylight-saving change the zone has two offsets: the one whose
+ * instant shows that wall time wins; a time the change skips lands an hour later, as clocks do.
+ */
+export function instantAt(local: string, timeZone: string): Date {
+  const wall = Date.parse(`${local.length === 16 ? `${local}:00` : local}Z`);
+  const first = wall - offsetAt(wall, timeZone);
+  const second = wall - offsetAt(first, timeZone);
+  if (first === second) return new Date(first);
+  const shows = (at: number) =>
+    Date.parse(`${localDateTime(new Date(at), timeZone).replace(" ", "T")}Z`) === wall;
+  if (shows(second)) return new Date(second);
+  if (shows(first)) return new Date(first);
+  return new Date(Math.max(first, second));
+}

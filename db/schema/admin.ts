@@ -1,6 +1,18 @@
 /** The author's admin: the record of every change made through it. */
 import { sql } from "drizzle-orm";
-import { check, index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { chapters } from "./content";
 import { users } from "./users";
 
 /**
@@ -26,4 +38,45 @@ export const auditLog = pgTable(
     index("audit_log_subject").on(t.subjectType, t.subjectId),
     check("audit_log_via_known", sql`${t.via} in ('admin', 'cli')`),
   ],
+);
+
+/**
+ * Every saved version of a chapter, written with the save (the first edit also keeps the version it
+ * replaced): the revision history an author restores from or compares. Not content the site shows, so no
+ * write here moves the content revision.
+ */
+export const chapterRevisions = pgTable(
+  "chapter_revisions",
+  {
+    id: serial("id").primaryKey(),
+    chapterId: integer("chapter_id")
+      .notNull()
+      .references(() => chapters.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    title: text("title").notNull(),
+    bodyMd: text("body_md").notNull(),
+    authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("chapter_revisions_chapter_version").on(t.chapterId, t.version)],
+);
+
+/**
+ * An author's unsaved text, kept every few seconds while they write and when they leave the page: one per
+ * author and chapter (`key`: "chapter:<id>" or "new"), so two authors never overwrite each other's.
+ */
+export const editorDrafts = pgTable(
+  "editor_drafts",
+  {
+    authorId: integer("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** The chapter version the text was written from. */
+    baseVersion: integer("base_version"),
+    title: text("title").notNull(),
+    bodyMd: text("body_md").notNull(),
+    savedAt: timestamp("saved_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.authorId, t.key] })],
 );

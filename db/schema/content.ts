@@ -61,6 +61,11 @@ export const chapters = pgTable(
     status: text("status", { enum: ["draft", "published"] })
       .notNull()
       .default("published"),
+    /**
+     * Moves on every change (an admin save, an import that changes the row): a save names the version it
+     * was made from, and one made from an older version is a conflict, never an overwrite.
+     */
+    version: integer("version").notNull().default(1),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -101,6 +101,10 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/chapters": [{ path: "/admin/chapters", status: 404, translated: true }],
   "admin/authors": [{ path: "/admin/authors", status: 404, translated: true, signedIn: true }],
   "admin/audit": [{ path: "/admin/audit", status: 404, translated: true }],
+  "admin/drafts": "resource",
+  "admin/chapters/new": [{ path: "/admin/chapters/new", status: 404, translated: true }],
+  "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],
+  "admin/chapters/:id/revisions": [{ path: "/admin/chapters/1/revisions", status: 404, translated: true }],
   "*": [{ path: "/no/such/page", status: 404, translated: true }],
 };
 

@@ -4,9 +4,11 @@ import { db } from "#db/client.server";
 import {
   auditLog,
   cartItems,
+  chapterRevisions,
   chapters,
   chapterUnlocks,
   coinLedger,
+  editorDrafts,
   membershipGrants,
   oauthIdentities,
   oauthRequests,
@@ -93,6 +95,15 @@ export const notExported: readonly { table: PgTable; reason: string }[] = [
     reason:
       "the site's record of changes made in the author's admin (about the site's content and roles, not the " +
       "reader's own data); it outlives an account, whose id is then cleared",
+  },
+  {
+    table: chapterRevisions,
+    reason:
+      "the history of the site's chapter text, written by its authors; the author id is cleared with the account",
+  },
+  {
+    table: editorDrafts,
+    reason: "an author's unsaved chapter text for the site (their work for it, deleted with the account)",
   },
 ];
 

@@ -151,7 +151,8 @@ export async function importContent(
         };
       }),
       [t.chapters.number],
-      { updatedAt: sql`now()` },
+      // A changed chapter is a new version: an editor open on the old one gets a conflict, not an overwrite.
+      { updatedAt: sql`now()`, version: sql`${t.chapters.version} + 1` },
     );
     result.wiki = await upsert(
       tx,

@@ -46,6 +46,15 @@ export async function startRevisionPoll(everyMs = 1000): Promise<void> {
   state.timer.unref();
 }
 
+/**
+ * Reads the revision now, after a write this instance made (an admin save): its own next request then sees
+ * the change at once rather than at the next poll. Other instances see it at their next poll.
+ */
+export async function refreshContentRevision(): Promise<void> {
+  if (state.timer === undefined) return;
+  state.revision = await readContentRevision();
+}
+
 export function stopRevisionPoll(): void {
   clearInterval(state.timer);
   state.timer = undefined;

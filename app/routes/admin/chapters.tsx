@@ -76,6 +76,9 @@ export default function AdminChapters({ loaderData }: Route.ComponentProps) {
           }))}
         />
       </FilterForm>
+      <Link to="/admin/chapters/new" className={buttonClass("primary", "self-start")}>
+        {t("admin.chapters.new")}
+      </Link>
       <p className="text-muted" data-testid="admin-chapter-total">
         {t("admin.chapters.count", { count: total })}
       </p>
@@ -108,7 +111,7 @@ export default function AdminChapters({ loaderData }: Route.ComponentProps) {
               <tr key={chapter.id} className="border-b border-line" data-testid="admin-chapter">
                 <td className="py-2 pr-3">{chapter.number}</td>
                 <td className="py-2 pr-3">
-                  <Link to={`/chapter/${chapter.number}`} className="underline">
+                  <Link to={`/admin/chapters/${chapter.id}`} className="underline">
                     {chapter.title}
                   </Link>
                   <span className="block text-xs text-muted">

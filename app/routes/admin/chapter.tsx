@@ -1,0 +1,307 @@
+import "~/i18n/full-catalogue";
+import { data, Form, redirect, useNavigation } from "react-router";
+import {
+  createChapter,
+  getChapterForEdit,
+  getDraft,
+  saveChapter,
+} from "~/features/admin/chapter-editing.server";
+import { chapterSchema } from "~/features/admin/chapter-form";
+import { listVolumes } from "~/features/admin/chapters.server";
+import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { refreshContentRevision } from "~/features/site/revision.server";
+import { useTranslation } from "~/i18n/react";
+import { parseForm, readForm } from "~/lib/forms";
+import { instantAt, localDateTime } from "~/lib/local-time";
+import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
+import { Field, FormAlert, FormNotice, TextAreaField } from "~/ui/form";
+import { Link } from "~/ui/link";
+import { useFormat } from "~/ui/use-format";
+import type { Route } from "./+types/chapter";
+
+/** `/admin/chapters/new` has no id; `/admin/chapters/:id` names an existing chapter (else 404). */
+function chapterId(params: { id?: string }): number | undefined {
+  if (params.id === undefined) return undefined;
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
+  return id;
+}
+
+const wallClock = (instant: Date, timeZone: string) =>
+  localDateTime(instant, timeZone).slice(0, 16).replace(" ", "T");
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const author = await requireAuthor(request);
+  const id = chapterId(params);
+  const [chapter, volumes, draft] = await Promise.all([
+    id ? getChapterForEdit(id) : undefined,
+    listVolumes(),
+    getDraft(author.id, id ? `chapter:${id}` : "new"),
+  ]);
+  if (id && !chapter) throw data(null, { status: 404 });
+  const zone = author.timeZone;
+  const values: EditorValues = chapter
+    ? {
+        title: chapter.title,
+        volume: String(chapter.volume),
+        bodyMd: chapter.bodyMd,
+        status: chapter.status,
+        releaseLocal: wallClock(chapter.releaseAt, zone),
+        coinsRequired: String(chapter.coinsRequired),
+        tags: chapter.tags.join(", "),
+      }
+    : {
+        title: "",
+        volume: String(volumes.at(-1)?.number ?? 1),
+        bodyMd: "",
+        status: "draft",
+        releaseLocal: wallClock(new Date(), zone),
+        coinsRequired: "0",
+        tags: "",
+      };
+  return {
+    id,
+    number: chapter?.number,
+    version: chapter?.version,
+    updatedAt: chapter?.updatedAt.toISOString(),
+    values,
+    volumes,
+    timeZone: zone,
+    // An autosaved text newer than the chapter's last save is offered back.
+    draft: draft && (!chapter || draft.savedAt > chapter.updatedAt.toISOString()) ? draft : undefined,
+  };
+}
+
+type ActionResult = {
+  errors?: Record<string, string>;
+  values?: EditorValues;
+  conflict?: { version: number; title: string; bodyMd: string; updatedAt: string; by: string | null };
+  saved?: number;
+};
+
+/** The posted fields, echoed back on a refusal so nothing typed is lost (capped like every echo). */
+function echo(form: FormData): EditorValues {
+  const text = (name: string, max = 300) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value.slice(0, max) : "";
+  };
+  return {
+    title: text("title"),
+    volume: text("volume"),
+    bodyMd: text("bodyMd", 200_100),
+    status: text("status") === "published" ? "published" : "draft",
+    releaseLocal: text("releaseLocal"),
+    coinsRequired: text("coinsRequired"),
+    tags: text("tags", 400),
+  };
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const author = await requireAuthor(request);
+  const id = chapterId(params);
+  const form = await readForm(request);
+  const parsed = parseForm(chapterSchema, form);
+  if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, values: echo(form) }, { status: 400 });
+  const { releaseLocal, version, ...fields } = parsed.data;
+  const input = { ...fields, releaseAt: instantAt(releaseLocal, author.timeZone) };
+  const actor = { via: "admin", userId: author.id } as const;
+  if (id === undefined) {
+    const created = await createChapter(input, actor);
+    if (!created.ok)
+      return data<ActionResult>(
+        { errors: { volume: "admin.chapter.errors.volume" }, values: echo(form) },
+        400,
+      );
+    await refreshContentRevision();
+    return redirect(`/admin/chapters/${created.id}?saved=${created.version}`);
+  }
+  if (version === undefined)
+    return data<ActionResult>(
+      { errors: { version: "admin.chapter.errors.version" }, values: echo(form) },
+      400,
+    );
+  const saved = await saveChapter(id, input, version, actor);
+  if (saved.ok) {
+    await refreshContentRevision();
+    return redirect(`/admin/chapters/${id}?saved=${saved.version}`);
+  }
+  if (saved.reason === "notFound") throw data(null, { status: 404 });
+  if (saved.reason === "unknownVolume")
+    return data<ActionResult>({ errors: { volume: "admin.chapter.errors.volume" }, values: echo(form) }, 400);
+  return data<ActionResult>({ conflict: saved.current, values: echo(form) }, { status: 409 });
+}
+
+export default function ChapterEditor({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const navigation = useNavigation();
+  const result = actionData as ActionResult | undefined;
+  const { id, number, volumes, timeZone } = loaderData;
+  const values = result?.values ?? loaderData.values;
+  // After a conflict the next save is made knowingly from the version now current.
+  const version = result?.conflict?.version ?? loaderData.version;
+  const saved =
+    typeof window === "undefined" ? null : new URL(window.location.href).searchParams.get("saved");
+  const autosave = useAutosave({ key: id ? `chapter:${id}` : "new", baseVersion: version ?? null });
+  const title = id ? t("admin.chapter.editTitle", { number }) : t("admin.chapter.newTitle");
+  const errors = result?.errors ?? {};
+  return (
+    <>
+      <DocumentTitle name={title} />
+      <div className="flex flex-wrap items-baseline justify-between gap-3">
+        <h1 className="font-display text-3xl text-primary">{title}</h1>
+        {id ? (
+          <div className="flex flex-wrap gap-3">
+            <Link to={`/admin/chapters/${id}/revisions`} className="underline">
+              {t("admin.chapter.revisions")}
+            </Link>
+            <Link to={`/chapter/${number}`} className="underline">
+              {t("admin.chapter.view")}
+            </Link>
+          </div>
+        ) : null}
+      </div>
+      {saved && !result ? <FormNotice>{t("admin.chapter.saved", { version: saved })}</FormNotice> : null}
+      {result?.conflict ? (
+        <FormAlert>
+          {t("admin.chapter.conflict", {
+            version: result.conflict.version,
+            by: result.conflict.by ?? t("admin.audit.byCommandLine"),
+            at: format.date(result.conflict.updatedAt, { dateStyle: "medium", timeStyle: "medium" }),
+          })}
+        </FormAlert>
+      ) : null}
+      {autosave.sessionEnded ? (
+        <FormAlert>
+          {t("admin.chapter.sessionEnded")}{" "}
+          <a href="/login" target="_blank" rel="noopener" className="underline">
+            {t("admin.chapter.signInAgain")}
+          </a>
+        </FormAlert>
+      ) : null}
+      {loaderData.draft && !result ? (
+        <div
+          role="status"
+          className="flex flex-wrap items-center gap-3 rounded-md border border-primary px-4 py-3"
+        >
+          <span>
+            {t("admin.chapter.draftFound", {
+              at: format.date(loaderData.draft.savedAt, { dateStyle: "medium", timeStyle: "medium" }),
+            })}
+          </span>
+          <button
+            type="button"
+            className={buttonClass("outline")}
+            onClick={() => autosave.restore(loaderData.draft)}
+          >
+            {t("admin.chapter.restoreDraft")}
+          </button>
+        </div>
+      ) : null}
+      <Form
+        method="post"
+        ref={autosave.formRef}
+        onSubmit={autosave.beforeSave}
+        className="flex flex-col gap-5"
+        aria-busy={navigation.state === "submitting"}
+        key={`${id ?? "new"}-${version ?? 0}-${result?.conflict ? "conflict" : ""}`}
+      >
+        {version !== undefined ? <input type="hidden" name="version" value={version} /> : null}
+        <Field
+          name="title"
+          label={t("admin.chapter.title")}
+          defaultValue={values.title}
+          maxLength={200}
+          required
+          error={errors.title}
+        />
+        <div className="grid gap-4 sm:grid-cols-3">
+          <label className="flex flex-col gap-1">
+            <span className="font-display text-sm tracking-wide">{t("admin.chapter.volume")}</span>
+            <select
+              name="volume"
+              defaultValue={values.volume}
+              className="min-h-11 rounded-md border border-line bg-transparent px-3"
+            >
+              {volumes.map((volume) => (
+                <option key={volume.number} value={volume.number}>
+                  {t("admin.chapters.volumeOption", { number: volume.number, title: volume.title })}
+                </option>
+              ))}
+            </select>
+          </label>
+          <Field
+            name="releaseLocal"
+            type="datetime-local"
+            label={t("admin.chapter.release")}
+            hint={t("admin.chapter.releaseHint", { zone: timeZone })}
+            defaultValue={values.releaseLocal}
+            required
+            error={errors.releaseLocal}
+          />
+          <Field
+            name="coinsRequired"
+            type="number"
+            min={0}
+            max={1000}
+            label={t("admin.chapter.coins")}
+            defaultValue={values.coinsRequired}
+            error={errors.coinsRequired}
+          />
+        </div>
+        <fieldset className="flex flex-wrap gap-4">
+          <legend className="mb-2 font-display text-sm tracking-wide">{t("admin.chapter.status")}</legend>
+          {(["draft", "published"] as const).map((status) => (
+            <label key={status} className="flex min-h-11 items-center gap-2">
+              <input
+                type="radio"
+                name="status"
+                value={status}
+                defaultChecked={values.status === status}
+                className="h-5 w-5 accent-[color:var(--primary)]"
+              />
+              {t(`admin.chapter.statuses.${status}`)}
+            </label>
+          ))}
+        </fieldset>
+        <Field
+          name="tags"
+          label={t("admin.chapter.tags")}
+          hint={t("admin.chapter.tagsHint")}
+          defaultValue={values.tags}
+          maxLength={400}
+          error={errors.tags}
+        />
+        <TextAreaField
+          name="bodyMd"
+          label={t("admin.chapter.body")}
+          defaultValue={values.bodyMd}
+          maxLength={200_000}
+          rows={20}
+          error={errors.bodyMd}
+        />
+        {result?.conflict ? (
+          <TextAreaField
+            name="theirs"
+            label={t("admin.chapter.theirText", { version: result.conflict.version })}
+            defaultValue={result.conflict.bodyMd}
+            readOnly
+            rows={10}
+          />
+        ) : null}
+        <div className="flex flex-wrap items-center gap-4">
+          <button type="submit" className={buttonClass("primary")}>
+            {id ? t("admin.chapter.save") : t("admin.chapter.create")}
+          </button>
+          <span role="status" className="text-sm text-muted" data-testid="autosave-status">
+            {autosave.savedAt
+              ? t("admin.chapter.autosaved", { at: format.date(autosave.savedAt, { timeStyle: "medium" }) })
+              : ""}
+          </span>
+        </div>
+      </Form>
+    </>
+  );
+}

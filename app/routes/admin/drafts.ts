@@ -1,0 +1,29 @@
+import { data } from "react-router";
+import { z } from "zod";
+import { saveDraft } from "~/features/admin/chapter-editing.server";
+import { CHAPTER_LIMITS } from "~/features/admin/chapter-form";
+import { readOnlyPage } from "~/features/admin/read-only.server";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { parseForm, readForm } from "~/lib/forms";
+import type { Route } from "./+types/drafts";
+
+const draftSchema = z.object({
+  key: z.string().regex(/^(new|chapter:\d{1,10})$/),
+  title: z.string().max(CHAPTER_LIMITS.title + 100),
+  bodyMd: z.string().max(CHAPTER_LIMITS.body + 100),
+  baseVersion: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+});
+
+/** The editor's autosave (app/features/admin/use-autosave.ts): the author's unsaved text, kept on the server. */
+export async function action({ request }: Route.ActionArgs) {
+  const author = await requireAuthor(request);
+  const parsed = parseForm(draftSchema, await readForm(request));
+  if (!parsed.ok) return data({ error: "bad-draft" }, { status: 400 });
+  const { key, title, bodyMd, baseVersion } = parsed.data;
+  const savedAt = await saveDraft(author.id, key, { title, bodyMd, baseVersion: baseVersion ?? null });
+  return { savedAt: savedAt.toISOString() };
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  return readOnlyPage(request);
+}

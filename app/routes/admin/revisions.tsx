@@ -1,0 +1,163 @@
+import "~/i18n/full-catalogue";
+import { data, Form, redirect } from "react-router";
+import { z } from "zod";
+import {
+  getChapterForEdit,
+  getRevision,
+  listRevisions,
+  saveChapter,
+  textDiff,
+} from "~/features/admin/chapter-editing.server";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { refreshContentRevision } from "~/features/site/revision.server";
+import { useTranslation } from "~/i18n/react";
+import { parseForm, readForm } from "~/lib/forms";
+import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
+import { FormAlert } from "~/ui/form";
+import { Link } from "~/ui/link";
+import { useFormat } from "~/ui/use-format";
+import type { Route } from "./+types/revisions";
+
+const versionNumber = z.coerce.number().int().min(1).max(2_147_483_647);
+
+async function chapterOf(params: { id: string }) {
+  const id = versionNumber.safeParse(params.id);
+  const chapter = id.success ? await getChapterForEdit(id.data) : undefined;
+  if (!chapter) throw data(null, { status: 404 });
+  return chapter;
+}
+
+/** The history of a chapter; `?compare=N` shows what changed from version N to the current text. */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requireAuthor(request);
+  const chapter = await chapterOf(params);
+  const compare = versionNumber.safeParse(new URL(request.url).searchParams.get("compare"));
+  const older = compare.success ? await getRevision(chapter.id, compare.data) : undefined;
+  return {
+    chapter: { id: chapter.id, number: chapter.number, title: chapter.title, version: chapter.version },
+    revisions: await listRevisions(chapter.id),
+    diff: older ? { version: older.version, parts: textDiff(older.bodyMd, chapter.bodyMd) } : undefined,
+  };
+}
+
+const restoreSchema = z.object({ restore: versionNumber, version: versionNumber });
+
+/**
+ * Restores an earlier version as a new one (nothing in the history is lost): its title and text, the rest
+ * of the chapter as it is now. Made from the version the page showed, so it is a conflict if someone saved since.
+ */
+export async function action({ request, params }: Route.ActionArgs) {
+  const author = await requireAuthor(request);
+  const chapter = await chapterOf(params);
+  const parsed = parseForm(restoreSchema, await readForm(request));
+  if (!parsed.ok) return data({ error: "admin.revisions.unknown" }, { status: 400 });
+  const revision = await getRevision(chapter.id, parsed.data.restore);
+  if (!revision) return data({ error: "admin.revisions.unknown" }, { status: 404 });
+  const saved = await saveChapter(
+    chapter.id,
+    {
+      title: revision.title,
+      bodyMd: revision.bodyMd,
+      volume: chapter.volume,
+      status: chapter.status,
+      releaseAt: chapter.releaseAt,
+      coinsRequired: chapter.coinsRequired,
+      tags: chapter.tags,
+    },
+    parsed.data.version,
+    { via: "admin", userId: author.id },
+  );
+  if (!saved.ok) return data({ error: "admin.revisions.conflict" }, { status: 409 });
+  await refreshContentRevision();
+  return redirect(`/admin/chapters/${chapter.id}?saved=${saved.version}`);
+}
+
+export default function ChapterRevisions({ loaderData, actionData }: Route.ComponentProps) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const { chapter, revisions, diff } = loaderData;
+  const error = (actionData as { error?: string } | undefined)?.error;
+  const title = t("admin.revisions.title", { number: chapter.number });
+  return (
+    <>
+      <DocumentTitle name={title} />
+      <h1 className="font-display text-3xl text-primary">{title}</h1>
+      <Link to={`/admin/chapters/${chapter.id}`} className="underline">
+        {t("admin.revisions.back")}
+      </Link>
+      {error ? <FormAlert>{t(error)}</FormAlert> : null}
+      <ol className="flex flex-col divide-y divide-line" data-testid="revisions">
+        {revisions.map((revision) => (
+          <li key={revision.version} className="flex flex-wrap items-center justify-between gap-3 py-3">
+            <div>
+              <p className="font-semibold">
+                {t("admin.revisions.version", { version: revision.version })}
+                {revision.version === chapter.version ? ` · ${t("admin.revisions.current")}` : ""}
+              </p>
+              <p className="text-sm text-muted">
+                {revision.title} · {t("admin.revisions.words", { count: revision.words })} ·{" "}
+                {revision.by ?? t("admin.revisions.imported")} ·{" "}
+                <time dateTime={revision.createdAt}>
+                  {format.date(revision.createdAt, { dateStyle: "medium", timeStyle: "medium" })}
+                </time>
+              </p>
+            </div>
+            {revision.version !== chapter.version ? (
+              <div className="flex flex-wrap gap-2">
+                <Link
+                  to={`/admin/chapters/${chapter.id}/revisions?compare=${revision.version}`}
+                  className={buttonClass("ghost")}
+                >
+                  {t("admin.revisions.compare")}
+                </Link>
+                <Form method="post">
+                  <input type="hidden" name="restore" value={revision.version} />
+                  <input type="hidden" name="version" value={chapter.version} />
+                  <button
+                    type="submit"
+                    className={buttonClass("outline")}
+                    aria-label={t("admin.revisions.restoreOne", { version: revision.version })}
+                  >
+                    {t("admin.revisions.restore")}
+                  </button>
+                </Form>
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ol>
+      {diff ? (
+        <section aria-labelledby="diff-title" className="flex flex-col gap-2">
+          <h2 id="diff-title" className="font-display text-xl text-primary">
+            {t("admin.revisions.diffTitle", { from: diff.version, to: chapter.version })}
+          </h2>
+          <pre
+            className="overflow-x-auto whitespace-pre-wrap rounded-md border border-line p-3 text-sm"
+            data-testid="diff"
+          >
+            {diff.parts.map((part, index) =>
+              part.kind === "same" ? (
+                <span key={index}>{part.text}</span>
+              ) : part.kind === "added" ? (
+                <ins
+                  key={index}
+                  className="bg-[#dff5e1] text-[#14532d] no-underline dark:bg-[#12351c] dark:text-[#bbf7d0]"
+                >
+                  {part.text}
+                </ins>
+              ) : (
+                <del
+                  key={index}
+                  className="bg-[#fde2e2] text-[#7f1d1d] dark:bg-[#3b1111] dark:text-[#fecaca]"
+                >
+                  {part.text}
+                </del>
+              ),
+            )}
+          </pre>
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,241 @@
+import { eq } from "drizzle-orm";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DatabaseHandle, db } from "#db/client.server";
+import { auditLog, chapterRevisions, chapters, users } from "#db/schema";
+import {
+  type ChapterInput,
+  createChapter,
+  getChapterForEdit,
+  getDraft,
+  listRevisions,
+  saveChapter,
+  saveDraft,
+  textDiff,
+} from "~/features/admin/chapter-editing.server";
+import { chapterSchema } from "~/features/admin/chapter-form";
+import { parseForm } from "~/lib/forms";
+import { drivers, openTestDatabase } from "../support/database";
+import { createReader } from "../support/factories";
+
+/** Saving chapters from the admin: versions, conflicts, revisions, new chapters, drafts. */
+async function author(prefix: string) {
+  const reader = await createReader({ prefix });
+  await db().update(users).set({ role: "author" }).where(eq(users.id, reader.id));
+  return { via: "admin", userId: reader.id } as const;
+}
+
+async function inputOf(id: number, change: Partial<ChapterInput> = {}): Promise<ChapterInput> {
+  const chapter = await getChapterForEdit(id);
+  if (!chapter) throw new Error(`no chapter ${id}`);
+  return {
+    title: chapter.title,
+    volume: chapter.volume,
+    bodyMd: chapter.bodyMd,
+    status: chapter.status,
+    releaseAt: chapter.releaseAt,
+    coinsRequired: chapter.coinsRequired,
+    tags: chapter.tags,
+    ...change,
+  };
+}
+
+const idOf = async (number: number) =>
+  (await db().select({ id: chapters.id }).from(chapters).where(eq(chapters.number, number)))[0]?.id ?? 0;
+
+describe.each(drivers)("chapter editing on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+  });
+  afterAll(() => handle.close());
+
+  it("saves from the current version, keeps both versions in the history and audits the change", async () => {
+    const actor = await author("scribe");
+    const id = await idOf(1);
+    const before = await getChapterForEdit(id);
+    const saved = await saveChapter(
+      id,
+      await inputOf(id, { bodyMd: "A new first line.\n\nAnd more." }),
+      before?.version ?? 0,
+      actor,
+    );
+    expect(saved).toMatchObject({ ok: true, version: (before?.version ?? 0) + 1 });
+    const after = await getChapterForEdit(id);
+    expect(after).toMatchObject({
+      bodyMd: "A new first line.\n\nAnd more.",
+      version: (before?.version ?? 0) + 1,
+    });
+    const [stored] = await db()
+      .select({ words: chapters.wordCount })
+      .from(chapters)
+      .where(eq(chapters.id, id));
+    expect(stored?.words).toBe(6);
+    const history = await listRevisions(id);
+    expect(history.map((revision) => revision.version)).toEqual([
+      (before?.version ?? 0) + 1,
+      before?.version,
+    ]);
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.subjectId, String(id)));
+    expect(audit).toMatchObject({ action: "chapter.update", subjectType: "chapter", actorId: actor.userId });
+    expect(audit?.after).toMatchObject({ words: 6, version: (before?.version ?? 0) + 1 });
+  });
+
+  it("refuses a save from an older version as a conflict, with the text saved meanwhile, and changes nothing", async () => {
+    const first = await author("first");
+    const second = await author("second");
+    const id = await idOf(2);
+    const opened = (await getChapterForEdit(id))?.version ?? 0;
+    expect(
+      await saveChapter(id, await inputOf(id, { bodyMd: "First author's text." }), opened, first),
+    ).toMatchObject({
+      ok: true,
+    });
+    const late = await saveChapter(
+      id,
+      await inputOf(id, { bodyMd: "Second author's text." }),
+      opened,
+      second,
+    );
+    expect(late).toMatchObject({
+      ok: false,
+      reason: "conflict",
+      current: { version: opened + 1, bodyMd: "First author's text." },
+    });
+    expect((await getChapterForEdit(id))?.bodyMd).toBe("First author's text.");
+    // Saved again knowingly, from the version now current.
+    expect(
+      await saveChapter(id, await inputOf(id, { bodyMd: "Second author's text." }), opened + 1, second),
+    ).toMatchObject({
+      ok: true,
+      version: opened + 2,
+    });
+  });
+
+  it("creates chapters after the last one, each with its first revision", async () => {
+    const actor = await author("maker");
+    const [last] = await db().select({ number: chapters.number }).from(chapters).orderBy(chapters.number);
+    const count = (await db().select({ id: chapters.id }).from(chapters)).length;
+    const input = {
+      ...(await inputOf(await idOf(1))),
+      title: "A new night",
+      bodyMd: "Words.",
+      status: "draft" as const,
+    };
+    const created = await createChapter(input, actor);
+    expect(created).toMatchObject({ ok: true, version: 1 });
+    expect(created.ok && created.number).toBeGreaterThan(last?.number ?? 0);
+    expect((await db().select({ id: chapters.id }).from(chapters)).length).toBe(count + 1);
+    expect(await createChapter({ ...input, volume: 9999 }, actor)).toEqual({
+      ok: false,
+      reason: "unknownVolume",
+    });
+  });
+
+  it("keeps one draft per author and chapter", async () => {
+    const a = await author("drafter");
+    const b = await author("drafter");
+    await saveDraft(a.userId, "chapter:1", { title: "T", bodyMd: "mine", baseVersion: 1 });
+    await saveDraft(a.userId, "chapter:1", { title: "T", bodyMd: "mine, later", baseVersion: 1 });
+    await saveDraft(b.userId, "chapter:1", { title: "T", bodyMd: "theirs", baseVersion: 1 });
+    expect((await getDraft(a.userId, "chapter:1"))?.bodyMd).toBe("mine, later");
+    expect((await getDraft(b.userId, "chapter:1"))?.bodyMd).toBe("theirs");
+  });
+});
+
+describe("the chapter form", () => {
+  const form = (fields: Record<string, string>) => {
+    const data = new FormData();
+    for (const [key, value] of Object.entries(fields)) data.set(key, value);
+    return parseForm(chapterSchema, data);
+  };
+  const valid = {
+    title: "Night",
+    volume: "1",
+    bodyMd: "Text",
+    status: "published",
+    releaseLocal: "2026-11-27T09:30",
+    coinsRequired: "1",
+    tags: "a, b, a",
+    version: "3",
+  };
+
+  it("accepts a chapter and refuses each bad field with its message", () => {
+    expect(form(valid)).toMatchObject({ ok: true, data: { tags: ["a", "b"], coinsRequired: 1, version: 3 } });
+    for (const [field, value, message] of [
+      ["title", "", "admin.chapter.errors.title"],
+      ["title", "x".repeat(201), "admin.chapter.errors.title"],
+      ["coinsRequired", "-1", "admin.chapter.errors.coins"],
+      ["coinsRequired", "1.5", "admin.chapter.errors.coins"],
+      ["releaseLocal", "tomorrow", "admin.chapter.errors.release"],
+      ["releaseLocal", "2026-13-45T99:99", "admin.chapter.errors.release"],
+      ["bodyMd", "x".repeat(200_001), "admin.chapter.errors.bodyLong"],
+      ["tags", "x".repeat(31), "admin.chapter.errors.tags"],
+      ["status", "live", "admin.chapter.errors.status"],
+    ] as const) {
+      expect(form({ ...valid, [field]: value }), `${field}=${value.slice(0, 20)}`).toEqual({
+        ok: false,
+        errors: { [field]: message },
+      });
+    }
+  });
+
+  it("never throws on any fields (fuzz)", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom(...Object.keys(valid)), fc.string({ maxLength: 300 })),
+        (fields) => {
+          const result = form(fields);
+          if (!result.ok)
+            for (const message of Object.values(result.errors))
+              expect(message).toMatch(/^admin\.chapter\.errors\./);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("shows what changed between two texts line by line", () => {
+    expect(textDiff("one\ntwo\n", "one\nthree\n")).toEqual([
+      { kind: "same", text: "one\n" },
+      { kind: "removed", text: "two\n" },
+      { kind: "added", text: "three\n" },
+    ]);
+  });
+});
+
+describe.runIf(drivers.includes("postgres"))("chapter editing under concurrency", () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase("postgres");
+  });
+  afterAll(() => handle.close());
+
+  it("of five saves from the same version at once, one is saved and four are conflicts", async () => {
+    const id = await idOf(3);
+    const version = (await getChapterForEdit(id))?.version ?? 0;
+    const actors = await Promise.all([0, 1, 2, 3, 4].map(() => author("racer")));
+    const outcomes = await Promise.all(
+      actors.map(async (actor, index) =>
+        saveChapter(id, await inputOf(id, { bodyMd: `Text ${index}` }), version, actor),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+    expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === "conflict")).toHaveLength(4);
+    const revisions = await db().select().from(chapterRevisions).where(eq(chapterRevisions.chapterId, id));
+    expect(revisions.map((revision) => revision.version).sort()).toEqual([version, version + 1]);
+  });
+
+  it("gives five chapters created at once five numbers", async () => {
+    const actor = await author("maker");
+    const input = { ...(await inputOf(await idOf(1))), status: "draft" as const };
+    const created = await Promise.all(
+      [0, 1, 2, 3, 4].map((n) => createChapter({ ...input, title: `New ${n}` }, actor)),
+    );
+    const numbers = created.map((outcome) => (outcome.ok ? outcome.number : 0));
+    expect(new Set(numbers).size).toBe(5);
+  });
+});
