@@ -55,3 +55,12 @@ export async function outboxMessage(to: string, containing = ""): Promise<string
     .toBe(true);
   return found ?? "";
 }
+
+/** `npm run admin -- grant-author` on the browser tests' server (through its admin socket), as an operator. */
+export async function grantAuthor(email: string): Promise<void> {
+  const { execFileSync } = await import("node:child_process");
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "grant-author", email], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? "", LOG_LEVEL: "warn" },
+    stdio: "pipe",
+  });
+}
