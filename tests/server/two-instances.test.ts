@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { chapterForm } from "../support/admin";
 import { Client, registerReader } from "../support/http";
 import { waitFor } from "../support/poll";
 import { createPostgresDatabase } from "../support/postgres";
@@ -85,5 +86,30 @@ describe.runIf(inject("postgres"))("two instances on one PostgreSQL", () => {
         ),
       ),
     );
+  });
+
+  it("shows an author's save on one instance on the other within 2 s", async () => {
+    const [a, b] = servers as [RunningServer, RunningServer];
+    const author = new Client(a.url);
+    const name = await registerReader(author, a.env.DATA_DIR ?? "", "writer");
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query("update users set role = 'author' where username = $1", [name]);
+    } finally {
+      await admin.end();
+    }
+    const text = `Written on one instance at ${Date.now()}.`;
+    const saved = await author.post("/admin/chapters/2", await chapterForm(author, 2, { bodyMd: text }));
+    expect(saved.status).toBe(302);
+    const started = Date.now();
+    expect(await (await fetch(`${a.url}/chapter/2`)).text()).toContain(text);
+    await waitFor(
+      async () => ((await (await fetch(`${b.url}/chapter/2`)).text()).includes(text) ? true : undefined),
+      {
+        what: "the saved text on the other instance",
+      },
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
   });
 });
