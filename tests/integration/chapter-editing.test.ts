@@ -14,9 +14,12 @@ import {
   textDiff,
 } from "~/features/admin/chapter-editing.server";
 import { chapterSchema } from "~/features/admin/chapter-form";
+import { lookUpSessionToken } from "~/features/auth/session.server";
+import { getTableOfContents } from "~/features/chapters/queries.server";
+import { chapterLock, findChapter } from "~/features/reader/access.server";
 import { parseForm } from "~/lib/forms";
 import { drivers, openTestDatabase } from "../support/database";
-import { createReader } from "../support/factories";
+import { createReader, grantMembership } from "../support/factories";
 
 /** Saving chapters from the admin: versions, conflicts, revisions, new chapters, drafts. */
 async function author(prefix: string) {
@@ -133,6 +136,36 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
       ok: false,
       reason: "unknownVolume",
     });
+  });
+
+  it("schedules a chapter for tomorrow: locked with its date to a visitor, read now by a first_human member, coins at its release", async () => {
+    const actor = await author("scheduler");
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const input = {
+      ...(await inputOf(await idOf(1))),
+      title: "Tomorrow's night",
+      bodyMd: "Soon.",
+      coinsRequired: 1,
+    };
+    const created = await createChapter({ ...input, status: "published", releaseAt: tomorrow }, actor);
+    if (!created.ok) throw new Error("not created");
+    const toc = await getTableOfContents();
+    const row = toc.flatMap((volume) => volume.chapters).find((chapter) => chapter.number === created.number);
+    expect(row).toMatchObject({ status: "locked", releaseAt: tomorrow.toISOString() });
+
+    const facts = await findChapter(created.number, undefined);
+    if (!facts) throw new Error("not in the catalogue");
+    expect(await chapterLock(facts, undefined)).toMatchObject({ kind: "release" });
+    const member = await createReader({ prefix: "firsthuman" });
+    await grantMembership(member.id, 180);
+    const memberUser = await lookUpSessionToken(member.cookie.split("=")[1] ?? "");
+    expect(await chapterLock(facts, memberUser)).toBeUndefined();
+    // The clock passes the release: a reader is asked for the coin, and the member still reads it.
+    const later = new Date(tomorrow.getTime() + 60_000);
+    const reader = await createReader({ prefix: "coins" });
+    const readerUser = await lookUpSessionToken(reader.cookie.split("=")[1] ?? "");
+    expect(await chapterLock(facts, readerUser, later)).toMatchObject({ kind: "coins", coinsRequired: 1 });
+    expect(await chapterLock(facts, undefined, later)).toMatchObject({ kind: "coins" });
   });
 
   it("keeps one draft per author and chapter", async () => {
