@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Transform } from "node:stream";
 import type { RequestHandler } from "express";
+import { UPLOAD_BODY_OVERHEAD, UPLOAD_MAX_BYTES } from "~/features/uploads/limits";
 import { serverTranslator } from "~/i18n/server";
 import { parseCookieHeader, preferencesFromCookies } from "~/lib/preferences.server";
 
@@ -10,11 +11,13 @@ const LINGER_MS = 2000;
 
 /**
  * The most a request body may hold, by route: the one table (ADR 15). Forms are small; a progress beacon
- * carries a batch of entries; a provider's webhook event can be large. Whatever is not named is a form.
+ * carries a batch of entries; a provider's webhook event can be large; the author's image upload (ADR 33) is
+ * one file of up to 10 MB in a multipart body. Whatever is not named is a form.
  */
 const limits: { path: RegExp; bytes: number }[] = [
   { path: /^\/reader\/progress(\.data)?$/, bytes: 16 * KB },
   { path: /^\/webhooks\/[^/]+$/, bytes: 1024 * KB },
+  { path: /^\/admin\/uploads(\.data)?$/, bytes: UPLOAD_MAX_BYTES + UPLOAD_BODY_OVERHEAD },
 ];
 export const FORM_LIMIT = 64 * KB;
 

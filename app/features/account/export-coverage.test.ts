@@ -43,7 +43,7 @@ describe("the data download's coverage of the schema", () => {
       exportGaps(
         { ...schema, extra },
         [...exportedTables, { table: schema.users, withheld: { pasword: "typo" } }],
-        [{ table: extra, reason: " " }],
+        [...notExported, { table: extra, reason: " " }],
       ),
     ).toEqual(["users.pasword is withheld but no such column", "extra is excluded without a reason"]);
   });

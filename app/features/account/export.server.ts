@@ -20,6 +20,7 @@ import {
   sessions,
   subscriptions,
   supporters,
+  uploads,
   userAchievements,
   users,
 } from "#db/schema";
@@ -85,8 +86,14 @@ export const exportedTables = [
   { table: orderLines, section: "orderLines", withheld: {} },
 ] as const satisfies readonly { table: PgTable; section: string; withheld: Record<string, string> }[];
 
-/** Tables that reference an account but are deliberately not exported, with why (none today). */
-export const notExported: readonly { table: PgTable; reason: string }[] = [];
+/** Tables that reference an account but are deliberately not exported, with why. */
+export const notExported: readonly { table: PgTable; reason: string }[] = [
+  {
+    table: uploads,
+    reason:
+      "the author's site media (images for pages), not a reader's data: created_by only names which author account uploaded it",
+  },
+];
 
 type Entry = (typeof exportedTables)[number];
 
