@@ -103,7 +103,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   const { handle, release } = await openConfiguredDatabase();
   await handle.migrate();
   setDatabase(handle);
-  const media = mediaStoreFor(env);
+  const media = await mediaStoreFor(env);
   // `npm run db -- backup` of a running PGlite site goes through this server (ADR 14).
   const closeAdminSocket =
     handle.kind === "pglite" ? await startAdminSocket(env.dataDir, handle) : async () => {};

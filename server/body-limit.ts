@@ -51,9 +51,14 @@ function sendTooLarge(req: IncomingMessage, res: ServerResponse, limit: number):
   );
   const t = serverTranslator(language);
   const kilobytes = Math.round(limit / KB);
+  // An upload's limit is said in MB, with what happened to the file.
+  const body =
+    limit >= UPLOAD_MAX_BYTES
+      ? t("httpErrors.tooLarge.file", { megabytes: Math.floor(limit / (1024 * KB)) })
+      : t("httpErrors.tooLarge.body", { kilobytes });
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.end(
-    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${t("httpErrors.tooLarge.title")}</title></head><body><main><h1>${t("httpErrors.tooLarge.title")}</h1><p>${t("httpErrors.tooLarge.body", { kilobytes })}</p><p><a href="/">${t("httpErrors.goHome")}</a></p></main></body></html>`,
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${t("httpErrors.tooLarge.title")}</title></head><body><main><h1>${t("httpErrors.tooLarge.title")}</h1><p>${body}</p><p><a href="/">${t("httpErrors.goHome")}</a></p></main></body></html>`,
   );
 }
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import express, { type RequestHandler } from "express";
-import { IMMUTABLE_MEDIA } from "~/features/uploads/store.server";
+import { IMMUTABLE_MEDIA } from "~/features/uploads/keys";
 import { LocalMediaStore, type MediaStore, safeKey } from "~/lib/storage.server";
 
 /** An upload's variant never changes under its key (content-addressed): a year, never revalidated. */

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
-import type { S3Settings } from "./s3-storage.server";
+import type { S3Settings } from "./storage.server";
 
 function knownTimeZone(name: string): boolean {
   try {

@@ -8,18 +8,15 @@ import {
   S3Client,
   S3ServiceException,
 } from "@aws-sdk/client-s3";
-import { contentTypeOf, type MediaHead, type MediaObject, type MediaStore, safeKey } from "./storage.server";
-
-export type S3Settings = {
-  bucket: string;
-  region: string;
-  accessKeyId: string;
-  secretAccessKey: string;
-  /** An S3-compatible server (MinIO, R2, Garage…); AWS itself when unset. */
-  endpoint?: string;
-  /** `bucket` in the path rather than the host name: what most S3-compatible servers expect. */
-  forcePathStyle?: boolean;
-};
+import { logger } from "./logger.server";
+import {
+  contentTypeOf,
+  type MediaHead,
+  type MediaObject,
+  type MediaStore,
+  type S3Settings,
+  safeKey,
+} from "./storage.server";
 
 /** The answer, or undefined for a missing key: S3 answers one 404 (NotFound for HEAD, NoSuchKey for GET). */
 async function orMissing<T>(request: Promise<T>): Promise<T | undefined> {
@@ -40,12 +37,30 @@ const headOf = (
   etag: answer.ETag,
 });
 
+const SDK_WARNING = "AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED";
+
+/**
+ * On Node 20 the SDK writes a warning to stderr as plain text (its releases after January 2027 need
+ * Node 22), a line that is not JSON in a log that holds only JSON lines: said once in the log instead.
+ */
+function quietNodeVersionWarning() {
+  if (process.env[SDK_WARNING] !== undefined) return;
+  process.env[SDK_WARNING] = "true";
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major < 22)
+    logger.warn(
+      { code: "aws-sdk-node-version", node: process.versions.node },
+      "the AWS SDK's releases after January 2027 need Node 22: upgrade Node before upgrading @aws-sdk/client-s3",
+    );
+}
+
 /** The media store in an S3-compatible bucket: the same keys as the local directory, one object each. */
 export class S3MediaStore implements MediaStore {
   readonly client: S3Client;
   readonly bucket: string;
 
   constructor(settings: S3Settings) {
+    quietNodeVersionWarning();
     this.bucket = settings.bucket;
     this.client = new S3Client({
       region: settings.region,

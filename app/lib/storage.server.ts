@@ -3,6 +3,18 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 
+/** An S3-compatible bucket for the media (the S3_ settings, app/lib/env.server.ts). */
+export type S3Settings = {
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** An S3-compatible server (MinIO, R2, Garage…); AWS itself when unset. */
+  endpoint?: string;
+  /** `bucket` in the path rather than the host name: what most S3-compatible servers expect. */
+  forcePathStyle?: boolean;
+};
+
 /** What a stored object is: its size and type, without its bytes. */
 export type MediaHead = { bytes: number; contentType: string; etag?: string };
 

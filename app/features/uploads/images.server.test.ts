@@ -124,6 +124,18 @@ describe("processImage: what is accepted", () => {
     expect(cleanFilename("a".repeat(500))).toHaveLength(120);
   });
 
+  it("answers uploads made at the same time, each its own (they take turns)", async () => {
+    const inputs = await Promise.all([solid(30, 20).png().toBuffer(), solid(20, 30).jpeg().toBuffer()]);
+    const [png, cut, jpeg] = await Promise.all([
+      processImage(inputs[0] ?? Buffer.alloc(0)),
+      processImage((inputs[1] ?? Buffer.alloc(0)).subarray(0, 200)),
+      processImage(inputs[1] ?? Buffer.alloc(0)),
+    ]);
+    expect(png?.ok && [png.format, png.width, png.height]).toEqual(["png", 30, 20]);
+    expect(cut?.ok === false && cut.code).toBe("corrupt");
+    expect(jpeg?.ok && [jpeg.format, jpeg.width, jpeg.height]).toEqual(["jpeg", 20, 30]);
+  });
+
   it("lists widths without ever enlarging", () => {
     expect(variantWidths(1)).toEqual([1]);
     expect(variantWidths(480)).toEqual([480]);

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import sharp, { type Metadata, type Sharp } from "sharp";
+import sharp, { type Metadata, type OutputInfo, type Sharp } from "sharp";
 import { logger } from "~/lib/logger.server";
 import {
   UPLOAD_MAX_BYTES,
@@ -48,6 +48,8 @@ export type UploadRefusal = {
 };
 
 const MB = 1024 * 1024;
+/** The widest variant written. */
+const maxWidth = UPLOAD_WIDTHS[UPLOAD_WIDTHS.length - 1] ?? UPLOAD_MAX_SIDE;
 
 function refuse(code: UploadErrorCode, values: Record<string, number> = {}): UploadRefusal {
   return { ok: false, code, messageKey: `uploads.errors.${code}`, values };
@@ -116,7 +118,7 @@ export function cleanFilename(name: string | undefined): string {
 
 /** The widths written: each web width narrower than the image, and the image's own up to the largest. */
 export function variantWidths(width: number): number[] {
-  const largest = Math.min(width, UPLOAD_WIDTHS[UPLOAD_WIDTHS.length - 1] ?? width);
+  const largest = Math.min(width, maxWidth);
   return [...UPLOAD_WIDTHS.filter((candidate) => candidate < largest), largest];
 }
 
@@ -139,6 +141,17 @@ function encoder(image: Sharp, format: VariantFormat): Sharp {
     case "png":
       return image.png({ compressionLevel: 9 });
   }
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+/**
+ * One image decoded or encoded at a time in this process: a 40 MP upload takes ~150 MB while it is worked
+ * on, and two at once would take twice that. Uploads are the author's, rarely two at once; readers wait on none.
+ */
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const turn = queue.then(work, work);
+  queue = turn.catch(() => undefined);
+  return turn;
 }
 
 /** Decoder settings for untrusted bytes: the first frame, errors (a cut file) fatal, a pixel ceiling. */
@@ -181,45 +194,17 @@ export async function processImage(
     return refuse("too-wide", { width, height, limit: UPLOAD_MAX_SIDE });
   if (width * height > UPLOAD_MAX_PIXELS) return tooManyPixels(width, height);
 
+  let master: { data: Buffer; info: OutputInfo };
   try {
-    const widths = variantWidths(width);
-    const largest = widths[widths.length - 1] ?? width;
     // Decoded once, whole (a cut or corrupt file fails here), upright and at the largest width written.
-    const master = await sharp(bytes, decoding)
-      .autoOrient()
-      .resize({ width: largest, withoutEnlargement: true })
-      .toColourspace("srgb")
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const { channels } = master.info;
-    const raw = { width: master.info.width, height: master.info.height, channels };
-    const formats: VariantFormat[] = ["avif", "webp", fallbackFormat(format, channels === 4)];
-    const variants: ImageVariant[] = [];
-    for (const target of widths) {
-      for (const output of formats) {
-        const resized = sharp(master.data, { raw }).resize({ width: target, withoutEnlargement: true });
-        const { data, info } = await encoder(resized, output).toBuffer({ resolveWithObject: true });
-        variants.push({
-          name: `${target}.${extensions[output]}`,
-          format: output,
-          contentType: `image/${output}`,
-          width: info.width,
-          height: info.height,
-          bytes: data.length,
-          data,
-        });
-      }
-    }
-    return {
-      ok: true,
-      hash: crypto.createHash("sha256").update(bytes).digest("hex").slice(0, 32),
-      filename: cleanFilename(options.filename),
-      format,
-      width,
-      height,
-      bytes: bytes.length,
-      variants,
-    };
+    master = await oneAtATime(() =>
+      sharp(bytes, decoding)
+        .autoOrient()
+        .resize({ width: Math.min(width, maxWidth), withoutEnlargement: true })
+        .toColourspace("srgb")
+        .raw()
+        .toBuffer({ resolveWithObject: true }),
+    );
   } catch (error) {
     if (error instanceof Error && /pixel limit/i.test(error.message)) return tooManyPixels(width, height);
     // A file that starts well and breaks further on: the client's, logged at debug (the decoder's first line).
@@ -227,4 +212,43 @@ export async function processImage(
     logger.debug({ code: "upload-decode-failed", format, width, height, reason }, "upload refused");
     return refuse("corrupt");
   }
+  // From here on the input is pixels the decoder vouched for: an encoder's failure is the server's, thrown.
+  const variants = await oneAtATime(() => encodeVariants(master, format, variantWidths(width)));
+  return {
+    ok: true,
+    hash: crypto.createHash("sha256").update(bytes).digest("hex").slice(0, 32),
+    filename: cleanFilename(options.filename),
+    format,
+    width,
+    height,
+    bytes: bytes.length,
+    variants,
+  };
+}
+
+async function encodeVariants(
+  master: { data: Buffer; info: OutputInfo },
+  format: Format,
+  widths: number[],
+): Promise<ImageVariant[]> {
+  const { width, height, channels } = master.info;
+  const raw = { width, height, channels };
+  const formats: VariantFormat[] = ["avif", "webp", fallbackFormat(format, channels === 4)];
+  const variants: ImageVariant[] = [];
+  for (const target of widths) {
+    for (const output of formats) {
+      const resized = sharp(master.data, { raw }).resize({ width: target, withoutEnlargement: true });
+      const { data, info } = await encoder(resized, output).toBuffer({ resolveWithObject: true });
+      variants.push({
+        name: `${target}.${extensions[output]}`,
+        format: output,
+        contentType: `image/${output}`,
+        width: info.width,
+        height: info.height,
+        bytes: data.length,
+        data,
+      });
+    }
+  }
+  return variants;
 }

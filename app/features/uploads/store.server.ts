@@ -3,12 +3,7 @@ import type { Database } from "#db/client.server";
 import { type UploadVariant, uploads } from "#db/schema";
 import type { MediaStore } from "~/lib/storage.server";
 import { type ProcessedImage, processImage, type UploadRefusal } from "./images.server";
-
-/** Where an upload's variants live: content-addressed, so a key's bytes never change (cached for a year). */
-export const uploadPrefix = (hash: string) => `uploads/${hash}/`;
-
-/** Served forever: a key under uploads/<hash>/ names one file's one rendering, never replaced. */
-export const IMMUTABLE_MEDIA = /^uploads\/[0-9a-f]{32}\/[\w.-]+$/;
+import { uploadPrefix } from "./keys";
 
 /**
  * Writes a processed upload's variants under `uploads/<hash>/<width>.<ext>`. The same file uploaded twice
