@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -81,7 +82,8 @@ export class LocalMediaStore implements MediaStore {
     const current = await fs.readFile(target).catch(() => undefined);
     if (current?.equals(bytes)) return false;
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const temporary = `${target}.${process.pid}.tmp`;
+    // Its own temporary file per write: two writes of one key at once (the same upload twice) each rename whole.
+    const temporary = `${target}.${process.pid}.${crypto.randomBytes(6).toString("hex")}.tmp`;
     await fs.writeFile(temporary, bytes);
     await fs.rename(temporary, target);
     return true;

@@ -10,7 +10,7 @@ import { describeError } from "~/lib/errors";
 import { S3MediaStore } from "~/lib/s3-storage.server";
 import { LocalMediaStore, type MediaStore } from "~/lib/storage.server";
 import { serveMedia } from "../../server/media";
-import { openTestDatabase } from "../support/database";
+import { drivers, openTestDatabase } from "../support/database";
 import { startFakeS3 } from "../support/fake-s3";
 import { pngWithGps, solid } from "../support/images";
 import { tempDir } from "../support/temp";
@@ -104,10 +104,11 @@ describe("the fake S3 server", () => {
   });
 });
 
-describe("uploadImage with the database", () => {
+describe.each(drivers)("uploadImage with the database (%s)", (driver) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
-    handle = await openTestDatabase("pglite", { content: false });
+    handle = await openTestDatabase(driver, { content: false });
+    await handle.db.delete(uploads);
   });
   afterAll(() => handle?.close());
 
@@ -173,6 +174,20 @@ describe("uploadImage with the database", () => {
     expect(second.upload.originalFilename).toBe("banner.png");
     expect(fakeS3.requests.filter((request) => request.method === "PUT").length).toBe(puts);
     expect(await handle.db.select().from(uploads)).toHaveLength(1);
+  });
+
+  it("records one row when the same file is uploaded twice at once", async () => {
+    const store = new LocalMediaStore(tempDir("cc-media-"));
+    const bytes = await solid(50, 40).jpeg().toBuffer();
+    const both = await Promise.all([
+      uploadImage(handle.db, store, bytes, { filename: "a.jpg" }),
+      uploadImage(handle.db, store, bytes, { filename: "b.jpg" }),
+    ]);
+    const created = both.map((result) => result.ok && result.created).sort();
+    expect(created).toEqual([false, true]);
+    const ids = new Set(both.map((result) => result.ok && result.upload.id));
+    expect(ids.size).toBe(1);
+    expect(await store.list()).toHaveLength(3);
   });
 });
 

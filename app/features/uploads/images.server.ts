@@ -61,9 +61,10 @@ const tooManyPixels = (width: number, height: number) =>
     limit: UPLOAD_MAX_PIXELS / 1_000_000,
   });
 
-const startsWith = (bytes: Buffer, signature: number[] | string, at = 0) =>
-  bytes.length >= at + signature.length &&
-  bytes.subarray(at, at + signature.length).equals(Buffer.from(signature as string, "latin1"));
+function startsWith(bytes: Buffer, signature: number[] | string, at = 0): boolean {
+  const expected = typeof signature === "string" ? Buffer.from(signature, "latin1") : Buffer.from(signature);
+  return bytes.length >= at + expected.length && bytes.subarray(at, at + expected.length).equals(expected);
+}
 
 /** The brands an ISO-BMFF file (AVIF, HEIC) declares in its leading `ftyp` box. */
 function isoBrands(bytes: Buffer): string[] | undefined {
@@ -87,18 +88,20 @@ export function sniff(bytes: Buffer): Format | UploadErrorCode {
   const brands = isoBrands(bytes);
   if (brands)
     return brands.some((brand) => brand === "avif" || brand === "avis") ? "avif" : "unsupported-format";
-  // TIFF, BMP, ICO, PDF, JPEG XL, JPEG 2000, Photoshop: images (or documents) the site does not take.
+  // TIFF (both byte orders), BMP, ICO, PDF, Photoshop, JPEG XL (codestream and container), JPEG 2000:
+  // images or documents the site does not take.
   const others = [
     [0x49, 0x49, 0x2a, 0x00],
     [0x4d, 0x4d, 0x00, 0x2a],
     "BM",
     [0, 0, 1, 0],
     "%PDF",
+    "8BPS",
     [0xff, 0x0a],
+    [0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20],
+    [0, 0, 0, 0x0c, 0x6a, 0x50, 0x20, 0x20],
   ];
   if (others.some((signature) => startsWith(bytes, signature))) return "unsupported-format";
-  if (startsWith(bytes, [0, 0, 0, 0x0c, 0x4a, 0x58, 0x4c, 0x20]) || startsWith(bytes, "8BPS"))
-    return "unsupported-format";
   const head = bytes.toString("utf8", 0, 4096).replace(/^\uFEFF/, "");
   if (/<svg[\s>]/i.test(head)) return "svg";
   return "not-an-image";
