@@ -40,7 +40,7 @@ function crc32(bytes: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-function pngChunk(type: string, data: Buffer): Buffer {
+export function pngChunk(type: string, data: Buffer): Buffer {
   const length = Buffer.alloc(4);
   length.writeUInt32BE(data.length);
   const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
@@ -62,4 +62,15 @@ export function pngDeclaring(width: number, height: number): Buffer {
     pngChunk("IDAT", zlib.deflateSync(Buffer.alloc(64 * 1024))),
     pngChunk("IEND", Buffer.alloc(0)),
   ]);
+}
+
+/** A real PNG carrying a text chunk after its header: what a polyglot hides its HTML or script in. */
+export async function pngWithText(text: string): Promise<Buffer> {
+  const png = await solid(16, 16).png().toBuffer();
+  const afterHeader = 8 + 4 + 4 + 13 + 4; // signature, then IHDR's length, type, data and CRC
+  const chunk = pngChunk(
+    "tEXt",
+    Buffer.concat([Buffer.from("Comment\0", "latin1"), Buffer.from(text, "latin1")]),
+  );
+  return Buffer.concat([png.subarray(0, afterHeader), chunk, png.subarray(afterHeader)]);
 }

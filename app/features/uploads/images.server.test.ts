@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { CAMERA, pngDeclaring, pngWithGps, solid } from "../../../tests/support/images";
+import { CAMERA, pngDeclaring, pngWithGps, pngWithText, solid } from "../../../tests/support/images";
 import {
   cleanFilename,
   type ProcessedImage,
@@ -45,6 +45,17 @@ describe("processImage: what is accepted", () => {
       expect([after.width, after.height], variant.name).toEqual([32, 64]);
       expect(variant.data.includes(CAMERA), variant.name).toBe(false);
       expect(variant.bytes).toBe(variant.data.length);
+    }
+  });
+
+  it("leaves out what a polyglot hides in a text chunk, and anything after the image's end", async () => {
+    const script = "<script>alert(document.domain)</script>";
+    const input = Buffer.concat([await pngWithText(script), Buffer.from(`<html>${script}</html>`)]);
+    expect((await sharp(input).metadata()).comments).toEqual([{ keyword: "Comment", text: script }]);
+    const image = await accepted(input, "innocent.png");
+    for (const variant of image.variants) {
+      expect(variant.data.includes("<script>"), variant.name).toBe(false);
+      expect((await sharp(variant.data).metadata()).comments, variant.name).toBeUndefined();
     }
   });
 
