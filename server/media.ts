@@ -2,6 +2,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import express, { type RequestHandler } from "express";
 import { IMMUTABLE_MEDIA } from "~/features/uploads/keys";
+import { logger, safeError } from "~/lib/logger.server";
 import { LocalMediaStore, type MediaStore, safeKey } from "~/lib/storage.server";
 
 /** An upload's variant never changes under its key (content-addressed): a year, never revalidated. */
@@ -60,7 +61,10 @@ export function serveMedia(store: MediaStore): RequestHandler {
       }
       await pipeline(found.body, res);
     } catch (error) {
-      next(error);
+      // Once the image has begun, an end mid-way (most often the browser going away) cuts the response.
+      if (!res.headersSent) return next(error);
+      logger.info({ requestId: res.locals.requestId, ...safeError(error) }, "media response cut");
+      res.destroy();
     }
   };
 }
