@@ -20,13 +20,14 @@ import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
+import { mediaStoreFor } from "~/lib/media-store.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { redactUrl } from "~/lib/redact";
-import { LocalMediaStore } from "~/lib/storage.server";
 import { startAdminSocket } from "./admin-socket";
 import { bodyLimit } from "./body-limit";
 import { answeringDatabaseOutages } from "./database-outage";
 import { securityHeaders } from "./headers";
+import { serveMedia } from "./media";
 import { originCheck } from "./origin-check";
 import { PageCache, pendingPage } from "./page-cache";
 import { reactRouterHandler } from "./react-router";
@@ -102,7 +103,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   const { handle, release } = await openConfiguredDatabase();
   await handle.migrate();
   setDatabase(handle);
-  const media = new LocalMediaStore(path.join(env.dataDir, "media"));
+  const media = await mediaStoreFor(env);
   // `npm run db -- backup` of a running PGlite site goes through this server (ADR 14).
   const closeAdminSocket =
     handle.kind === "pglite" ? await startAdminSocket(env.dataDir, handle) : async () => {};
@@ -139,7 +140,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     }
   });
 
-  app.use("/media", express.static(media.root, { maxAge: "1d", fallthrough: false }));
+  app.use("/media", serveMedia(media));
 
   let build: () => Promise<ServerBuild>;
   if (vite) {

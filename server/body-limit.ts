@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Transform } from "node:stream";
 import type { RequestHandler } from "express";
+import { UPLOAD_BODY_OVERHEAD, UPLOAD_MAX_BYTES } from "~/features/uploads/limits";
 import { serverTranslator } from "~/i18n/server";
 import { parseCookieHeader, preferencesFromCookies } from "~/lib/preferences.server";
 
@@ -10,13 +11,15 @@ const LINGER_MS = 2000;
 
 /**
  * The most a request body may hold, by route: the one table (ADR 15). Forms are small; a progress beacon
- * carries a batch of entries; a provider's webhook event can be large. Whatever is not named is a form.
+ * carries a batch of entries; a provider's webhook event can be large; the author's image upload (ADR 33) is
+ * one file of up to 10 MB in a multipart body. Whatever is not named is a form.
  */
 const limits: { path: RegExp; bytes: number }[] = [
   { path: /^\/reader\/progress(\.data)?$/, bytes: 16 * KB },
   { path: /^\/webhooks\/[^/]+$/, bytes: 1024 * KB },
   // A chapter's text (200,000 characters; Japanese is 9 bytes a character once form-encoded) and its drafts.
   { path: /^\/admin\/(chapters\/(new|\d+)|drafts|preview)(\.data)?$/, bytes: 2048 * KB },
+  { path: /^\/admin\/uploads(\.data)?$/, bytes: UPLOAD_MAX_BYTES + UPLOAD_BODY_OVERHEAD },
 ];
 export const FORM_LIMIT = 64 * KB;
 
@@ -50,9 +53,14 @@ function sendTooLarge(req: IncomingMessage, res: ServerResponse, limit: number):
   );
   const t = serverTranslator(language);
   const kilobytes = Math.round(limit / KB);
+  // An upload's limit is said in MB, with what happened to the file.
+  const body =
+    limit >= UPLOAD_MAX_BYTES
+      ? t("httpErrors.tooLarge.file", { megabytes: Math.floor(limit / (1024 * KB)) })
+      : t("httpErrors.tooLarge.body", { kilobytes });
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.end(
-    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${t("httpErrors.tooLarge.title")}</title></head><body><main><h1>${t("httpErrors.tooLarge.title")}</h1><p>${t("httpErrors.tooLarge.body", { kilobytes })}</p><p><a href="/">${t("httpErrors.goHome")}</a></p></main></body></html>`,
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${t("httpErrors.tooLarge.title")}</title></head><body><main><h1>${t("httpErrors.tooLarge.title")}</h1><p>${body}</p><p><a href="/">${t("httpErrors.goHome")}</a></p></main></body></html>`,
   );
 }
 

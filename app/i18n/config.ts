@@ -9,8 +9,11 @@ export const defaultLanguage: Language = "en";
  */
 export const coreNamespaces = ["common", "nav", "footer", "error", "notFound", "reader"];
 
-/** Namespaces only the server uses (e-mails, pages the server answers itself): never sent to the browser. */
-export const serverNamespaces = ["mail", "httpErrors", "notices"];
+/**
+ * Namespaces only the server uses (e-mails, pages the server answers itself, an upload's refusal, which the
+ * admin's action words): never sent to the browser.
+ */
+export const serverNamespaces = ["mail", "httpErrors", "notices", "uploads"];
 
 /** Each language's own name for itself: shown as is in every interface language. */
 export const languageNames: Record<Language, string> = {

@@ -122,3 +122,47 @@ describe("logLevelFrom", () => {
     expect(() => logLevelFrom({ LOG_LEVEL: "loud" })).toThrowError(/LOG_LEVEL:/);
   });
 });
+
+describe("S3 media storage settings", () => {
+  const complete = {
+    S3_BUCKET: "site-media",
+    S3_REGION: "auto",
+    S3_ACCESS_KEY_ID: "key",
+    S3_SECRET_ACCESS_KEY: "secret",
+  };
+
+  it("keeps media under DATA_DIR when no S3_ variable is set", () => {
+    expect(parseEnv({}).s3).toBeUndefined();
+  });
+
+  it("takes a complete set, with an endpoint and path-style addressing for an S3-compatible server", () => {
+    expect(parseEnv(complete).s3).toEqual({
+      bucket: "site-media",
+      region: "auto",
+      accessKeyId: "key",
+      secretAccessKey: "secret",
+      endpoint: undefined,
+      forcePathStyle: undefined,
+    });
+    const env = parseEnv({ ...complete, S3_ENDPOINT: "http://127.0.0.1:9000", S3_FORCE_PATH_STYLE: "true" });
+    expect(env.s3).toMatchObject({ endpoint: "http://127.0.0.1:9000", forcePathStyle: true });
+    expect(parseEnv({ ...complete, S3_FORCE_PATH_STYLE: "0" }).s3?.forcePathStyle).toBe(false);
+  });
+
+  it("is all or nothing: a partial set names every missing variable and what was set", () => {
+    expect(() => parseEnv({ S3_BUCKET: "site-media" })).toThrowError(
+      /S3_REGION: is required when S3 storage is configured \(S3_BUCKET set\)[\s\S]*S3_ACCESS_KEY_ID: is required[\s\S]*S3_SECRET_ACCESS_KEY: is required/,
+    );
+    expect(() => parseEnv({ S3_ENDPOINT: "http://127.0.0.1:9000" })).toThrowError(/S3_BUCKET: is required/);
+    const { S3_SECRET_ACCESS_KEY: _, ...withoutSecret } = complete;
+    expect(() => parseEnv(withoutSecret)).toThrowError(/S3_SECRET_ACCESS_KEY: is required/);
+  });
+
+  it.each([
+    [{ S3_ENDPOINT: "ftp://storage" }, "S3_ENDPOINT"],
+    [{ S3_FORCE_PATH_STYLE: "yes" }, "S3_FORCE_PATH_STYLE"],
+    [{ S3_BUCKET: "x" }, "S3_BUCKET"],
+  ])("refuses %j naming the variable", (source, name) => {
+    expect(() => parseEnv({ ...complete, ...source })).toThrowError(new RegExp(`${name}:`));
+  });
+});

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import type { S3Settings } from "./storage.server";
 
 function knownTimeZone(name: string): boolean {
   try {
@@ -11,6 +12,17 @@ function knownTimeZone(name: string): boolean {
 }
 
 const logLevel = z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info");
+
+/** S3 media storage is all or nothing: any of these set asks for the required ones. */
+const s3Variables = [
+  "S3_BUCKET",
+  "S3_REGION",
+  "S3_ACCESS_KEY_ID",
+  "S3_SECRET_ACCESS_KEY",
+  "S3_ENDPOINT",
+  "S3_FORCE_PATH_STYLE",
+] as const;
+const s3Required = ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
 
 /**
  * The process configuration, read once from the environment and validated at start.
@@ -77,8 +89,32 @@ const schema = z
       .string()
       .refine(knownTimeZone, "must be an IANA time zone name (UTC, Europe/Paris, America/New_York, …)")
       .default("UTC"),
+    /**
+     * Media (uploads and imported art) in an S3-compatible bucket instead of DATA_DIR/media (ADR 33): all of
+     * bucket, region and keys, or none. S3_ENDPOINT names an S3-compatible server (AWS when unset).
+     */
+    S3_BUCKET: z.string().min(3).max(63).optional(),
+    S3_REGION: z.string().min(1).optional(),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    S3_FORCE_PATH_STYLE: z
+      .enum(["true", "false", "1", "0"], "must be true or false")
+      .transform((value) => value === "true" || value === "1")
+      .optional(),
   })
   .superRefine((env, context) => {
+    const s3Named = s3Variables.filter((name) => env[name] !== undefined);
+    if (s3Named.length > 0) {
+      for (const name of s3Required) {
+        if (env[name] === undefined)
+          context.addIssue({
+            code: "custom",
+            path: [name],
+            message: `is required when S3 storage is configured (${s3Named.join(", ")} set): set ${s3Required.join(", ")}, or none of the S3_ variables to keep media under DATA_DIR`,
+          });
+      }
+    }
     if (env.PAYMENT_PROVIDER !== "stripe") return;
     for (const name of ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"] as const) {
       if (!env[name])
@@ -98,6 +134,8 @@ export type Env = Omit<z.infer<typeof schema>, "PAYMENT_PROVIDER"> & {
   publicProduction: boolean;
   /** The test payment provider serves a public site: every page says payments are simulated. */
   simulatedPayments: boolean;
+  /** The S3 bucket media go to (ADR 33); undefined keeps them under DATA_DIR/media. */
+  s3: S3Settings | undefined;
 };
 
 export class ConfigError extends Error {
@@ -128,6 +166,17 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
     origin,
     publicProduction,
     simulatedPayments: publicProduction && provider === "test",
+    s3:
+      env.S3_BUCKET && env.S3_REGION && env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? {
+            bucket: env.S3_BUCKET,
+            region: env.S3_REGION,
+            accessKeyId: env.S3_ACCESS_KEY_ID,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+            endpoint: env.S3_ENDPOINT,
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+          }
+        : undefined,
   };
 }
 

@@ -10,4 +10,5 @@ export * from "./fundraiser";
 export * from "./payments";
 export * from "./reader";
 export * from "./shop";
+export * from "./uploads";
 export * from "./users";

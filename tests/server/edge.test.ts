@@ -217,6 +217,15 @@ describe("request bodies are limited by route before they are read", () => {
     expect(serverRssMb() - before).toBeLessThan(10);
   });
 
+  it("answers a 40 MB upload to /admin/uploads with 413 at once, saying the limit in MB (ADR 33)", async () => {
+    const answer = await post("/admin/uploads", 40 * 1024 * 1024, {
+      headers: { accept: "text/html", "content-type": "multipart/form-data; boundary=x" },
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.sentWhenAnswered).toBeLessThan(40 * 1024 * 1024);
+    expect(answer.body).toContain("larger than this page accepts (10 MB). Nothing was saved");
+  });
+
   it("answers JSON to a script: progress beacons over 16 KB, webhooks over 1 MB", async () => {
     const beacon = await post("/reader/progress", 17 * 1024, {
       headers: { "content-type": "application/json" },

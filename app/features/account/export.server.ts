@@ -23,6 +23,7 @@ import {
   sessions,
   subscriptions,
   supporters,
+  uploads,
   userAchievements,
   users,
 } from "#db/schema";
@@ -104,6 +105,11 @@ export const notExported: readonly { table: PgTable; reason: string }[] = [
   {
     table: editorDrafts,
     reason: "an author's unsaved chapter text for the site (their work for it, deleted with the account)",
+  },
+  {
+    table: uploads,
+    reason:
+      "the author's site media (images for pages), not a reader's data: created_by only names which author account uploaded it",
   },
 ];
 

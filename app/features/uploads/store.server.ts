@@ -1,0 +1,75 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "#db/client.server";
+import { type UploadVariant, uploads } from "#db/schema";
+import type { MediaStore } from "~/lib/storage.server";
+import { type ProcessedImage, processImage, type UploadRefusal } from "./images.server";
+import { uploadPrefix } from "./keys";
+
+/**
+ * Writes a processed upload's variants under `uploads/<hash>/<width>.<ext>`. The same file uploaded twice
+ * has the same keys, and a key already holding its variant is not written again: it is stored once.
+ */
+export async function storeUpload(
+  store: MediaStore,
+  image: ProcessedImage,
+): Promise<{ prefix: string; variants: UploadVariant[]; written: number }> {
+  const prefix = uploadPrefix(image.hash);
+  let written = 0;
+  const variants: UploadVariant[] = [];
+  for (const { name, data, format, contentType, width, height, bytes } of image.variants) {
+    const key = `${prefix}${name}`;
+    const present = await store.head(key);
+    if (present?.bytes !== bytes && (await store.put(key, data, contentType))) written++;
+    variants.push({ key, format, contentType, width, height, bytes });
+  }
+  return { prefix, variants, written };
+}
+
+export type UploadRow = typeof uploads.$inferSelect;
+
+/**
+ * Stores the variants and records the upload; the same file again returns its first row (and who first
+ * uploaded it), writing nothing new. The files go first: a row never points at variants not stored.
+ */
+export async function saveUpload(
+  database: Database,
+  store: MediaStore,
+  image: ProcessedImage,
+  options: { createdBy?: number | null } = {},
+): Promise<{ upload: UploadRow; created: boolean }> {
+  const { prefix, variants } = await storeUpload(store, image);
+  const [inserted] = await database
+    .insert(uploads)
+    .values({
+      hash: image.hash,
+      keyPrefix: prefix,
+      originalFilename: image.filename,
+      contentType: `image/${image.format}`,
+      width: image.width,
+      height: image.height,
+      bytes: image.bytes,
+      variants,
+      createdBy: options.createdBy ?? null,
+    })
+    .onConflictDoNothing({ target: uploads.hash })
+    .returning();
+  if (inserted) return { upload: inserted, created: true };
+  const [existing] = await database.select().from(uploads).where(eq(uploads.hash, image.hash));
+  if (!existing) throw new Error("upload row vanished between its insert and its read");
+  return { upload: existing, created: false };
+}
+
+/**
+ * The whole upload, as the admin's action calls it: the bytes checked and re-encoded, then stored and
+ * recorded; a refusal stores nothing and records nothing.
+ */
+export async function uploadImage(
+  database: Database,
+  store: MediaStore,
+  bytes: Uint8Array,
+  options: { filename?: string; createdBy?: number | null } = {},
+): Promise<UploadRefusal | { ok: true; upload: UploadRow; created: boolean }> {
+  const processed = await processImage(bytes, { filename: options.filename });
+  if (!processed.ok) return processed;
+  return { ok: true, ...(await saveUpload(database, store, processed, options)) };
+}
