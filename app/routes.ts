@@ -58,6 +58,7 @@ export default [
     route("admin/chapters/new", "routes/admin/chapter.tsx", { id: "admin-chapter-new" }),
     route("admin/chapters/:id", "routes/admin/chapter.tsx", { id: "admin-chapter" }),
     route("admin/chapters/:id/revisions", "routes/admin/revisions.tsx"),
+    route("admin/uploads", "routes/admin/uploads.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),

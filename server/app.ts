@@ -20,7 +20,7 @@ import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
-import { mediaStoreFor } from "~/lib/media-store.server";
+import { mediaStoreFor, setMediaStore } from "~/lib/media-store.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { redactUrl } from "~/lib/redact";
 import { startAdminSocket } from "./admin-socket";
@@ -104,6 +104,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   await handle.migrate();
   setDatabase(handle);
   const media = await mediaStoreFor(env);
+  setMediaStore(media);
   // `npm run db -- backup` of a running PGlite site goes through this server (ADR 14).
   const closeAdminSocket =
     handle.kind === "pglite" ? await startAdminSocket(env.dataDir, handle) : async () => {};

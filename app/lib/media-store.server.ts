@@ -11,3 +11,15 @@ export async function mediaStoreFor(env: Pick<Env, "dataDir" | "s3">): Promise<M
   const { S3MediaStore } = await import("./s3-storage.server");
   return new S3MediaStore(env.s3);
 }
+
+const holder: { store?: MediaStore } = {};
+
+/** The server's media store, set once at start (server/app.ts), for the routes that write media. */
+export function setMediaStore(store: MediaStore | undefined): void {
+  holder.store = store;
+}
+
+export function mediaStore(): MediaStore {
+  if (!holder.store) throw new Error("The media store is not open yet");
+  return holder.store;
+}

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { Database } from "#db/client.server";
 import { type UploadVariant, uploads } from "#db/schema";
 import type { MediaStore } from "~/lib/storage.server";
@@ -72,4 +72,24 @@ export async function uploadImage(
   const processed = await processImage(bytes, { filename: options.filename });
   if (!processed.ok) return processed;
   return { ok: true, ...(await saveUpload(database, store, processed, options)) };
+}
+
+export const UPLOADS_LISTED = 50;
+
+/** The newest uploads, for the admin's media page: each with its sizes and who uploaded it. */
+export async function listUploads(database: Database) {
+  const rows = await database
+    .select({
+      id: uploads.id,
+      originalFilename: uploads.originalFilename,
+      width: uploads.width,
+      height: uploads.height,
+      bytes: uploads.bytes,
+      variants: uploads.variants,
+      createdAt: uploads.createdAt,
+    })
+    .from(uploads)
+    .orderBy(desc(uploads.id))
+    .limit(UPLOADS_LISTED);
+  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }

@@ -32,6 +32,7 @@ export function ErrorBoundary(props: Route.ErrorBoundaryProps) {
 const sections = [
   { to: "/admin", key: "overview", end: true },
   { to: "/admin/chapters", key: "chapters", end: false },
+  { to: "/admin/uploads", key: "uploads", end: false },
   { to: "/admin/authors", key: "authors", end: false },
   { to: "/admin/audit", key: "audit", end: false },
 ] as const;

@@ -1,0 +1,26 @@
+import { db } from "#db/client.server";
+import { listUploads, uploadImage } from "~/features/uploads/store.server";
+import type { Language } from "~/i18n/config";
+import { serverTranslator } from "~/i18n/server";
+import { mediaStore } from "~/lib/media-store.server";
+
+/** The admin's images page: the newest uploads. */
+export function siteUploads() {
+  return listUploads(db());
+}
+
+/**
+ * An author's upload (a form's file field) into the site's media store (ADR 33), recorded as theirs. A
+ * refusal comes back as its message in the author's language (the upload messages are the server's).
+ */
+export async function uploadForAuthor(file: FormDataEntryValue | null, authorId: number, language: Language) {
+  const t = serverTranslator(language);
+  if (!(file instanceof File) || file.size === 0)
+    return { ok: false, error: t("uploads.errors.empty") } as const;
+  const result = await uploadImage(db(), mediaStore(), new Uint8Array(await file.arrayBuffer()), {
+    filename: file.name,
+    createdBy: authorId,
+  });
+  if (!result.ok) return { ok: false, error: t(result.messageKey, result.values) } as const;
+  return { ok: true, name: result.upload.originalFilename, created: result.created } as const;
+}
