@@ -15,6 +15,8 @@ const LINGER_MS = 2000;
 const limits: { path: RegExp; bytes: number }[] = [
   { path: /^\/reader\/progress(\.data)?$/, bytes: 16 * KB },
   { path: /^\/webhooks\/[^/]+$/, bytes: 1024 * KB },
+  // The editor's preview: a chapter's Markdown (200 KB at most, the route says so) and the form around it.
+  { path: /^\/admin\/preview$/, bytes: 256 * KB },
 ];
 export const FORM_LIMIT = 64 * KB;
 

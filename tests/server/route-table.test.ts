@@ -101,6 +101,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/chapters": [{ path: "/admin/chapters", status: 404, translated: true }],
   "admin/authors": [{ path: "/admin/authors", status: 404, translated: true, signedIn: true }],
   "admin/audit": [{ path: "/admin/audit", status: 404, translated: true }],
+  "admin/preview": "resource",
   "*": [{ path: "/no/such/page", status: 404, translated: true }],
 };
 
