@@ -7,7 +7,7 @@ import { tags } from "@lezer/highlight";
 import { type FormattingName, formatting } from "./transforms";
 
 /**
- * CodeMirror over the editor's textarea (ADR: the author's editor). Only this module imports CodeMirror, and
+ * CodeMirror over the editor's textarea (issue 19). Only this module imports CodeMirror, and
  * only `markdown-editor.tsx` imports it, with `import()` once it has mounted: the browser downloads it on an
  * admin page that shows an editor, never on a reader's page, and the server never renders it.
  */
@@ -18,6 +18,8 @@ export type EditorHandle = {
   /** Runs a toolbar command on the selection and gives the text the focus back. */
   run: (name: EditorCommand) => void;
   focus: () => void;
+  /** Points the editor's description at other elements (a hint, an error shown after it mounted). */
+  describe: (describedBy: string | undefined) => void;
   /** Takes the editor away and shows the textarea again, holding the current text. */
   destroy: () => void;
 };
@@ -25,7 +27,6 @@ export type EditorHandle = {
 type Options = {
   /** The id of the visible label: the editor's content is named by it. */
   labelledBy: string;
-  describedBy?: string;
   /** Called with the whole text after each change, once the textarea holds it. */
   onChange: (text: string) => void;
 };
@@ -80,6 +81,9 @@ export function mountEditor(
   options: Options,
 ): EditorHandle {
   const darkMode = new Compartment();
+  const description = new Compartment();
+  const described = (ids: string | undefined) =>
+    EditorView.contentAttributes.of(ids ? { "aria-describedby": ids } : {});
   const view = new EditorView({
     parent: host,
     state: EditorState.create({
@@ -99,9 +103,9 @@ export function mountEditor(
         EditorView.lineWrapping,
         theme,
         darkMode.of(EditorView.darkTheme.of(isDark())),
+        description.of(described(textarea.getAttribute("aria-describedby") ?? undefined)),
         EditorView.contentAttributes.of({
           "aria-labelledby": options.labelledBy,
-          ...(options.describedBy ? { "aria-describedby": options.describedBy } : {}),
           spellcheck: "true",
           autocorrect: "on",
           autocapitalize: "sentences",
@@ -139,6 +143,7 @@ export function mountEditor(
       view.focus();
     },
     focus: () => view.focus(),
+    describe: (ids) => view.dispatch({ effects: description.reconfigure(described(ids)) }),
     destroy() {
       observer.disconnect();
       form?.removeEventListener("reset", onReset);

@@ -171,7 +171,7 @@ export function MarkdownEditor({
     let cancelled = false;
     void loadEditor().then(({ mountEditor }) => {
       if (cancelled) return;
-      handle = mountEditor(textarea, host, { labelledBy: labelId, describedBy, onChange: changed });
+      handle = mountEditor(textarea, host, { labelledBy: labelId, onChange: changed });
       setEditor(handle);
     });
     return () => {
@@ -179,7 +179,12 @@ export function MarkdownEditor({
       handle?.destroy();
       setEditor(undefined);
     };
-  }, [labelId, describedBy, changed]);
+  }, [labelId, changed]);
+
+  // A hint or an error that comes or goes (the form's answer) describes the editor as it does the textarea.
+  useEffect(() => {
+    editor?.describe(describedBy);
+  }, [editor, describedBy]);
 
   useEffect(() => () => clearTimeout(statsTimer.current), []);
 
