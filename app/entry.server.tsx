@@ -6,6 +6,7 @@ import {
   type ActionFunctionArgs,
   type AppLoadContext,
   type EntryContext,
+  isRouteErrorResponse,
   type LoaderFunctionArgs,
   ServerRouter,
 } from "react-router";
@@ -23,13 +24,14 @@ export const streamTimeout = 5_000;
 /**
  * A loader's, an action's or the render's failure: one JSON line with the request id and a code, never the
  * error's message or stack (a database error's carry the query's parameters). A request the client gave up
- * on (or a body cut at its limit) is not a failure of ours.
+ * on (or a body cut at its limit) is not a failure of ours, nor is a 4xx a resource route throws (React Router
+ * reports those here too: `requireAuthor`'s 404 from /admin/preview, a refused preference).
  */
 export function handleError(
   error: unknown,
   { request, context }: LoaderFunctionArgs | ActionFunctionArgs,
 ): void {
-  if (request.signal.aborted) return;
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
   logger.error(
     { requestId: context.requestId, code: describeError(error).code, status: 500, method: request.method },
     "request failed",

@@ -52,6 +52,7 @@ export default [
   route("webhooks/:provider", "routes/payments/webhook.ts"),
   // The author's admin (ADR 34): every loader and action checks the role; anyone else gets the 404.
   route("admin/drafts", "routes/admin/drafts.ts"),
+  route("admin/preview", "routes/admin/preview.ts"),
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/index.tsx"),
     route("admin/chapters", "routes/admin/chapters.tsx"),

@@ -17,8 +17,10 @@ const LINGER_MS = 2000;
 const limits: { path: RegExp; bytes: number }[] = [
   { path: /^\/reader\/progress(\.data)?$/, bytes: 16 * KB },
   { path: /^\/webhooks\/[^/]+$/, bytes: 1024 * KB },
-  // A chapter's text (200,000 characters; Japanese is 9 bytes a character once form-encoded) and its drafts.
-  { path: /^\/admin\/(chapters\/(new|\d+)|drafts|preview)(\.data)?$/, bytes: 2048 * KB },
+  // A chapter's text (200 KB of UTF-8; Japanese triples once form-encoded) and its drafts.
+  { path: /^\/admin\/(chapters\/(new|\d+)|drafts)(\.data)?$/, bytes: 2048 * KB },
+  // The editor's preview: the text (200 KB at most, the route says so), posted as multipart.
+  { path: /^\/admin\/preview$/, bytes: 256 * KB },
   { path: /^\/admin\/uploads(\.data)?$/, bytes: UPLOAD_MAX_BYTES + UPLOAD_BODY_OVERHEAD },
 ];
 export const FORM_LIMIT = 64 * KB;

@@ -1,5 +1,11 @@
+import type { Page } from "@playwright/test";
 import { grantAuthor, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
+
+/** The chapter text as the author types it: the editor once it has loaded, its text area before. */
+const body = (page: Page) => page.getByRole("textbox", { name: "Text (Markdown)" });
+/** What the form will post: the text area the editor keeps in step. */
+const posted = (page: Page) => page.locator('textarea[name="bodyMd"]');
 
 /**
  * The author's admin in the browser. The chapters written here are drafts (hidden from readers), so the
@@ -20,7 +26,7 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await page.getByRole("link", { name: "New chapter" }).click();
   await hydrated(page);
   await page.getByLabel("Title").fill(`Draft ${testInfo.project.name} ${Date.now()}`);
-  await page.getByLabel("Text (Markdown)").fill("The first version of the night.");
+  await body(page).fill("The first version of the night.");
   await page.getByRole("button", { name: "Create chapter" }).click();
   await expect(page.getByText("Saved as version 1.")).toBeVisible();
   const editor = new URL(page.url()).pathname;
@@ -32,15 +38,15 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await grantAuthor(secondReader.email);
   await second.goto(editor);
   await hydrated(second);
-  await page.getByLabel("Text (Markdown)").fill("The second version of the night.");
+  await body(page).fill("The second version of the night.");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Saved as version 2.")).toBeVisible();
 
   // The second author's save is refused as a conflict: their text stays, the first author's is shown.
-  await second.getByLabel("Text (Markdown)").fill("The second author's night.");
+  await body(second).fill("The second author's night.");
   await second.getByRole("button", { name: "Save" }).click();
   await expect(second.getByRole("alert")).toContainText("since you opened it (version 2");
-  await expect(second.getByLabel("Text (Markdown)")).toHaveValue("The second author's night.");
+  await expect(posted(second)).toHaveValue("The second author's night.");
   await expect(second.getByLabel("Their text (version 2)")).toHaveValue("The second version of the night.");
   await second.screenshot({ path: testInfo.outputPath("conflict.png"), fullPage: true });
   // Saved again, knowingly.
@@ -56,7 +62,7 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await expect(page.getByTestId("diff").locator("ins")).toHaveText("The second author's night.");
   await page.getByRole("button", { name: "Restore version 1" }).click();
   await expect(page.getByText("Saved as version 4.")).toBeVisible();
-  await expect(page.getByLabel("Text (Markdown)")).toHaveValue("The first version of the night.");
+  await expect(posted(page)).toHaveValue("The first version of the night.");
 });
 
 test("the editor keeps unsaved text as a draft and offers it back", async ({ page }) => {
@@ -65,12 +71,34 @@ test("the editor keeps unsaved text as a draft and offers it back", async ({ pag
   await page.goto("/admin/chapters/new");
   await hydrated(page);
   await page.getByLabel("Title").fill("Kept while writing");
-  await page.getByLabel("Text (Markdown)").fill("Words nobody saved yet.");
+  await body(page).fill("Words nobody saved yet.");
   await expect(page.getByTestId("autosave-status")).toContainText("Draft kept at", { timeout: 15_000 });
   await page.goto("/admin");
   await page.goto("/admin/chapters/new");
   await hydrated(page);
   await page.getByRole("button", { name: "Restore it" }).click();
-  await expect(page.getByLabel("Text (Markdown)")).toHaveValue("Words nobody saved yet.");
+  await expect(posted(page)).toHaveValue("Words nobody saved yet.");
   await expect(page.getByLabel("Title")).toHaveValue("Kept while writing");
+});
+
+test("the chapter editor: toolbar, word count and a sanitised preview, on a phone behind a tab", async ({
+  page,
+}, testInfo) => {
+  const author = await register(page);
+  await grantAuthor(author.email);
+  await page.goto("/admin/chapters/new");
+  await hydrated(page);
+  await expect(page.locator(".cm-editor")).toBeVisible();
+  await body(page).fill("The night fell.");
+  await body(page).press("ControlOrMeta+a");
+  await page.getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name: /^Bold/ }).click();
+  await expect(posted(page)).toHaveValue("**The night fell.**");
+  await body(page).press("End");
+  await body(page).pressSequentially(' <script>alert("x")</script>');
+  await expect(page.getByText(/^\d+ words · 1 min read$/)).toBeVisible();
+  if (testInfo.project.name === "phone") await page.getByRole("tab", { name: "Preview" }).click();
+  const preview = page.locator(".reader-text");
+  await expect(preview.locator("strong")).toHaveText("The night fell.");
+  await expect(preview.locator("script")).toHaveCount(0);
+  await page.screenshot({ path: testInfo.outputPath("editor.png"), fullPage: true });
 });

@@ -198,6 +198,10 @@ describe("the chapter form", () => {
 
   it("accepts a chapter and refuses each bad field with its message", () => {
     expect(form(valid)).toMatchObject({ ok: true, data: { tags: ["a", "b"], coinsRequired: 1, version: 3 } });
+    expect(form({ ...valid, bodyMd: "One.\r\n\r\nTwo.\rThree." })).toMatchObject({
+      ok: true,
+      data: { bodyMd: "One.\n\nTwo.\nThree." },
+    });
     for (const [field, value, message] of [
       ["title", "", "admin.chapter.errors.title"],
       ["title", "x".repeat(201), "admin.chapter.errors.title"],
@@ -205,7 +209,8 @@ describe("the chapter form", () => {
       ["coinsRequired", "1.5", "admin.chapter.errors.coins"],
       ["releaseLocal", "tomorrow", "admin.chapter.errors.release"],
       ["releaseLocal", "2026-13-45T99:99", "admin.chapter.errors.release"],
-      ["bodyMd", "x".repeat(200_001), "admin.chapter.errors.bodyLong"],
+      ["bodyMd", "x".repeat(200 * 1024 + 1), "admin.chapter.errors.bodyLong"],
+      ["bodyMd", "語".repeat(70_000), "admin.chapter.errors.bodyLong"],
       ["tags", "x".repeat(31), "admin.chapter.errors.tags"],
       ["status", "live", "admin.chapter.errors.status"],
     ] as const) {

@@ -106,6 +106,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/chapters/new": [{ path: "/admin/chapters/new", status: 404, translated: true }],
   "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],
   "admin/chapters/:id/revisions": [{ path: "/admin/chapters/1/revisions", status: 404, translated: true }],
+  "admin/preview": "resource",
   "*": [{ path: "/no/such/page", status: 404, translated: true }],
 };
 

@@ -1,7 +1,12 @@
 import { z } from "zod";
 
-/** Limits of the chapter form: a chapter of 4,000 words is about 25,000 characters. */
-export const CHAPTER_LIMITS = { title: 200, body: 200_000, tags: 10, tag: 30, coins: 1000 } as const;
+import { MARKDOWN_MAX_BYTES, markdownBytes } from "./editor/limits";
+
+/** Limits of the chapter form: a chapter of 4,000 words is about 25 KB; the text may be 200 KB of UTF-8. */
+export const CHAPTER_LIMITS = { title: 200, tags: 10, tag: 30, coins: 1000 } as const;
+
+/** Form text as stored: line breaks as "\n" (forms post CRLF). */
+export const normalisedText = (text: string) => text.replace(/\r\n?/g, "\n");
 
 const integer = (min: number, max: number, error: string) =>
   z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
@@ -19,7 +24,8 @@ export const chapterSchema = z.object({
   volume: integer(1, 10_000, "admin.chapter.errors.volume"),
   bodyMd: z
     .string({ error: "admin.chapter.errors.body" })
-    .max(CHAPTER_LIMITS.body, { error: "admin.chapter.errors.bodyLong" }),
+    .transform(normalisedText)
+    .refine((text) => markdownBytes(text) <= MARKDOWN_MAX_BYTES, { error: "admin.chapter.errors.bodyLong" }),
   status: z.enum(["draft", "published"], { error: "admin.chapter.errors.status" }),
   releaseLocal: z
     .string({ error: "admin.chapter.errors.release" })

@@ -91,18 +91,5 @@ export function useAutosave({ key, baseVersion }: { key: string; baseVersion: nu
     });
   };
 
-  /** Puts an autosaved text back into the form. */
-  const restore = (draft: { title: string; bodyMd: string } | undefined) => {
-    const form = formRef.current;
-    if (!form || !draft) return;
-    for (const [name, value] of Object.entries({ title: draft.title, bodyMd: draft.bodyMd })) {
-      const field = form.elements.namedItem(name);
-      if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) {
-        field.value = value;
-        field.dispatchEvent(new Event("input", { bubbles: true }));
-      }
-    }
-  };
-
-  return { formRef, savedAt, sessionEnded, beforeSave, restore };
+  return { formRef, savedAt, sessionEnded, beforeSave };
 }

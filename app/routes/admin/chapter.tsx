@@ -1,4 +1,5 @@
 import "~/i18n/full-catalogue";
+import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import {
   createChapter,
@@ -8,6 +9,7 @@ import {
 } from "~/features/admin/chapter-editing.server";
 import { chapterSchema } from "~/features/admin/chapter-form";
 import { listVolumes } from "~/features/admin/chapters.server";
+import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
@@ -139,7 +141,10 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const result = actionData as ActionResult | undefined;
   const { id, number, volumes, timeZone } = loaderData;
-  const values = result?.values ?? loaderData.values;
+  // "Restore it" brings an autosaved text back: the form is drawn again from it (the editor included).
+  const [restored, setRestored] = useState<{ title: string; bodyMd: string }>();
+  const base = result?.values ?? loaderData.values;
+  const values = restored ? { ...base, title: restored.title, bodyMd: restored.bodyMd } : base;
   // After a conflict the next save is made knowingly from the version now current.
   const version = result?.conflict?.version ?? loaderData.version;
   const saved =
@@ -181,7 +186,7 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           </a>
         </FormAlert>
       ) : null}
-      {loaderData.draft && !result ? (
+      {loaderData.draft && !result && !restored ? (
         <div
           role="status"
           className="flex flex-wrap items-center gap-3 rounded-md border border-primary px-4 py-3"
@@ -194,7 +199,7 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           <button
             type="button"
             className={buttonClass("outline")}
-            onClick={() => autosave.restore(loaderData.draft)}
+            onClick={() => setRestored(loaderData.draft)}
           >
             {t("admin.chapter.restoreDraft")}
           </button>
@@ -206,7 +211,7 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
         onSubmit={autosave.beforeSave}
         className="flex flex-col gap-5"
         aria-busy={navigation.state === "submitting"}
-        key={`${id ?? "new"}-${version ?? 0}-${result?.conflict ? "conflict" : ""}`}
+        key={`${id ?? "new"}-${version ?? 0}-${result?.conflict ? "conflict" : ""}-${restored ? "restored" : ""}`}
       >
         {version !== undefined ? <input type="hidden" name="version" value={version} /> : null}
         <Field
@@ -274,12 +279,10 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           maxLength={400}
           error={errors.tags}
         />
-        <TextAreaField
+        <MarkdownEditor
           name="bodyMd"
           label={t("admin.chapter.body")}
           defaultValue={values.bodyMd}
-          maxLength={200_000}
-          rows={20}
           error={errors.bodyMd}
         />
         {result?.conflict ? (

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { saveDraft } from "~/features/admin/chapter-editing.server";
-import { CHAPTER_LIMITS } from "~/features/admin/chapter-form";
+import { CHAPTER_LIMITS, normalisedText } from "~/features/admin/chapter-form";
+import { MARKDOWN_MAX_BYTES } from "~/features/admin/editor/limits";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { parseForm, readForm } from "~/lib/forms";
@@ -10,7 +11,11 @@ import type { Route } from "./+types/drafts";
 const draftSchema = z.object({
   key: z.string().regex(/^(new|chapter:\d{1,10})$/),
   title: z.string().max(CHAPTER_LIMITS.title + 100),
-  bodyMd: z.string().max(CHAPTER_LIMITS.body + 100),
+  // Characters, not bytes: a draft is kept even a little over the limit, so nothing typed is lost.
+  bodyMd: z
+    .string()
+    .max(MARKDOWN_MAX_BYTES + 1000)
+    .transform(normalisedText),
   baseVersion: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
 });
 
