@@ -1,15 +1,10 @@
-import { asc } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { achievements, type LocalizedText, userAchievements } from "#db/schema";
+import { type achievements, type LocalizedText, userAchievements } from "#db/schema";
 import { loadReaderRecords } from "~/features/streaks/records.server";
 import type { Language } from "~/i18n/config";
 import { achievementFacts, meets } from "./rules";
 
 export type Achievement = typeof achievements.$inferSelect;
-
-export function listAchievements(): Promise<Achievement[]> {
-  return db().select().from(achievements).orderBy(asc(achievements.sortOrder), asc(achievements.key));
-}
 
 /**
  * Awards every achievement the reader's records meet and they do not hold yet, each exactly once (the
@@ -19,7 +14,7 @@ export function listAchievements(): Promise<Achievement[]> {
  * brought up to date), the catalogue and what this call awarded.
  */
 export async function evaluateAchievements(userId: number, now = new Date()) {
-  const [records, catalogue] = await Promise.all([loadReaderRecords(userId, now), listAchievements()]);
+  const { achievements: catalogue, ...records } = await loadReaderRecords(userId, now);
   const held = new Set(records.earned.map((row) => row.key));
   const facts = achievementFacts(records);
   const due = catalogue.filter((achievement) => !held.has(achievement.key) && meets(achievement, facts));

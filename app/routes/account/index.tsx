@@ -13,6 +13,7 @@ import {
   parseForm,
 } from "~/features/auth/schemas";
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
+import { loadAccountPanels } from "~/features/dashboard/account.server";
 import {
   AccountStats,
   ChaptersAhead,
@@ -21,18 +22,14 @@ import {
   RecentActivity,
   StreakCard,
 } from "~/features/dashboard/dashboard";
-import { loadDashboard } from "~/features/dashboard/queries.server";
-import { loadSupporterPanel } from "~/features/fundraiser/account.server";
+import { loadDashboardAndMembership } from "~/features/dashboard/queries.server";
 import { GiftHistory, SupporterPanel } from "~/features/fundraiser/supporter-panel";
 import { MembershipSummary } from "~/features/membership/membership-summary";
-import { getMembership, membershipView } from "~/features/membership/queries.server";
+import { membershipView } from "~/features/membership/queries.server";
 import { OrderList } from "~/features/orders/order-list";
-import { listOrders } from "~/features/orders/queries.server";
 import { PurchaseHistory } from "~/features/payments/purchase-history";
-import { listPurchases } from "~/features/payments/queries.server";
 import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
 import { getSiteSettings } from "~/features/site/queries.server";
-import { getSubscriptionPanel } from "~/features/subscriptions/queries.server";
 import { SubscriptionPanel } from "~/features/subscriptions/subscription-panel";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
@@ -46,17 +43,19 @@ import type { Route } from "./+types/index";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [membership, purchases, orders, dashboard] = await Promise.all([
-    getMembership(user.id),
-    listPurchases(user.id),
-    listOrders(user.id),
-    loadDashboard(user.id, getPreferences(request).language),
+  const [{ dashboard, membership }, panels, linked] = await Promise.all([
+    loadDashboardAndMembership(user.id, getPreferences(request).language),
+    loadAccountPanels(user),
+    getLinkedProviders(user.id),
   ]);
   return {
     dashboard,
     membership: membershipView(membership),
-    purchases: purchases.map((purchase) => ({ ...purchase, createdAt: purchase.createdAt.toISOString() })),
-    orders: orders.map((order) => ({ ...order, createdAt: order.createdAt.toISOString() })),
+    purchases: panels.purchases.map((purchase) => ({
+      ...purchase,
+      createdAt: purchase.createdAt.toISOString(),
+    })),
+    orders: panels.orders.map((order) => ({ ...order, createdAt: order.createdAt.toISOString() })),
     user: {
       username: user.username,
       email: user.email,
@@ -65,9 +64,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       memberSince: user.createdAt.toISOString(),
       hasPassword: user.hasPassword,
     },
-    linked: await getLinkedProviders(user.id),
-    supporter: await loadSupporterPanel(user),
-    subscription: await getSubscriptionPanel(user.id),
+    linked,
+    supporter: panels.supporter,
+    subscription: panels.subscription,
     providers: listConfiguredProviders(),
   };
 }
