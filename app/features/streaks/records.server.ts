@@ -1,5 +1,4 @@
 import { getDatabase } from "#db/client.server";
-import type { achievements as achievementsTable } from "#db/schema";
 import { type ChapterCatalog, getChapterCatalog } from "~/features/chapters/catalog.server";
 import { type Membership, membershipOf } from "~/features/membership/queries.server";
 import type { Grant } from "~/features/membership/tiers";
@@ -14,8 +13,6 @@ import { computeStreak, type Streak } from "./streaks";
  * progress, unlocks, payments, settings, achievements earned, what the membership is decided from, and the
  * chapter catalogue (kept in memory until the content changes).
  */
-type Achievement = typeof achievementsTable.$inferSelect;
-
 export type ReaderRecords = {
   userId: number;
   now: Date;
@@ -45,8 +42,7 @@ export type ReaderRecords = {
  * The reader's records in one statement, planned once per connection (`preparedRows`): each list comes as a
  * JSON array from a subquery on the reader's own rows (their indexes), timestamps as ISO strings. On
  * PGlite's single connection ten small queries cost ten parses, plans and round trips (about 0.4 ms each
- * under Drizzle) where this one costs 0.3 ms in all. The achievements catalogue comes with them: it is the
- * list the records are evaluated against, and no content revision covers it.
+ * under Drizzle) where this one costs 0.3 ms in all.
  */
 const recordsStatement = `select u.time_zone, u.created_at,
   (select coalesce(json_agg(json_build_object('day', d.day, 'seconds', d.seconds, 'languages', d.languages)
@@ -67,10 +63,7 @@ const recordsStatement = `select u.time_zone, u.created_at,
     from membership_grants g where g.user_id = u.id and g.revoked_at is null),
   (select coalesce(json_agg(json_build_object('tierKey', s.tier_key, 'status', s.status, 'currentPeriodEnd',
     s.current_period_end, 'cancelAtPeriodEnd', s.cancel_at_period_end, 'graceUntil', s.grace_until, 'endedAt',
-    s.ended_at, 'startedAt', s.started_at)), '[]') from subscriptions s where s.user_id = u.id),
-  (select coalesce(json_agg(json_build_object('key', a.key, 'icon', a.icon, 'category', a.category, 'rule',
-    a.rule, 'threshold', a.threshold, 'hidden', a.hidden, 'sortOrder', a.sort_order, 'name', a.name,
-    'description', a.description) order by a.sort_order, a.key), '[]') from achievements a)
+    s.ended_at, 'startedAt', s.started_at)), '[]') from subscriptions s where s.user_id = u.id)
 from users u where u.id = $1`;
 
 type RecordsRow = [
@@ -84,33 +77,18 @@ type RecordsRow = [
   JsonRow<ReaderRecords["earned"][number]>[],
   JsonRow<Grant>[],
   JsonRow<MembershipSubscription>[],
-  JsonRow<Achievement>[],
 ];
 
 type MembershipSubscription = Parameters<typeof membershipOf>[0]["subscriptions"][number];
 
-/** The reader's records and the achievements catalogue, in one statement and the catalogue kept in memory. */
-export async function loadReaderRecords(
-  userId: number,
-  now = new Date(),
-): Promise<ReaderRecords & { achievements: Achievement[] }> {
+/** The reader's records, in one statement, and the chapter catalogue kept in memory. */
+export async function loadReaderRecords(userId: number, now = new Date()): Promise<ReaderRecords> {
   const [[row], catalog] = await Promise.all([
     getDatabase().preparedRows("reader_records", recordsStatement, [String(userId)]),
     getChapterCatalog(),
   ]);
-  const [
-    timeZone,
-    createdAt,
-    days,
-    progress,
-    unlocks,
-    paid,
-    settingsChanged,
-    earned,
-    grants,
-    subs,
-    achievements,
-  ] = (row ?? ["UTC", now, [], [], [], [], false, [], [], [], []]) as RecordsRow;
+  const [timeZone, createdAt, days, progress, unlocks, paid, settingsChanged, earned, grants, subs] =
+    (row ?? ["UTC", now, [], [], [], [], false, [], [], []]) as RecordsRow;
   const today = localDay(now, timeZone);
   const payments = paid.map(({ amountCents, refundedCents, ...payment }) => ({
     ...payment,
@@ -150,5 +128,5 @@ export async function loadReaderRecords(
     catalog,
   };
   const busy = busySpans({ ...records, todayNumber: dayNumber(today) });
-  return { ...records, streak: computeStreak({ days, today, busy }), achievements };
+  return { ...records, streak: computeStreak({ days, today, busy }) };
 }
