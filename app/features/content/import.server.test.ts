@@ -7,7 +7,7 @@ import type { DatabaseHandle } from "#db/client.server";
 import { chapters, coinPacks, contentRevision, supporters } from "#db/schema";
 import { drivers, openTestDatabase } from "../../../tests/support/database";
 import { exportContent } from "./export.server";
-import { readContentDir } from "./files.server";
+import { type ContentBundle, readContentDir } from "./files.server";
 import { importContent } from "./import.server";
 
 const everyCount = (report: Record<string, { inserted: number; updated: number; unchanged: number }>) =>
@@ -81,21 +81,16 @@ describe.each(drivers)("content import on %s", (driver) => {
 
   it("moves the content revision when only the achievements change, not when nothing does", async () => {
     const bundle = await readContentDir(scratch);
-    const only = {
-      ...bundle,
-      site: undefined,
-      fundraiser: undefined,
-      ...{
-        legal: [],
-        volumes: [],
-        chapters: [],
-        wiki: [],
-        gallery: [],
-        products: [],
-        tiers: [],
-        coinPacks: [],
-      },
-    };
+    // A bundle of the achievements alone (each list of the other content empty).
+    const only: ContentBundle = {
+      ...Object.fromEntries(
+        ["legal", "volumes", "chapters", "wiki", "gallery", "products", "tiers", "coinPacks"].map((key) => [
+          key,
+          [],
+        ]),
+      ),
+      achievements: bundle.achievements,
+    } as ContentBundle;
     const before = await revision();
     await importContent(handle.db, only);
     expect(await revision()).toBe(before);
