@@ -308,8 +308,13 @@ describe.each(drivers)("the account's lists in one statement on %s", (driver) =>
     expect(full).toEqual(await panelsOneByOne(user));
     // The membership the reader's records give is the one getMembership reads (spend, grants, subscriptions).
     const now = new Date();
-    const { membership } = await loadReaderRecords(reader.id, now);
+    const { membership, createdAt, timeZone } = await loadReaderRecords(reader.id, now);
     expect(membership).toEqual(await getMembership(reader.id, now));
+    const [account] = await db()
+      .select({ createdAt: users.createdAt, timeZone: users.timeZone })
+      .from(users)
+      .where(eq(users.id, reader.id));
+    expect({ createdAt, timeZone }).toEqual(account);
     expect(membership.totalSpentCents).toBeGreaterThan(0);
     expect(full.purchases).toHaveLength(50);
     expect(full.orders).toHaveLength(3);
