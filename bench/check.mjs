@@ -13,12 +13,15 @@ for (const [name, b] of Object.entries(budgets)) {
     const ratio = results.runs[b.run].rps / results.runs[b.of].rps;
     check(name, ratio >= b.min, `${b.run} ${ratio.toFixed(3)}x of ${b.of} (min ${b.min})`);
   }
-  if (b.maxP99Ms)
+  if (b.maxP99Ms) {
+    // A reply slower than wrk's timeout is not in the latency figures (bench/run.mjs): none may time out.
+    const { p99, timeouts = 0 } = results.runs[b.run];
     check(
       name,
-      results.runs[b.run].p99 <= b.maxP99Ms,
-      `p99 ${results.runs[b.run].p99} ms (max ${b.maxP99Ms})`,
+      p99 <= b.maxP99Ms && timeouts === 0,
+      `p99 ${p99} ms (max ${b.maxP99Ms}), ${timeouts} timed out`,
     );
+  }
   if (b.maxHtmlBrotliBytes) {
     const bytes = results.weights[b.page].htmlBrotliBytes;
     check(name, bytes <= b.maxHtmlBrotliBytes, `${bytes} B compressed (max ${b.maxHtmlBrotliBytes})`);

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
-import { formatMoney, formatNumber } from "~/lib/format";
+import { formatDate, formatMoney, formatNumber } from "~/lib/format";
 
 type RootData = { timeZone?: string } | undefined;
 
@@ -15,7 +15,7 @@ export function useFormat() {
   const timeZone = root?.timeZone ?? "UTC";
   return {
     date: (iso: string | Date, options: Intl.DateTimeFormatOptions = { dateStyle: "medium" }) =>
-      new Intl.DateTimeFormat(language, { ...options, timeZone }).format(new Date(iso)),
+      formatDate(new Date(iso), language, timeZone, options),
     money: (cents: number, currency: string, options?: { minor?: boolean }) =>
       formatMoney(cents, currency, language, options),
     number: (value: number) => formatNumber(value, language),

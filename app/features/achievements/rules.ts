@@ -25,12 +25,14 @@ export function achievementFacts(records: FactsInput): AchievementFacts {
   const completed = records.progress.filter((row) => row.completed && byId.has(row.chapterId));
   const completedIds = new Set(completed.map((row) => row.chapterId));
   const released = records.catalog.published.filter((c) => c.releaseAt.getTime() <= records.now.getTime());
-  const volumesCompleted = new Set<number>();
-  const volumes = new Map<number, number[]>();
-  for (const chapter of released)
-    volumes.set(chapter.volume.number, [...(volumes.get(chapter.volume.number) ?? []), chapter.id]);
-  for (const [volume, ids] of volumes)
-    if (ids.every((id) => completedIds.has(id))) volumesCompleted.add(volume);
+  // A volume is completed when none of its released chapters is left unread.
+  const volumesReleased = new Set<number>();
+  const volumesLeft = new Set<number>();
+  for (const chapter of released) {
+    volumesReleased.add(chapter.volume.number);
+    if (!completedIds.has(chapter.id)) volumesLeft.add(chapter.volume.number);
+  }
+  const volumesCompleted = new Set([...volumesReleased].filter((volume) => !volumesLeft.has(volume)));
   const perDay = new Map<string, number>();
   for (const row of completed) {
     const day = row.completedLocal?.slice(0, 10);
@@ -42,7 +44,7 @@ export function achievementFacts(records: FactsInput): AchievementFacts {
   return {
     chapters_completed: completed.length,
     volume_completed: volumesCompleted.size,
-    all_released: released.length > 0 && released.every((chapter) => completedIds.has(chapter.id)) ? 1 : 0,
+    all_released: released.length > 0 && volumesLeft.size === 0 ? 1 : 0,
     streak: records.streak.longest,
     reading_days: records.streak.readingDays,
     hours_read: Math.floor(seconds / 3600),

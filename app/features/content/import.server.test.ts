@@ -4,10 +4,10 @@ import path from "node:path";
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { chapters, coinPacks, supporters } from "#db/schema";
+import { chapters, coinPacks, contentRevision, supporters } from "#db/schema";
 import { drivers, openTestDatabase } from "../../../tests/support/database";
 import { exportContent } from "./export.server";
-import { readContentDir } from "./files.server";
+import { type ContentBundle, readContentDir } from "./files.server";
 import { importContent } from "./import.server";
 
 const everyCount = (report: Record<string, { inserted: number; updated: number; unchanged: number }>) =>
@@ -21,6 +21,8 @@ const everyCount = (report: Record<string, { inserted: number; updated: number; 
 
 describe.each(drivers)("content import on %s", (driver) => {
   let handle: DatabaseHandle;
+  const revision = async () =>
+    (await handle.db.select().from(contentRevision).where(eq(contentRevision.id, 1)))[0]?.revision ?? 0;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "cc-import-"));
   beforeAll(async () => {
     handle = await openTestDatabase(driver, { content: false });
@@ -75,6 +77,32 @@ describe.each(drivers)("content import on %s", (driver) => {
     expect(report.coinPacks).toEqual({ inserted: 0, updated: 1, unchanged: 3 });
     const [five] = await handle.db.select().from(coinPacks).where(eq(coinPacks.key, "coins-5"));
     expect(five?.priceCents).toBe(129);
+  });
+
+  it("moves the content revision when only the achievements change, not when nothing does", async () => {
+    const bundle = await readContentDir(scratch);
+    // A bundle of the achievements alone (each list of the other content empty).
+    const only: ContentBundle = {
+      ...Object.fromEntries(
+        ["legal", "volumes", "chapters", "wiki", "gallery", "products", "tiers", "coinPacks"].map((key) => [
+          key,
+          [],
+        ]),
+      ),
+      achievements: bundle.achievements,
+    } as ContentBundle;
+    const before = await revision();
+    await importContent(handle.db, only);
+    expect(await revision()).toBe(before);
+    const achievements = only.achievements;
+    if (!achievements) throw new Error("the demo has achievements");
+    const [first, ...rest] = achievements.data.achievements;
+    if (!first) throw new Error("the demo has achievements");
+    const edited = { ...achievements, data: { achievements: [{ ...first, icon: "🧪" }, ...rest] } };
+    expect((await importContent(handle.db, { ...only, achievements: edited })).achievements).toMatchObject({
+      updated: 1,
+    });
+    expect(await revision()).toBe(before + 1);
   });
 
   it("rolls the whole import back when one file is bad", async () => {

@@ -265,6 +265,13 @@ export async function importContent(
         })),
         [t.achievements.key],
       );
+      // No trigger moves the content revision on this table (migration 0003 predates it), and servers keep
+      // the catalogue until the revision moves (achievements/queries.server.ts): a change moves it here.
+      if (result.achievements.inserted + result.achievements.updated > 0)
+        await tx
+          .update(t.contentRevision)
+          .set({ revision: sql`${t.contentRevision.revision} + 1` })
+          .where(sql`${t.contentRevision.id} = 1`);
     }
     return result;
   });

@@ -1,5 +1,6 @@
-import { evaluateAchievements, localized } from "~/features/achievements/queries.server";
+import { type Achievement, evaluateAchievements, localized } from "~/features/achievements/queries.server";
 import { readAhead, readAheadNumbers } from "~/features/chapters/access";
+import type { ReaderRecords } from "~/features/streaks/records.server";
 import type { Language } from "~/i18n/config";
 import { addDays, dayNumber } from "~/lib/local-time";
 
@@ -11,8 +12,17 @@ export const HEATMAP_WEEKS = 12;
  * counts them). Evaluating achievements here also awards those a reader's older history meets.
  */
 export async function loadDashboard(userId: number, language: Language, now = new Date()) {
+  return (await loadDashboardAndMembership(userId, language, now)).dashboard;
+}
+
+/** The dashboard and the membership its records gave (/account shows both; one read for the two). */
+export async function loadDashboardAndMembership(userId: number, language: Language, now = new Date()) {
   const { records, catalogue } = await evaluateAchievements(userId, now);
-  const { catalog, streak, today } = records;
+  return { dashboard: dashboardOf(records, catalogue, language), membership: records.membership };
+}
+
+function dashboardOf(records: ReaderRecords, catalogue: Achievement[], language: Language) {
+  const { catalog, streak, today, now } = records;
   const byId = new Map(catalog.published.map((chapter) => [chapter.id, chapter]));
   const seconds = new Map(records.days.map((day) => [day.day, day.seconds]));
   const completed = records.progress.filter((row) => row.completed && byId.has(row.chapterId));
@@ -113,4 +123,4 @@ export async function loadDashboard(userId: number, language: Language, now = ne
   };
 }
 
-export type Dashboard = Awaited<ReturnType<typeof loadDashboard>>;
+export type Dashboard = ReturnType<typeof dashboardOf>;

@@ -1,8 +1,8 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { membershipGrants, payments, subscriptions } from "#db/schema";
-import { grantsTier, paidUntil } from "./subscription-access";
-import { type MembershipTier, tierForSpend, tierFromGrants, tierRank } from "./tiers";
+import { grantsTier, paidUntil, type SubscriptionState } from "./subscription-access";
+import { type Grant, type MembershipTier, tierForSpend, tierFromGrants, tierRank } from "./tiers";
 
 export type MembershipSource = "spend" | "grant" | "subscription" | "none";
 
@@ -37,17 +37,32 @@ export async function getMembership(userId: number, now: Date = new Date()): Pro
     .from(membershipGrants)
     .where(and(eq(membershipGrants.userId, userId), isNull(membershipGrants.revokedAt)));
 
-  // Decided by dates (subscription-access.ts): a tier ends on time even if the provider's event never comes.
   const subs = await db()
     .select()
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), sql`${subscriptions.startedAt} <= ${now.toISOString()}`));
 
+  return membershipOf({ totalSpentCents, grants, subscriptions: subs }, now);
+}
+
+/**
+ * The effective membership from the reader's records: total spent, grants not revoked, subscriptions
+ * (those not started by `now` are left out). Decided by dates (subscription-access.ts): a tier ends on time
+ * even if the provider's event never comes.
+ */
+export function membershipOf(
+  input: {
+    totalSpentCents: number;
+    grants: Grant[];
+    subscriptions: (SubscriptionState & { tierKey: MembershipTier; startedAt: Date })[];
+  },
+  now: Date,
+): Membership {
   return effectiveMembership({
-    totalSpentCents,
-    grant: tierFromGrants(grants, now),
-    subscriptions: subs
-      .filter((sub) => grantsTier(sub, now))
+    totalSpentCents: input.totalSpentCents,
+    grant: tierFromGrants(input.grants, now),
+    subscriptions: input.subscriptions
+      .filter((sub) => sub.startedAt.getTime() <= now.getTime() && grantsTier(sub, now))
       .map((sub) => ({ tier: sub.tierKey, until: paidUntil(sub, now) ?? now })),
   });
 }

@@ -6,6 +6,7 @@ import {
   subscriptionAccessEnd,
   subscriptionPhase,
 } from "~/features/membership/subscription-access";
+import { memoByRevision } from "~/features/site/revision.server";
 import { getEnv } from "~/lib/env.server";
 
 /** The reader's newest subscription, or none. */
@@ -35,14 +36,10 @@ export type SubscriptionView = {
 
 export type TierOption = { key: string; amountCents: number; currency: string };
 
-/** What the account's subscription panel shows: the reader's newest subscription (or none) and the tiers. */
-export async function getSubscriptionPanel(
-  userId: number,
-  now = new Date(),
-): Promise<{ subscription: SubscriptionView | null; tiers: TierOption[] }> {
-  const [sub, tiers] = await Promise.all([
-    latestSubscription(userId),
-    db()
+/** The tiers one can subscribe to, kept until the content changes (support_tiers moves the revision). */
+export const listTierOptions = memoByRevision(
+  async (): Promise<TierOption[]> =>
+    await db()
       .select({
         key: supportTiers.key,
         amountCents: supportTiers.amountCents,
@@ -50,14 +47,34 @@ export async function getSubscriptionPanel(
       })
       .from(supportTiers)
       .orderBy(asc(supportTiers.sortOrder)),
-  ]);
+);
+
+/** What the account's subscription panel shows: the reader's newest subscription (or none) and the tiers. */
+export async function getSubscriptionPanel(
+  userId: number,
+  now = new Date(),
+): Promise<{ subscription: SubscriptionView | null; tiers: TierOption[] }> {
+  const [sub, tiers] = await Promise.all([latestSubscription(userId), listTierOptions()]);
   return { subscription: sub ? subscriptionView(sub, now) : null, tiers };
 }
 
-function subscriptionView(
-  sub: NonNullable<Awaited<ReturnType<typeof latestSubscription>>>,
-  now: Date,
-): SubscriptionView {
+/** What the panel needs of a subscription row. */
+export type SubscriptionRow = Pick<
+  typeof subscriptions.$inferSelect,
+  | "provider"
+  | "providerSubscriptionId"
+  | "tierKey"
+  | "pendingTierKey"
+  | "status"
+  | "amountCents"
+  | "currency"
+  | "currentPeriodEnd"
+  | "cancelAtPeriodEnd"
+  | "graceUntil"
+  | "endedAt"
+>;
+
+export function subscriptionView(sub: SubscriptionRow, now: Date): SubscriptionView {
   const accessEnd = subscriptionAccessEnd(sub);
   return {
     id: sub.providerSubscriptionId,
