@@ -7,6 +7,15 @@ const body = (page: Page) => page.getByRole("textbox", { name: "Text (Markdown)"
 /** What the form will post: the text area the editor keeps in step. */
 const posted = (page: Page) => page.locator('textarea[name="bodyMd"]');
 
+/** Replaces the chapter text as an author does: in the loaded editor, all selected, then typed over. */
+async function write(page: Page, text: string) {
+  await expect(page.locator(".cm-editor")).toBeVisible();
+  await body(page).click();
+  await body(page).press("ControlOrMeta+a");
+  await page.keyboard.insertText(text);
+  await expect(posted(page)).toHaveValue(text);
+}
+
 /**
  * The author's admin in the browser. The chapters written here are drafts (hidden from readers), so the
  * other tests' pages do not change under them.
@@ -26,7 +35,7 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await page.getByRole("link", { name: "New chapter" }).click();
   await hydrated(page);
   await page.getByLabel("Title").fill(`Draft ${testInfo.project.name} ${Date.now()}`);
-  await body(page).fill("The first version of the night.");
+  await write(page, "The first version of the night.");
   await page.getByRole("button", { name: "Create chapter" }).click();
   await expect(page.getByText("Saved as version 1.")).toBeVisible();
   const editor = new URL(page.url()).pathname;
@@ -38,12 +47,12 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await grantAuthor(secondReader.email);
   await second.goto(editor);
   await hydrated(second);
-  await body(page).fill("The second version of the night.");
+  await write(page, "The second version of the night.");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Saved as version 2.")).toBeVisible();
 
   // The second author's save is refused as a conflict: their text stays, the first author's is shown.
-  await body(second).fill("The second author's night.");
+  await write(second, "The second author's night.");
   await second.getByRole("button", { name: "Save" }).click();
   await expect(second.getByRole("alert")).toContainText("since you opened it (version 2");
   await expect(posted(second)).toHaveValue("The second author's night.");
@@ -71,7 +80,7 @@ test("the editor keeps unsaved text as a draft and offers it back", async ({ pag
   await page.goto("/admin/chapters/new");
   await hydrated(page);
   await page.getByLabel("Title").fill("Kept while writing");
-  await body(page).fill("Words nobody saved yet.");
+  await write(page, "Words nobody saved yet.");
   await expect(page.getByTestId("autosave-status")).toContainText("Draft kept at", { timeout: 15_000 });
   await page.goto("/admin");
   await page.goto("/admin/chapters/new");
@@ -89,7 +98,7 @@ test("the chapter editor: toolbar, word count and a sanitised preview, on a phon
   await page.goto("/admin/chapters/new");
   await hydrated(page);
   await expect(page.locator(".cm-editor")).toBeVisible();
-  await body(page).fill("The night fell.");
+  await write(page, "The night fell.");
   await body(page).press("ControlOrMeta+a");
   await page.getByRole("toolbar", { name: "Formatting" }).getByRole("button", { name: /^Bold/ }).click();
   await expect(posted(page)).toHaveValue("**The night fell.**");
