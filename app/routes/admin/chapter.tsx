@@ -14,7 +14,7 @@ import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
-import { parseForm, readForm } from "~/lib/forms";
+import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { instantAt, localDateTime } from "~/lib/local-time";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
@@ -85,14 +85,11 @@ type ActionResult = {
 
 /** The posted fields, echoed back on a refusal so nothing typed is lost (capped like every echo). */
 function echo(form: FormData): EditorValues {
-  const text = (name: string, max = 300) => {
-    const value = form.get(name);
-    return typeof value === "string" ? value.slice(0, max) : "";
-  };
+  const text = (name: string, max?: number) => echoedValue(form, name, max);
   return {
     title: text("title"),
     volume: text("volume"),
-    bodyMd: text("bodyMd", 200_100),
+    bodyMd: text("bodyMd", 210_000),
     status: text("status") === "published" ? "published" : "draft",
     releaseLocal: text("releaseLocal"),
     coinsRequired: text("coinsRequired"),
