@@ -6,6 +6,7 @@ export default [
   route("about", "routes/about.tsx"),
   route("chapters", "routes/toc.tsx", { id: "chapters" }),
   route("toc", "routes/toc.tsx", { id: "toc" }),
+  route("toc/volume/:volume", "routes/toc.tsx", { id: "toc-volume" }),
   route("chapter", "routes/chapter-start.ts"),
   route("chapter/:id", "routes/chapter.tsx"),
   route("reader/progress", "routes/reader/progress.ts"),

@@ -83,6 +83,8 @@ async function startApp({ large }) {
     env: {
       ...process.env,
       NODE_ENV: "production",
+      // As `npm start` runs it (README "Running it"): two malloc arenas, not one per thread.
+      MALLOC_ARENA_MAX: "2",
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

@@ -143,17 +143,22 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
 
   app.use("/media", serveMedia(media));
 
-  let build: () => Promise<ServerBuild>;
+  // Under Vite the build changes on edits, so React Router is given a function and asks for it (and derives
+  // its route tables again) on every request; in production it is given the build once.
+  let build: ServerBuild | (() => Promise<ServerBuild>);
   if (vite) {
     app.use(vite.middlewares);
-    build = () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+    build = async () =>
+      answeringDatabaseOutages(
+        (await vite.ssrLoadModule("virtual:react-router/server-build")) as ServerBuild,
+      );
   } else {
     // Hashed assets never change; everything else in build/client may.
     app.use("/assets", precompressedAssets("build/client/assets"));
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
     app.use(express.static("build/client", { maxAge: "1h" }));
     const serverBuild = await import("virtual:react-router/server-build");
-    build = async () => serverBuild as unknown as ServerBuild;
+    build = answeringDatabaseOutages(serverBuild as unknown as ServerBuild);
   }
 
   // Pages shared by many readers are kept whole and answered before Express (see server/page-cache.ts);
@@ -175,13 +180,13 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         nextReleaseAfter,
         preferences: preferencesFromCookies,
         viewer: sharedViewer,
-        canonicalQuery: queryCanonicaliser((await build()).routes),
+        canonicalQuery: queryCanonicaliser((typeof build === "function" ? await build() : build).routes),
       });
 
   app.all(
     "/{*splat}",
     reactRouterHandler({
-      build: async () => answeringDatabaseOutages(await build()),
+      build,
       origin: env.origin,
       pages,
       getLoadContext: (req, res): RequestContext => ({

@@ -40,12 +40,13 @@ export function reactRouterHandler({
   pages,
   getLoadContext,
 }: {
-  build: () => Promise<ServerBuild>;
+  build: ServerBuild | (() => Promise<ServerBuild>);
   origin: string;
   pages: PageCache | undefined;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
 }): RequestHandler {
-  // Given the function, React Router asks for the build on each request: under Vite it changes on edits.
+  // Given a function, React Router asks for the build and derives its route tables on each request (0.7 ms
+  // and their garbage): only under Vite, where the build changes on edits.
   const handle = createRequestHandler(build);
   return async (req, res, next) => {
     const page = pendingPage(req);

@@ -11,6 +11,7 @@ import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/co
 import { getProgress } from "~/features/reader/queries.server";
 import { loadAllStoredProgress } from "~/features/reader/storage";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { type TocPageVolume, tocPage } from "~/features/toc/page";
 import { useTranslation } from "~/i18n/react";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
@@ -18,7 +19,11 @@ import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/toc";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
+  // /toc/volume/N opens volume N (a long serial shows one volume open: ADR 37).
+  const requested = params.volume === undefined ? undefined : Number(params.volume);
+  if (requested !== undefined && !(/^\d{1,6}$/.test(params.volume ?? "") && requested > 0))
+    throw data(null, { status: 404 });
   const user = await getSessionUser(request);
   const now = new Date();
   const [volumes, site, progress] = await Promise.all([
@@ -31,9 +36,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     getSiteSettings(),
     user ? getProgress(user.id) : undefined,
   ]);
+  if (requested !== undefined && !volumes.some((volume) => volume.number === requested))
+    throw data(null, { status: 404 });
+  const marks = progress ? toMarks(progress) : undefined;
   // A visitor's marks come from browser storage after the page shows: the page is the same for all of them.
   return data(
-    { volumes, synopsis: site.synopsis, marks: progress ? toMarks(progress) : undefined },
+    { ...tocPage(volumes, { requested, marks }), synopsis: site.synopsis, marks },
     { headers: shareableIf(!user) },
   );
 }
@@ -97,15 +105,31 @@ const ChapterRow = memo(function ChapterRow({ chapter, mark }: { chapter: TocCha
   );
 });
 
+/** A closed volume (ADR 37): its range of chapters and a link that opens it. */
+function ClosedVolume({ volume }: { volume: TocPageVolume }) {
+  const { t } = useTranslation();
+  return (
+    <p className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-line px-4 py-3">
+      <span className="text-muted">
+        {volume.chapterCount === 1
+          ? t("reader.chapterNumber", { number: volume.first })
+          : t("toc.range", { first: volume.first, last: volume.last })}
+        {" · "}
+        {t("toc.chapterCount", { count: volume.chapterCount })}
+      </span>
+      <Link to={`/toc/volume/${volume.number}#volume-${volume.number}`} className={buttonClass("outline")}>
+        {t("toc.showChapters", { number: volume.number })}
+      </Link>
+    </p>
+  );
+}
+
 export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [reversed, setReversed] = useState(false);
   const ordered = <T,>(list: T[]) => (reversed ? [...list].reverse() : list);
   const marks = useMarks(loaderData.marks);
-  const readable = loaderData.volumes.flatMap((v) =>
-    v.chapters.filter((c) => c.status !== "locked").map((c) => c.number),
-  );
-  const next = continueTarget(marks, readable);
+  const next = continueTarget(marks, loaderData.readable);
   return (
     <Page title={t("toc.heading")} name={t("toc.title")} intro={loaderData.synopsis} width="max-w-3xl">
       <div className="mb-6 flex flex-wrap justify-between gap-3">
@@ -127,23 +151,32 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
       </div>
       <div className="flex flex-col gap-10">
         {ordered(loaderData.volumes).map((volume) => (
-          <section key={volume.number} aria-labelledby={`volume-${volume.number}`}>
-            <h2 id={`volume-${volume.number}`} className="mb-1 font-display text-2xl text-primary">
+          <section
+            key={volume.number}
+            id={`volume-${volume.number}`}
+            aria-labelledby={`volume-${volume.number}-title`}
+            className="scroll-mt-20"
+          >
+            <h2 id={`volume-${volume.number}-title`} className="mb-1 font-display text-2xl text-primary">
               {t("reader.volumeTitle", { number: volume.number, title: volume.title })}
             </h2>
             <p className="mb-4 text-muted">{volume.summaryMd}</p>
-            {/* Volumes out of view are laid out only when scrolled near (a serial of 1,000 chapters is
-                11,000 elements); the estimate of a row's height keeps the scroll bar steady meanwhile. */}
-            <ol
-              className="flex flex-col gap-2 [content-visibility:auto]"
-              style={{ containIntrinsicBlockSize: `auto ${volume.chapters.length * 82}px` }}
-            >
-              {ordered(volume.chapters).map((chapter) => (
-                <li key={chapter.number}>
-                  <ChapterRow chapter={chapter} mark={marks[chapter.number]} />
-                </li>
-              ))}
-            </ol>
+            {volume.chapters ? (
+              // Volumes out of view are laid out only when scrolled near; the estimate of a row's height keeps
+              // the scroll bar steady meanwhile.
+              <ol
+                className="flex flex-col gap-2 [content-visibility:auto]"
+                style={{ containIntrinsicBlockSize: `auto ${volume.chapters.length * 82}px` }}
+              >
+                {ordered(volume.chapters).map((chapter) => (
+                  <li key={chapter.number}>
+                    <ChapterRow chapter={chapter} mark={marks[chapter.number]} />
+                  </li>
+                ))}
+              </ol>
+            ) : (
+              <ClosedVolume volume={volume} />
+            )}
           </section>
         ))}
       </div>

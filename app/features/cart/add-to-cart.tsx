@@ -2,7 +2,7 @@ import { type FormEvent, useState } from "react";
 import { useLocation, useRevalidator } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
-import { MAX_LINE_QUANTITY } from "./lines";
+import { MAX_LINE_QUANTITY } from "./limits";
 import type { CartReply } from "./summary";
 
 const selectClass =

@@ -5,16 +5,8 @@ import { INT32_MAX } from "~/lib/parse";
 import { readCookies } from "~/lib/preferences.server";
 import { refererPath, safeRedirectPath } from "~/lib/redirect";
 import { cartCookie, readCartCookie } from "./cookie.server";
-import {
-  addLine,
-  type CartLine,
-  itemCount,
-  MAX_CART_LINES,
-  MAX_LINE_QUANTITY,
-  removeLine,
-  sameItem,
-  setQuantity,
-} from "./lines";
+import { MAX_CART_LINES, MAX_LINE_QUANTITY } from "./limits";
+import { addLine, type CartLine, itemCount, removeLine, sameItem, setQuantity } from "./lines";
 import { getCart, type LineProblem, priceLines, updateCart } from "./queries.server";
 import type { CartReply, CartSummary } from "./summary";
 

@@ -1,5 +1,6 @@
 import { getEnv } from "~/lib/env.server";
-import { type CartLine, cartLinesSchema, MAX_CART_LINES, sameItem } from "./lines";
+import { MAX_CART_LINES } from "./limits";
+import { type CartLine, cartLinesSchema, sameItem } from "./lines";
 
 /**
  * A visitor's cart, kept in one cookie (ADR 24) so the server renders it and every cart form works without

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  addLine,
-  type CartLine,
-  itemCount,
-  MAX_CART_LINES,
-  mergeLines,
-  removeLine,
-  setQuantity,
-} from "./lines";
+import { MAX_CART_LINES } from "./limits";
+import { addLine, type CartLine, itemCount, mergeLines, removeLine, setQuantity } from "./lines";
 
 const bookmark = { productId: 1, variantId: null };
 const print = (piece: number) => ({ productId: 3, variantId: piece });

@@ -1,16 +1,11 @@
 import { z } from "zod";
+import { MAX_CART_LINES, MAX_LINE_QUANTITY } from "./limits";
 
 /**
  * A cart line (docs/product-rules.md "Cart"): a product, the chosen variant (null when it has none) and how
  * many. Only ids and quantities: prices, names and stock always come from the database.
  */
 export type CartLine = { productId: number; variantId: number | null; quantity: number };
-
-/** Most units of one product and variant in a cart or an order line (the database checks it too). */
-export const MAX_LINE_QUANTITY = 5;
-
-/** Most distinct lines in one cart: bounds the cookie, the merge and every query over a cart. */
-export const MAX_CART_LINES = 20;
 
 const id = z.number().int().positive().max(2_147_483_647);
 

@@ -1,7 +1,8 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { cartItems, galleryItems, products, users } from "#db/schema";
-import { type CartLine, MAX_CART_LINES, MAX_LINE_QUANTITY, mergeLines } from "./lines";
+import { MAX_CART_LINES, MAX_LINE_QUANTITY } from "./limits";
+import { type CartLine, mergeLines } from "./lines";
 
 /** A cart line as the server prices it: name, unit price and stock from the database, never from a request. */
 export type PricedLine = CartLine & {

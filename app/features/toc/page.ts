@@ -1,0 +1,52 @@
+import type { TocChapter, TocVolume } from "~/features/chapters/queries.server";
+import { continueTarget, type ProgressMark } from "~/features/reader/continue";
+
+/**
+ * A serial up to this many chapters shows every volume open. A longer one shows one volume open and the others
+ * as a heading with their range and a link: a table of 1,000 chapters was 9,000 elements for the browser to
+ * build and hydrate (ADR 37).
+ */
+export const TOC_ALL_OPEN_UP_TO = 120;
+
+/** A volume as the table shows it: its chapters only when open. */
+export type TocPageVolume = Omit<TocVolume, "chapters"> & {
+  chapterCount: number;
+  /** The first and last chapter numbers (0 for an empty volume). */
+  first: number;
+  last: number;
+  chapters?: TocChapter[];
+};
+
+export type TocPage = {
+  volumes: TocPageVolume[];
+  /** Every chapter a reader may open, ascending: where "Continue reading" may lead. */
+  readable: number[];
+};
+
+/**
+ * The table of contents as sent to the page. `requested`: the volume the address names (/toc/volume/N);
+ * `marks`: a signed-in reader's progress. Every volume is open in a short serial; otherwise the requested
+ * one, else the one the reader would continue in, else the first.
+ */
+export function tocPage(
+  volumes: TocVolume[],
+  { requested, marks }: { requested?: number; marks?: Record<number, ProgressMark> } = {},
+): TocPage {
+  const total = volumes.reduce((sum, volume) => sum + volume.chapters.length, 0);
+  const readable = volumes.flatMap((volume) =>
+    volume.chapters.filter((chapter) => chapter.status !== "locked").map((chapter) => chapter.number),
+  );
+  const next = marks && continueTarget(marks, readable);
+  const readerVolume = volumes.find((volume) => volume.chapters.some((chapter) => chapter.number === next));
+  const open = requested ?? readerVolume?.number ?? volumes[0]?.number;
+  return {
+    volumes: volumes.map(({ chapters, ...volume }) => ({
+      ...volume,
+      chapterCount: chapters.length,
+      first: chapters[0]?.number ?? 0,
+      last: chapters.at(-1)?.number ?? 0,
+      ...(total <= TOC_ALL_OPEN_UP_TO || volume.number === open ? { chapters } : {}),
+    })),
+    readable,
+  };
+}
