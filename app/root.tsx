@@ -51,7 +51,13 @@ export async function loader({ request }: Route.LoaderArgs) {
  * asks for the font stylesheet before painting, so the text does not swap faces on every page (ADR 11).
  * Once the browser has painted the page (its first `paint` entry: the request then comes after the paint in
  * any trace, where `requestAnimationFrame` or `load` can come before it), it imports the boot script, which
- * starts the app (AppScripts, ADR 13). A tab in the background starts it when first shown.
+ * starts the app (AppScripts, ADR 13). A tab in the background starts it when first shown. Then it remembers
+ * the reader's time zone in the `tz` cookie, so the server can show dates in it (lib/preferences.server.ts):
+ * from Temporal, which costs nothing, or where it is missing from `Intl.DateTimeFormat` when the browser is
+ * idle, as its first call loads the locale data (ADR 37). And a view transition the browser aborts (the
+ * viewport changed, the tab was hidden) rejects its `ready` promise, which React Router leaves unhandled: the
+ * transition is decoration and the navigation completes regardless, so the rejection is caught. Both here
+ * rather than in the app's script: the chapter page's JavaScript has a budget, and this costs it nothing.
  */
 const settingKeys = Object.keys(defaultSettings);
 const headScript = (fontsHref: string, boot: string) =>
@@ -60,7 +66,10 @@ try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings
 if(r)for(const k of${JSON.stringify(settingKeys)})if(r[k])d.dataset[k]=r[k];
 if(c=localStorage.fonts)f("render")}catch{}
 if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
-new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>{c||f("");import(${JSON.stringify(boot)})})}).observe({type:"paint",buffered:!0})})()`;
+const v=document.startViewTransition?.bind(document);v&&(document.startViewTransition=u=>{const t=v(u);t.ready.catch(()=>{});return t});
+const z=n=>{n=encodeURIComponent(n);document.cookie.includes("tz="+n)||(document.cookie="tz="+n+"; Path=/; Max-Age=31536000; SameSite=Lax")};
+new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>{c||f("");import(${JSON.stringify(boot)});
+try{self.Temporal?z(Temporal.Now.timeZoneId()):(self.requestIdleCallback||setTimeout)(()=>z(Intl.DateTimeFormat().resolvedOptions().timeZone))}catch{}})}).observe({type:"paint",buffered:!0})})()`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");

@@ -6,7 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { chapterTextLength, loadedScripts } from "./page-figures.mjs";
 
-const paths = process.argv.slice(2).length ? process.argv.slice(2) : ["/chapter/1", "/toc", "/", "/shop"];
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+const paths = named.length ? named : ["/chapter/1", "/toc", "/", "/shop"];
 const port = 3400 + Math.floor(Math.random() * 500);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-weight-"));
 const server = spawn(process.execPath, ["server.mjs"], {
@@ -42,6 +43,15 @@ try {
     });
   }
   console.table(rows);
+  // With --files, each page's scripts and their brotli bytes, largest first.
+  if (process.argv.includes("--files"))
+    for (const page of paths) {
+      console.log(page);
+      for (const script of scripts[base + page].scripts
+        .map((file) => ({ file, bytes: fs.statSync(`build/client${file}.br`).size }))
+        .sort((a, b) => b.bytes - a.bytes))
+        console.log(`  ${String(script.bytes).padStart(7)}  ${script.file}`);
+    }
 } finally {
   server.kill("SIGTERM");
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,8 +1,11 @@
 import {
+  type FocusEvent,
   type FormEvent,
   type InputHTMLAttributes,
   type ReactNode,
+  type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
+  useRef,
   useState,
 } from "react";
 import type { z } from "zod";
@@ -13,7 +16,22 @@ import { type FieldErrors, parseForm } from "~/lib/forms";
  * Client-side validation with the action's own schema: a bad form is stopped before it is sent and its
  * messages shown at once; the server checks again and its answer wins.
  */
-export function useFormValidation(schema: z.ZodType, serverErrors: FieldErrors | undefined) {
+export function useFormValidation(
+  schema: z.ZodType | (() => Promise<z.ZodType>),
+  serverErrors: FieldErrors | undefined,
+) {
+  // A schema given as an import is loaded once the form is first used (onFocus): a page whose form most
+  // readers never touch does not load and run zod while it starts. Sent before it arrives, the form is
+  // checked by the server alone, as without JavaScript. Once it is here the form says so (data-checks).
+  const loaded = useRef(typeof schema === "function" ? undefined : schema);
+  const onFocus = (event: FocusEvent<HTMLFormElement>) => {
+    const form = event.currentTarget;
+    if (!loaded.current && typeof schema === "function")
+      void schema().then((ready) => {
+        loaded.current = ready;
+        form.dataset.checks = "ready";
+      });
+  };
   const [clientErrors, setClientErrors] = useState<FieldErrors>();
   const [lastServerErrors, setLastServerErrors] = useState(serverErrors);
   if (serverErrors !== lastServerErrors) {
@@ -21,7 +39,8 @@ export function useFormValidation(schema: z.ZodType, serverErrors: FieldErrors |
     setClientErrors(undefined);
   }
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const result = parseForm(schema, new FormData(event.currentTarget));
+    if (!loaded.current) return;
+    const result = parseForm(loaded.current, new FormData(event.currentTarget));
     if (result.ok) {
       setClientErrors(undefined);
       return;
@@ -31,7 +50,7 @@ export function useFormValidation(schema: z.ZodType, serverErrors: FieldErrors |
     const first = Object.keys(result.errors)[0];
     if (first) event.currentTarget.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
   };
-  return { errors: clientErrors ?? serverErrors ?? {}, onSubmit };
+  return { errors: clientErrors ?? serverErrors ?? {}, onSubmit, onFocus };
 }
 
 const inputClass =
@@ -99,6 +118,35 @@ export function Field({
           className={inputClass}
           {...input}
         />
+      )}
+    />
+  );
+}
+
+/** The same for a choice from a list (the options are its children). */
+export function SelectField({
+  name,
+  label,
+  error,
+  hint,
+  id,
+  children,
+  ...select
+}: FieldProps & SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <FieldFrame
+      {...{ name, label, error, hint, id }}
+      control={({ id, describedBy }) => (
+        <select
+          id={id}
+          name={name}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          className={inputClass}
+          {...select}
+        >
+          {children}
+        </select>
       )}
     />
   );

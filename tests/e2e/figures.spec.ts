@@ -147,6 +147,22 @@ test("a new reader gives $12.34 as Anonymous: thanked, the progress rises by $12
   ).toBeChecked();
   await expect(page.getByTestId("gift-history")).toContainText("$12.34");
   await expect(page.getByTestId("gift-history")).toContainText(g.history.statuses.paid);
+
+  // The wall form's checks load when it is first used (zod is not on the account page until then): a
+  // display name left empty is refused in the page, and nothing is sent.
+  const wall = page.getByRole("region", { name: s.account.title });
+  await hydrated(page);
+  await expect(wall.locator("form[data-checks]")).toHaveCount(0);
+  await wall.getByLabel(s.choice.displays.name).check();
+  await expect(wall.locator('form[data-checks="ready"]')).toHaveCount(1);
+  const posts: string[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST") posts.push(request.url());
+  });
+  await wall.getByLabel(s.choice.displayName, { exact: true }).fill("");
+  await wall.getByRole("button", { name: s.account.save }).click();
+  await expect(wall.getByText(s.errors.nameRequired)).toBeVisible();
+  expect(posts).toEqual([]);
   await page.getByRole("region", { name: s.account.title }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("account.png") });
 });

@@ -194,3 +194,17 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/category=prints/);
   });
 });
+
+test.describe("the reader's time zone", () => {
+  test.use({ timezoneId: "Asia/Tokyo" });
+
+  test("is remembered in the tz cookie once the page has shown, for the server's dates", async ({
+    page,
+    context,
+  }) => {
+    await page.goto("/about");
+    await expect
+      .poll(async () => (await context.cookies()).find((cookie) => cookie.name === "tz")?.value)
+      .toBe("Asia%2FTokyo");
+  });
+});

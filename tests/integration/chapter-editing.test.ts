@@ -16,10 +16,15 @@ import {
 import { chapterSchema } from "~/features/admin/chapter-form";
 import { lookUpSessionToken } from "~/features/auth/session.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
-import { chapterLock, findChapter } from "~/features/reader/access.server";
+import { chapterLock, findChapter, loadChapterForReader } from "~/features/reader/access.server";
+import { processImage } from "~/features/uploads/images.server";
+import { saveUpload } from "~/features/uploads/store.server";
 import { parseForm } from "~/lib/forms";
+import { LocalMediaStore } from "~/lib/storage.server";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader, grantMembership } from "../support/factories";
+import { solid } from "../support/images";
+import { tempDir } from "../support/temp";
 
 /** Saving chapters from the admin: versions, conflicts, revisions, new chapters, drafts. */
 async function author(prefix: string) {
@@ -39,6 +44,7 @@ async function inputOf(id: number, change: Partial<ChapterInput> = {}): Promise<
     releaseAt: chapter.releaseAt,
     coinsRequired: chapter.coinsRequired,
     tags: chapter.tags,
+    artwork: chapter.artwork,
     ...change,
   };
 }
@@ -168,6 +174,41 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
     expect(await chapterLock(facts, undefined, later)).toMatchObject({ kind: "coins" });
   });
 
+  it("gives a chapter artwork from an upload: the reader gets its picture, with its size and formats", async () => {
+    const actor = await author("artist");
+    const processed = await processImage(await solid(1200, 600).png().toBuffer(), { filename: "tower.png" });
+    if (!processed.ok) throw new Error(processed.code);
+    const { upload } = await saveUpload(db(), new LocalMediaStore(tempDir("cc-media-")), processed);
+    const src = `/media/uploads/${upload.hash}/1200.png`;
+    const id = await idOf(2);
+    const before = await getChapterForEdit(id);
+    if (!before) throw new Error("no chapter 2");
+    const artwork = [{ url: src, caption: "The tower", position: "before" as const }];
+    expect(await saveChapter(id, await inputOf(id, { artwork }), before.version, actor)).toMatchObject({
+      ok: true,
+    });
+    const view = await loadChapterForReader(2, undefined);
+    const srcSet = (format: string) =>
+      [480, 960, 1200]
+        .map((width) => `/media/uploads/${upload.hash}/${width}.${format} ${width}w`)
+        .join(", ");
+    expect(view?.artwork).toEqual([
+      {
+        ...artwork[0],
+        picture: {
+          src,
+          width: 1200,
+          height: 600,
+          sources: [
+            { type: "image/avif", srcSet: srcSet("avif") },
+            { type: "image/webp", srcSet: srcSet("webp") },
+          ],
+          fallbackSrcSet: srcSet("png"),
+        },
+      },
+    ]);
+  });
+
   it("keeps one draft per author and chapter", async () => {
     const a = await author("drafter");
     const b = await author("drafter");
@@ -213,6 +254,11 @@ describe("the chapter form", () => {
       ["bodyMd", "語".repeat(70_000), "admin.chapter.errors.bodyLong"],
       ["tags", "x".repeat(31), "admin.chapter.errors.tags"],
       ["status", "live", "admin.chapter.errors.status"],
+      ["artwork0Url", "javascript:alert(1)", "admin.chapter.errors.artworkUrl"],
+      ["artwork1Url", "/media/../../etc/passwd x", "admin.chapter.errors.artworkUrl"],
+      ["artwork2Url", 'https://example.com/"onerror="x', "admin.chapter.errors.artworkUrl"],
+      ["artwork0Caption", "x".repeat(301), "admin.chapter.errors.caption"],
+      ["artwork0Position", "middle", "admin.chapter.errors.position"],
     ] as const) {
       expect(form({ ...valid, [field]: value }), `${field}=${value.slice(0, 20)}`).toEqual({
         ok: false,
@@ -221,10 +267,38 @@ describe("the chapter form", () => {
     }
   });
 
+  it("takes the filled artwork slots in order, with their captions and sides", () => {
+    const upload = `/media/uploads/${"a".repeat(32)}/1200.png`;
+    expect(
+      form({
+        ...valid,
+        artwork0Url: upload,
+        artwork0Caption: " The bell tower ",
+        artwork0Position: "after",
+        artwork1Url: "",
+        artwork1Caption: "ignored without an image",
+        artwork2Url: "/media/art/ch1.jpg",
+      }),
+    ).toMatchObject({
+      ok: true,
+      data: {
+        artwork: [
+          { url: upload, caption: "The bell tower", position: "after" },
+          { url: "/media/art/ch1.jpg", caption: "", position: "before" },
+        ],
+      },
+    });
+    expect(form(valid)).toMatchObject({ ok: true, data: { artwork: [] } });
+  });
+
   it("never throws on any fields (fuzz)", () => {
+    const artworkFields = ["artwork0Url", "artwork0Caption", "artwork0Position", "artwork2Url"];
     fc.assert(
       fc.property(
-        fc.dictionary(fc.constantFrom(...Object.keys(valid)), fc.string({ maxLength: 300 })),
+        fc.dictionary(
+          fc.constantFrom(...Object.keys(valid), ...artworkFields),
+          fc.string({ maxLength: 300 }),
+        ),
         (fields) => {
           const result = form(fields);
           if (!result.ok)

@@ -1,7 +1,7 @@
 import { diffLines } from "diff";
 import { and, desc, eq, max, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { chapterRevisions, chapters, editorDrafts, users, volumes } from "#db/schema";
+import { type Artwork, chapterRevisions, chapters, editorDrafts, users, volumes } from "#db/schema";
 import { countWords } from "~/lib/words";
 import { type Actor, recordAudit } from "./audit.server";
 
@@ -14,6 +14,8 @@ export type ChapterInput = {
   releaseAt: Date;
   coinsRequired: number;
   tags: string[];
+  /** Images before or after the text, with captions (an upload's address, or content's own). */
+  artwork: Artwork[];
 };
 
 /** The chapter as the editor opens it: its fields and the version a save will name. */
@@ -29,6 +31,7 @@ export async function getChapterForEdit(id: number) {
       releaseAt: chapters.releaseAt,
       coinsRequired: chapters.coinsRequired,
       tags: chapters.tags,
+      artwork: chapters.artwork,
       version: chapters.version,
       updatedAt: chapters.updatedAt,
     })
@@ -51,6 +54,7 @@ const summary = (row: {
   status: string;
   releaseAt: Date;
   coinsRequired: number;
+  artwork: Artwork[];
   bodyMd: string;
   version: number;
 }) => ({
@@ -58,6 +62,7 @@ const summary = (row: {
   status: row.status,
   releaseAt: row.releaseAt.toISOString(),
   coinsRequired: row.coinsRequired,
+  artwork: row.artwork.map((art) => art.url),
   words: countWords(row.bodyMd),
   version: row.version,
 });
@@ -126,6 +131,7 @@ export function saveChapter(
         releaseAt: input.releaseAt,
         coinsRequired: input.coinsRequired,
         tags: input.tags,
+        artwork: input.artwork,
         version,
         updatedAt: sql`now()`,
       })
@@ -169,6 +175,7 @@ export function createChapter(input: ChapterInput, actor: Actor & { via: "admin"
         releaseAt: input.releaseAt,
         coinsRequired: input.coinsRequired,
         tags: input.tags,
+        artwork: input.artwork,
       })
       .returning();
     if (!created) throw new Error("no chapter created");

@@ -1,4 +1,5 @@
 import { db } from "#db/client.server";
+import { pictureOf } from "~/features/uploads/picture";
 import { listUploads, uploadImage } from "~/features/uploads/store.server";
 import type { Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
@@ -7,6 +8,16 @@ import { mediaStore } from "~/lib/media-store.server";
 /** The admin's images page: the newest uploads. */
 export function siteUploads() {
   return listUploads(db());
+}
+
+/** The uploads a chapter's artwork may be chosen from: each by its largest image in its own format. */
+export async function artworkChoices() {
+  return (await listUploads(db())).flatMap((upload) => {
+    const picture = pictureOf(upload);
+    return picture
+      ? [{ url: picture.src, label: `${upload.originalFilename} (${upload.width}×${upload.height})` }]
+      : [];
+  });
 }
 
 /**

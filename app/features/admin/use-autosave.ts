@@ -1,5 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useSubmit } from "react-router";
+import type { ArtworkField } from "./chapter-form";
 
 /** The chapter form's fields as text, as the form shows them. */
 export type EditorValues = {
@@ -10,7 +11,7 @@ export type EditorValues = {
   releaseLocal: string;
   coinsRequired: string;
   tags: string;
-};
+} & Partial<Record<ArtworkField, string>>;
 
 const EVERY_MS = 5000;
 

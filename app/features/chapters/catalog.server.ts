@@ -2,6 +2,11 @@ import { asc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { type Artwork, chapters, volumes } from "#db/schema";
 import { memoByRevision } from "~/features/site/revision.server";
+import { type Picture, uploadHashOf } from "~/features/uploads/picture";
+import { picturesByHash } from "~/features/uploads/store.server";
+
+/** A piece of a chapter's artwork; an uploaded image has its picture (sizes and formats: ADR 33). */
+export type ArtworkView = Artwork & { picture?: Picture };
 
 /** What every listing and the reader need to know of a chapter, without its text. */
 export type ChapterFacts = {
@@ -13,7 +18,7 @@ export type ChapterFacts = {
   coinsRequired: number;
   status: "draft" | "published";
   wordCount: number;
-  artwork: Artwork[];
+  artwork: ArtworkView[];
   updatedAt: Date;
 };
 
@@ -48,14 +53,22 @@ export const getChapterCatalog = memoByRevision(async (): Promise<ChapterCatalog
     .from(chapters)
     .innerJoin(volumes, eq(chapters.volumeId, volumes.id))
     .orderBy(asc(chapters.number));
+  const pictures = await picturesByHash(
+    db(),
+    rows.flatMap((row) => row.artwork.flatMap((art) => uploadHashOf(art.url) ?? [])),
+  );
   const volumeOf = new Map<number, ChapterFacts["volume"]>();
-  const all = rows.map(({ volumeNumber, volumeTitle, volumeSummary, ...chapter }): ChapterFacts => {
+  const all = rows.map(({ volumeNumber, volumeTitle, volumeSummary, artwork, ...chapter }): ChapterFacts => {
     let volume = volumeOf.get(volumeNumber);
     if (!volume) {
       volume = { number: volumeNumber, title: volumeTitle, summaryMd: volumeSummary };
       volumeOf.set(volumeNumber, volume);
     }
-    return { ...chapter, volume };
+    const withPictures = artwork.map((art) => {
+      const picture = pictures.get(uploadHashOf(art.url) ?? "");
+      return picture ? { ...art, picture } : art;
+    });
+    return { ...chapter, artwork: withPictures, volume };
   });
   const published = all.filter((chapter) => chapter.status === "published");
   return {

@@ -157,6 +157,22 @@ export async function exportContent(database: Database, dir: string, media?: Med
       ),
     );
   }
+  for (const upload of await database.select().from(t.uploads).orderBy(asc(t.uploads.id))) {
+    files.set(
+      `uploads/${upload.hash}.md`,
+      formatMarkdownFile(
+        {
+          filename: upload.originalFilename,
+          contentType: upload.contentType,
+          width: upload.width,
+          height: upload.height,
+          bytes: upload.bytes,
+          variants: upload.variants,
+        },
+        "",
+      ),
+    );
+  }
   for (const [name, text] of files) {
     const target = path.join(dir, name);
     await fs.mkdir(path.dirname(target), { recursive: true });

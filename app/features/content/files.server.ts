@@ -20,6 +20,7 @@ export type ContentBundle = {
   coinPacks: Doc<z.infer<typeof schemas.coinPackSchema>>[];
   fundraiser?: Doc<z.infer<typeof schemas.fundraiserSchema>>;
   achievements?: Doc<z.infer<typeof schemas.achievementsSchema>>;
+  uploads: (Doc<z.infer<typeof schemas.uploadSchema>> & { hash: string })[];
   mediaDir?: string;
 };
 
@@ -119,6 +120,14 @@ export async function readContentDir(root: string): Promise<ContentBundle> {
     coinPacks: await readDocs(path.join(root, "coin-packs"), schemas.coinPackSchema),
     fundraiser: await readOne("fundraiser.md", schemas.fundraiserSchema),
     achievements: await readOne("achievements.md", schemas.achievementsSchema),
+    uploads: (await readDocs(path.join(root, "uploads"), schemas.uploadSchema)).map((doc) => {
+      const hash = slugOf(doc.file);
+      if (!/^[0-9a-f]{32}$/.test(hash))
+        throw new ContentError(`${doc.file}: the name is not an upload's hash`);
+      if (doc.data.variants.some((variant) => !variant.key.startsWith(`uploads/${hash}/`)))
+        throw new ContentError(`${doc.file}: a variant lies outside uploads/${hash}/`);
+      return { ...doc, hash };
+    }),
     mediaDir: (await exists(mediaDir)) ? mediaDir : undefined,
   };
 }

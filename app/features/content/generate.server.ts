@@ -75,6 +75,7 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
     products: [],
     tiers: [],
     coinPacks: [],
+    uploads: [],
   };
   for (let v = 0; v < volumes; v++) {
     bundle.volumes.push({

@@ -85,6 +85,27 @@ async function copyMedia(dir: string, store: MediaStore): Promise<Counts> {
   return counts;
 }
 
+/** Records the uploads not recorded yet (an upload never changes: its hash names its bytes). */
+async function importUploads(database: Database, uploads: ContentBundle["uploads"]): Promise<Counts> {
+  const written = await database
+    .insert(t.uploads)
+    .values(
+      uploads.map(({ hash, data }) => ({
+        hash,
+        keyPrefix: `uploads/${hash}/`,
+        originalFilename: data.filename,
+        contentType: data.contentType,
+        width: data.width,
+        height: data.height,
+        bytes: data.bytes,
+        variants: data.variants,
+      })),
+    )
+    .onConflictDoNothing({ target: t.uploads.hash })
+    .returning({ id: t.uploads.id });
+  return { inserted: written.length, updated: 0, unchanged: uploads.length - written.length };
+}
+
 /** Upserts a content bundle in one transaction (all or nothing), then copies its media. */
 export async function importContent(
   database: Database,
@@ -275,7 +296,11 @@ export async function importContent(
     }
     return result;
   });
-  if (bundle.mediaDir && options.media) report.media = await copyMedia(bundle.mediaDir, options.media);
+  if (bundle.mediaDir && options.media) {
+    report.media = await copyMedia(bundle.mediaDir, options.media);
+    // The uploads' records after their files, as an upload is saved: a record never names files not stored.
+    if (bundle.uploads.length) report.uploads = await importUploads(database, bundle.uploads);
+  }
   return report;
 }
 

@@ -134,3 +134,61 @@ describe("the chapter fixture (raw HTML, GFM table, footnote, every link scheme)
     );
   });
 });
+
+describe("uploaded images in a chapter", () => {
+  const hash = "0123456789abcdef0123456789abcdef";
+  const picture = {
+    src: `/media/uploads/${hash}/1200.png`,
+    width: 1200,
+    height: 600,
+    sources: [{ type: "image/webp", srcSet: `/media/uploads/${hash}/480.webp 480w` }],
+    fallbackSrcSet: `/media/uploads/${hash}/480.png 480w, /media/uploads/${hash}/1200.png 1200w`,
+  };
+
+  it("become pictures with their size and widths; other images stay as they are", async () => {
+    const asked: string[][] = [];
+    const html = await renderChapter(
+      9001,
+      new Date(0),
+      () => `![The tower](/media/uploads/${hash}/1200.png)\n\n![Old](/media/art/old.png)`,
+      async (hashes) => {
+        asked.push(hashes);
+        return new Map([[hash, picture]]);
+      },
+    );
+    expect(asked).toEqual([[hash]]);
+    const [pictureElement] = elements(html).filter((element) => element.tagName === "picture");
+    const children = (pictureElement?.childNodes ?? []).filter(
+      (node): node is DefaultTreeAdapterTypes.Element => "tagName" in node,
+    );
+    expect(children.map((child) => child.tagName)).toEqual(["source", "img"]);
+    const attributes = (element?: DefaultTreeAdapterTypes.Element) =>
+      Object.fromEntries((element?.attrs ?? []).map((attribute) => [attribute.name, attribute.value]));
+    expect(attributes(children[0])).toMatchObject({ type: "image/webp", srcset: picture.sources[0]?.srcSet });
+    expect(attributes(children[1])).toMatchObject({
+      src: picture.src,
+      alt: "The tower",
+      width: "1200",
+      height: "600",
+      srcset: picture.fallbackSrcSet,
+      loading: "lazy",
+    });
+    const plain = elements(html).filter((element) => attributes(element).src === "/media/art/old.png");
+    expect(plain).toHaveLength(1);
+    expect(attributes(plain[0])).not.toHaveProperty("width");
+  });
+
+  it("asks for no records when the text names no upload", async () => {
+    let asked = false;
+    await renderChapter(
+      9002,
+      new Date(0),
+      () => "![Old](/media/art/old.png)",
+      async () => {
+        asked = true;
+        return new Map();
+      },
+    );
+    expect(asked).toBe(false);
+  });
+});

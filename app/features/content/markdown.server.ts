@@ -9,6 +9,7 @@ import remarkParse from "remark-parse";
 import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
+import { PICTURE_SIZES, type Picture, uploadHashOf } from "~/features/uploads/picture";
 
 const linkSchemes = ["http", "https", "irc", "ircs", "mailto", "xmpp"];
 const imageSchemes = ["http", "https"];
@@ -148,21 +149,82 @@ const numberBlocks = unified()
   .use(rehypeStringify)
   .freeze();
 
+/**
+ * Gives each uploaded image in sanitised HTML its picture (ADR 33): the `<img>` keeps its alt text and gets
+ * its size, its widths in its own format and, around it, a `<picture>` with the AVIF and WebP widths. Runs
+ * after sanitising, on addresses the sanitiser kept; what it adds comes from the uploads' records.
+ */
+export function withUploadedPictures(html: string, pictures: Map<string, Picture>): string {
+  if (pictures.size === 0) return html;
+  return String(
+    unified()
+      .use(rehypeParse, { fragment: true })
+      .use(() => (tree: Root) => {
+        visit(tree, "element", (node: Element, index, parent) => {
+          if (
+            node.tagName !== "img" ||
+            typeof node.properties.src !== "string" ||
+            !parent ||
+            index === undefined
+          )
+            return;
+          const picture = pictures.get(uploadHashOf(node.properties.src) ?? "");
+          if (!picture) return;
+          Object.assign(node.properties, {
+            src: picture.src,
+            srcSet: picture.fallbackSrcSet,
+            sizes: PICTURE_SIZES,
+            width: picture.width,
+            height: picture.height,
+            loading: "lazy",
+            decoding: "async",
+          });
+          const sources: Element[] = picture.sources.map((source) => ({
+            type: "element",
+            tagName: "source",
+            properties: { type: source.type, srcSet: source.srcSet, sizes: PICTURE_SIZES },
+            children: [],
+          }));
+          parent.children[index] = {
+            type: "element",
+            tagName: "picture",
+            properties: {},
+            children: [...sources, node],
+          };
+          return "skip";
+        });
+      })
+      .use(rehypeStringify)
+      .processSync(html),
+  );
+}
+
+/** The upload hashes that images in some HTML name. */
+export function uploadHashesIn(html: string): string[] {
+  return [
+    ...new Set([...html.matchAll(/\/media\/uploads\/([0-9a-f]{32})\//g)].map((match) => match[1] as string)),
+  ];
+}
+
 const chapterCache = new Map<string, string>();
 
 /**
- * A chapter's sanitised HTML with numbered blocks, rendered once per chapter version; the text is loaded
- * only when this version is not rendered yet.
+ * A chapter's sanitised HTML with numbered blocks and its uploaded images as pictures, rendered once per
+ * chapter version; the text (and the pictures' records) are loaded only when this version is not rendered yet.
  */
 export async function renderChapter(
   id: number,
   version: Date,
   loadMarkdown: () => string | Promise<string>,
+  loadPictures: (hashes: string[]) => Promise<Map<string, Picture>> = async () => new Map(),
 ): Promise<string> {
   const key = `${id}:${version.getTime()}`;
   let html = chapterCache.get(key);
   if (html === undefined) {
     html = String(numberBlocks.processSync(renderMarkdown(await loadMarkdown())));
+    const hashes = uploadHashesIn(html);
+    // An upload never changes (its hash names its bytes), so the picture is kept with the chapter's version.
+    if (hashes.length) html = withUploadedPictures(html, await loadPictures(hashes));
     if (chapterCache.size >= CACHE_LIMIT) chapterCache.delete(chapterCache.keys().next().value as string);
     chapterCache.set(key, html);
   }

@@ -77,6 +77,31 @@ export const chapterSchema = z.object({
     .default([]),
 });
 
+/**
+ * An uploaded image (`uploads/<hash>.md`, front matter only): what the admin recorded of it. Its files are
+ * under `media/uploads/<hash>/`, written by the export with the rest of the media.
+ */
+export const uploadSchema = z.object({
+  filename: z.string().min(1).max(120),
+  contentType: z.enum(["image/png", "image/jpeg", "image/webp", "image/gif", "image/avif"]),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  bytes: z.number().int().positive(),
+  variants: z
+    .array(
+      z.object({
+        key: z.string().regex(/^uploads\/[0-9a-f]{32}\/[\w.-]{1,40}$/),
+        format: z.enum(["avif", "webp", "png", "jpeg"]),
+        contentType: z.string().regex(/^image\/(avif|webp|png|jpeg)$/),
+        width: z.number().int().positive(),
+        height: z.number().int().positive(),
+        bytes: z.number().int().positive(),
+      }),
+    )
+    .min(1)
+    .max(30),
+});
+
 export const wikiSchema = z.object({
   title: z.string().min(1),
   summary: z.string().min(1),

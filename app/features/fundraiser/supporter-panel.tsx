@@ -5,7 +5,6 @@ import { FormAlert, FormNotice, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { SupporterPanelData } from "./account.server";
-import { wallChoiceSchema } from "./wall-choice";
 import { WallChoiceFields } from "./wall-choice-fields";
 
 export type SupporterUpdateResult = { saved?: boolean; errors?: Record<string, string>; formError?: string };
@@ -26,7 +25,10 @@ export function SupporterPanel({
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/account/supporter";
   const answer = result;
-  const { errors, onSubmit } = useFormValidation(wallChoiceSchema, answer?.errors);
+  const { errors, onSubmit, onFocus } = useFormValidation(
+    () => import("./wall-choice").then((module) => module.wallChoiceSchema),
+    answer?.errors,
+  );
   if (!data.entry)
     return (
       <p>
@@ -42,6 +44,7 @@ export function SupporterPanel({
       action="/account/supporter"
       noValidate
       onSubmit={onSubmit}
+      onFocus={onFocus}
       className="flex flex-col gap-4"
     >
       <p className="text-muted">

@@ -1,6 +1,7 @@
 import { useTranslation } from "~/i18n/react";
 import { Field } from "~/ui/form";
-import { DISPLAY_NAME_MAX, displays, MESSAGE_MAX, supporterEmoji, type WallChoice } from "./wall-choice";
+import type { WallChoice } from "./wall-choice";
+import { DISPLAY_NAME_MAX, displays, MESSAGE_MAX, supporterEmoji } from "./wall-choice-options";
 
 type ChoiceDefaults = Partial<Omit<WallChoice, "emoji"> & { emoji: string }>;
 

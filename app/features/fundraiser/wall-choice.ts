@@ -1,23 +1,11 @@
 import { z } from "zod";
 import type { SupporterDisplay, TierKey } from "#db/schema";
+import { DISPLAY_NAME_MAX, displays, MESSAGE_MAX, supporterEmoji } from "./wall-choice-options";
 
 /**
  * How a supporter appears on the wall, chosen at checkout (join and gift forms) and later from the account:
  * one schema for the three forms, in the browser and in the actions (docs/product-rules.md "Fundraiser").
  */
-export const displays = [
-  "username",
-  "name",
-  "anonymous",
-  "hidden",
-] as const satisfies readonly SupporterDisplay[];
-
-/** The emoji a supporter may pick: a short, on-theme list (radio buttons, so no free text). */
-export const supporterEmoji = ["🦇", "🌙", "🩸", "🥀", "🕯️", "🗝️", "📜", "🔮", "🍷", "🖤", "🌹", "🦉"] as const;
-
-export const DISPLAY_NAME_MAX = 40;
-export const MESSAGE_MAX = 140;
-
 /** Code points, as PostgreSQL's char_length counts them (the column's check). */
 const codePoints = (value: string) => [...value].length;
 // Control characters (line breaks included: the message is one line of plain text) and bidi overrides.

@@ -6,6 +6,7 @@ import { chapterStatus, readAhead, readAheadNumbers } from "~/features/chapters/
 import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/chapters/catalog.server";
 import { renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
+import { picturesByHash } from "~/features/uploads/store.server";
 import { readingMinutes } from "~/lib/words";
 
 /** The smallest coin pack that covers a locked chapter (purchase.server.ts). */
@@ -104,7 +105,16 @@ export async function loadChapterForReader(number: number, user: SessionUser | u
     // Absent rather than undefined: the route data carries every key it is given (app/lib/router-internals.ts).
     ...(lock ? { lock } : {}),
     artwork: lock ? [] : chapter.artwork,
-    ...(lock ? {} : { html: await renderChapter(chapter.id, chapter.updatedAt, () => loadText(chapter.id)) }),
+    ...(lock
+      ? {}
+      : {
+          html: await renderChapter(
+            chapter.id,
+            chapter.updatedAt,
+            () => loadText(chapter.id),
+            (hashes) => picturesByHash(db(), hashes),
+          ),
+        }),
   };
 }
 

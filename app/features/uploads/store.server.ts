@@ -1,9 +1,10 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "#db/client.server";
 import { type UploadVariant, uploads } from "#db/schema";
 import type { MediaStore } from "~/lib/storage.server";
 import { type ProcessedImage, processImage, type UploadRefusal } from "./images.server";
 import { uploadPrefix } from "./keys";
+import { type Picture, pictureOf } from "./picture";
 
 /**
  * Writes a processed upload's variants under `uploads/<hash>/<width>.<ext>`. The same file uploaded twice
@@ -92,4 +93,19 @@ export async function listUploads(database: Database) {
     .orderBy(desc(uploads.id))
     .limit(UPLOADS_LISTED);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+}
+
+/** The pictures of the uploads with these hashes (one query; none for an empty list). */
+export async function picturesByHash(database: Database, hashes: string[]): Promise<Map<string, Picture>> {
+  const pictures = new Map<string, Picture>();
+  if (hashes.length === 0) return pictures;
+  const rows = await database
+    .select({ hash: uploads.hash, width: uploads.width, height: uploads.height, variants: uploads.variants })
+    .from(uploads)
+    .where(inArray(uploads.hash, [...new Set(hashes)]));
+  for (const row of rows) {
+    const picture = pictureOf(row);
+    if (picture) pictures.set(row.hash, picture);
+  }
+  return pictures;
 }

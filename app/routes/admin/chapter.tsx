@@ -1,15 +1,17 @@
 import "~/i18n/full-catalogue";
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { ArtworkFields } from "~/features/admin/artwork-fields";
 import {
   createChapter,
   getChapterForEdit,
   getDraft,
   saveChapter,
 } from "~/features/admin/chapter-editing.server";
-import { chapterSchema } from "~/features/admin/chapter-form";
+import { artworkSlots, artworkValues, chapterSchema } from "~/features/admin/chapter-form";
 import { listVolumes } from "~/features/admin/chapters.server";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
+import { artworkChoices } from "~/features/admin/uploads.server";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
@@ -37,10 +39,11 @@ const wallClock = (instant: Date, timeZone: string) =>
 export async function loader({ request, params }: Route.LoaderArgs) {
   const author = await requireAuthor(request);
   const id = chapterId(params);
-  const [chapter, volumes, draft] = await Promise.all([
+  const [chapter, volumes, draft, images] = await Promise.all([
     id ? getChapterForEdit(id) : undefined,
     listVolumes(),
     getDraft(author.id, id ? `chapter:${id}` : "new"),
+    artworkChoices(),
   ]);
   if (id && !chapter) throw data(null, { status: 404 });
   const zone = author.timeZone;
@@ -53,6 +56,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         releaseLocal: wallClock(chapter.releaseAt, zone),
         coinsRequired: String(chapter.coinsRequired),
         tags: chapter.tags.join(", "),
+        ...artworkValues(chapter.artwork),
       }
     : {
         title: "",
@@ -71,6 +75,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     values,
     volumes,
     timeZone: zone,
+    images,
     // An autosaved text newer than the chapter's last save is offered back.
     draft: draft && (!chapter || draft.savedAt > chapter.updatedAt.toISOString()) ? draft : undefined,
   };
@@ -94,6 +99,13 @@ function echo(form: FormData): EditorValues {
     releaseLocal: text("releaseLocal"),
     coinsRequired: text("coinsRequired"),
     tags: text("tags", 400),
+    ...Object.fromEntries(
+      artworkSlots.flatMap((slot) => [
+        [slot.url, text(slot.url, 500)],
+        [slot.caption, text(slot.caption, 400)],
+        [slot.position, text(slot.position, 10)],
+      ]),
+    ),
   };
 }
 
@@ -276,6 +288,7 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           maxLength={400}
           error={errors.tags}
         />
+        <ArtworkFields values={values} errors={errors} images={loaderData.images} />
         <MarkdownEditor
           name="bodyMd"
           label={t("admin.chapter.body")}

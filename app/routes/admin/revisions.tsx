@@ -64,6 +64,7 @@ export async function action({ request, params }: Route.ActionArgs) {
       releaseAt: chapter.releaseAt,
       coinsRequired: chapter.coinsRequired,
       tags: chapter.tags,
+      artwork: chapter.artwork,
     },
     parsed.data.version,
     { via: "admin", userId: author.id },

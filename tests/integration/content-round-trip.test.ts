@@ -1,0 +1,78 @@
+import { asc, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#db/client.server";
+import { chapters, uploads } from "#db/schema";
+import { exportContent } from "~/features/content/export.server";
+import { readContentDir } from "~/features/content/files.server";
+import { importContent } from "~/features/content/import.server";
+import { uploadImage } from "~/features/uploads/store.server";
+import { LocalMediaStore } from "~/lib/storage.server";
+import { drivers, openTestDatabase } from "../support/database";
+import { solid } from "../support/images";
+import { tempDir } from "../support/temp";
+
+/**
+ * What the admin edits goes out with `npm run content -- export` and comes back whole into a fresh data
+ * directory: the uploads' files and their records (size, formats), and the chapters that show them.
+ */
+describe.each(drivers)("content export and import of uploads on %s", (driver) => {
+  let source: DatabaseHandle;
+  let fresh: DatabaseHandle;
+  beforeAll(async () => {
+    source = await openTestDatabase(driver);
+    fresh = await openTestDatabase(driver, { content: false });
+  });
+  afterAll(async () => {
+    await source?.close();
+    await fresh?.close();
+  });
+
+  it("brings an uploaded image and the chapter artwork that shows it into a fresh database", async () => {
+    const media = new LocalMediaStore(tempDir("cc-media-"));
+    const uploaded = await uploadImage(source.db, media, await solid(900, 1200).png().toBuffer(), {
+      filename: "portrait.png",
+    });
+    if (!uploaded.ok) throw new Error(uploaded.code);
+    const artwork = [
+      { url: `/media/uploads/${uploaded.upload.hash}/900.png`, caption: "Mara", position: "after" as const },
+    ];
+    await source.db.update(chapters).set({ artwork }).where(eq(chapters.number, 2));
+
+    const folder = tempDir("cc-export-");
+    await exportContent(source.db, folder, media);
+    const copied = new LocalMediaStore(tempDir("cc-media-"));
+    const report = await importContent(fresh.db, await readContentDir(folder), { media: copied });
+    expect(report.uploads).toEqual({ inserted: 1, updated: 0, unchanged: 0 });
+
+    const record = ({ id: _id, createdAt: _at, createdBy: _by, ...rest }: typeof uploads.$inferSelect) =>
+      rest;
+    const [imported] = await fresh.db.select().from(uploads);
+    if (!imported) throw new Error("no upload imported");
+    expect(record(imported)).toEqual(record(uploaded.upload));
+    for (const variant of uploaded.upload.variants)
+      expect(await copied.get(variant.key), variant.key).toEqual(await media.get(variant.key));
+    const [second] = await fresh.db
+      .select({ artwork: chapters.artwork })
+      .from(chapters)
+      .where(eq(chapters.number, 2))
+      .orderBy(asc(chapters.id));
+    expect(second?.artwork).toEqual(artwork);
+
+    const again = await importContent(fresh.db, await readContentDir(folder), { media: copied });
+    expect(again.uploads).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+  });
+
+  it("refuses an upload record whose name is not a hash or whose files lie elsewhere", async () => {
+    const folder = tempDir("cc-export-");
+    await exportContent(source.db, folder);
+    const fs = await import("node:fs/promises");
+    const [file] = (await fs.readdir(`${folder}/uploads`)).filter((name) => name.endsWith(".md"));
+    if (!file) throw new Error("no upload exported");
+    const text = await fs.readFile(`${folder}/uploads/${file}`, "utf8");
+    await fs.writeFile(`${folder}/uploads/not-a-hash.md`, text);
+    await expect(readContentDir(folder)).rejects.toThrow(/not an upload's hash/);
+    await fs.rm(`${folder}/uploads/not-a-hash.md`);
+    await fs.writeFile(`${folder}/uploads/${file}`, text.replaceAll("key: uploads/", "key: uploads/../"));
+    await expect(readContentDir(folder)).rejects.toThrow(/variants\.0\.key/);
+  });
+});
