@@ -1,6 +1,6 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
-import { loadChapterForReader } from "~/features/reader/access.server";
+import { loadChapterForReader, previewAudiences } from "~/features/reader/access.server";
 import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
@@ -17,9 +17,12 @@ import type { Route } from "./+types/chapter";
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const number = parseId(params.id);
   const user = await getSessionUser(request);
-  const chapter = number === undefined ? undefined : await loadChapterForReader(number, user);
+  const as = new URL(request.url).searchParams.get("as");
+  const previewAs = previewAudiences.find((audience) => audience === as);
+  const chapter =
+    number === undefined ? undefined : await loadChapterForReader(number, user, new Date(), previewAs);
   if (!chapter) throw data({ chapterNotFound: true }, { status: 404 });
-  if (chapter.lock?.kind === "coins" && user)
+  if (chapter.lock?.kind === "coins" && user && !chapter.preview)
     Object.assign(
       chapter.lock,
       await purchaseContext(chapter.lock, user.id, new URL(request.url).searchParams),
@@ -30,7 +33,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     delete chapter.html;
   }
   const shared = mayShareChapterPage(user, Boolean(chapter.lock));
-  return data({ chapter, signedIn: Boolean(user) }, { headers: shareableIf(shared) });
+  // An author's preview shows the page as its audience sees it (a visitor is signed out); never kept.
+  const signedIn = chapter.preview ? chapter.preview !== "visitor" : Boolean(user);
+  return data({ chapter, signedIn }, { headers: shareableIf(shared) });
 }
 
 export const headers = shareableIfLoaderSays;

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import sharp from "sharp";
 import { grantAuthor, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
@@ -110,4 +111,64 @@ test("the chapter editor: toolbar, word count and a sanitised preview, on a phon
   await expect(preview.locator("strong")).toHaveText("The night fell.");
   await expect(preview.locator("script")).toHaveCount(0);
   await page.screenshot({ path: testInfo.outputPath("editor.png"), fullPage: true });
+});
+
+test("artwork from an upload, and a draft for tomorrow previewed as a member and as a visitor", async ({
+  page,
+  request,
+}, testInfo) => {
+  const author = await register(page);
+  await grantAuthor(author.email);
+  // An image of its own (an upload's key is its bytes' hash): a colour from the clock.
+  const name = `tower-${testInfo.project.name}-${Date.now()}.png`;
+  const shade = Date.now() % 200;
+  const png = await sharp({
+    create: { width: 1200, height: 600, channels: 3, background: { r: shade, g: 20, b: 200 - shade } },
+  })
+    .png()
+    .toBuffer();
+  await page.goto("/admin/uploads");
+  await hydrated(page);
+  await page.getByLabel("Image (PNG, JPEG, WebP, GIF or AVIF, up to 10 MB)").setInputFiles({
+    name,
+    mimeType: "image/png",
+    buffer: png,
+  });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText(`${name} is uploaded.`)).toBeVisible();
+
+  await page.goto("/admin/chapters/new");
+  await hydrated(page);
+  await page.getByLabel("Title").fill(`Artwork ${testInfo.project.name} ${Date.now()}`);
+  await write(page, "The bell tower at dusk.");
+  const tomorrow = new Date(Date.now() + 86_400_000);
+  const local = new Date(tomorrow.getTime() - tomorrow.getTimezoneOffset() * 60_000)
+    .toISOString()
+    .slice(0, 16);
+  await page.getByLabel("Release", { exact: true }).fill(local);
+  await page.getByLabel("Price in coins (0: free)", { exact: true }).fill("1");
+  await page.getByLabel("Image 1", { exact: true }).selectOption({ label: `${name} (1200×600)` });
+  await page.getByLabel("Caption 1", { exact: true }).fill("The tower");
+  await page.getByRole("button", { name: "Create chapter" }).click();
+  await expect(page.getByText("Saved as version 1.")).toBeVisible();
+
+  // A First Human member reads it before its release: the picture has its size and every format.
+  await page.getByTestId("preview-as").getByRole("link", { name: "a First Human member" }).click();
+  const image = page.locator("figure picture img");
+  await expect(image).toHaveAttribute("alt", "The tower");
+  await expect(image).toHaveAttribute("width", "1200");
+  await expect(image).toHaveAttribute("height", "600");
+  await expect(page.locator('figure picture source[type="image/avif"]')).toHaveCount(1);
+  await expect(page.getByText("The bell tower at dusk.")).toBeVisible();
+  const served = await request.get((await image.getAttribute("src")) ?? "");
+  expect(served.status()).toBe(200);
+  expect(served.headers()["content-type"]).toBe("image/png");
+  expect(served.headers()["cache-control"]).toContain("immutable");
+  await page.screenshot({ path: testInfo.outputPath("preview-member.png"), fullPage: true });
+
+  // A visitor sees it locked until its release, neither text nor artwork.
+  await page.goto(`${new URL(page.url()).pathname}?as=visitor`);
+  await expect(page.getByText(/This chapter will be released on/)).toBeVisible();
+  await expect(page.locator("figure")).toHaveCount(0);
+  await expect(page.getByText("The bell tower at dusk.")).toHaveCount(0);
 });

@@ -209,6 +209,38 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
     ]);
   });
 
+  it("previews a draft as a visitor, a reader and a First Human member would see it, to its author only", async () => {
+    const authorReader = await createReader({ prefix: "previewer" });
+    await db().update(users).set({ role: "author" }).where(eq(users.id, authorReader.id));
+    const actor = { via: "admin", userId: authorReader.id } as const;
+    const authorSession = await lookUpSessionToken(authorReader.cookie.split("=")[1] ?? "");
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const input = {
+      ...(await inputOf(await idOf(1))),
+      title: "Not out yet",
+      bodyMd: "Quiet.",
+      coinsRequired: 1,
+    };
+    const created = await createChapter({ ...input, status: "draft", releaseAt: tomorrow }, actor);
+    if (!created.ok) throw new Error("not created");
+    const reader = await createReader({ prefix: "notauthor" });
+    const view = (as: "visitor" | "reader" | "member", now?: Date) =>
+      loadChapterForReader(created.number, authorSession, now, as);
+    expect(await view("visitor")).toMatchObject({ preview: "visitor", lock: { kind: "release" } });
+    expect(await view("reader")).toMatchObject({ lock: { kind: "release" } });
+    const member = await view("member");
+    expect(member?.lock).toBeUndefined();
+    expect(member?.html).toContain("Quiet.");
+    const later = new Date(tomorrow.getTime() + 60_000);
+    expect(await view("visitor", later)).toMatchObject({ lock: { kind: "coins", signedIn: false } });
+    expect(await view("reader", later)).toMatchObject({
+      lock: { kind: "coins", signedIn: true, balance: 0 },
+    });
+    // Anyone else asking for a preview gets the page as it is for them: a draft does not exist.
+    const readerUser = await lookUpSessionToken(reader.cookie.split("=")[1] ?? "");
+    expect(await loadChapterForReader(created.number, readerUser, undefined, "member")).toBeUndefined();
+  });
+
   it("keeps one draft per author and chapter", async () => {
     const a = await author("drafter");
     const b = await author("drafter");

@@ -61,6 +61,36 @@ export async function chapterLock(
   };
 }
 
+/** Whom an author previews a chapter as (`/chapter/N?as=…`): a visitor, a signed-in reader, a First Human member. */
+export const previewAudiences = ["visitor", "reader", "member"] as const;
+export type PreviewAudience = (typeof previewAudiences)[number];
+
+/**
+ * What would lock a chapter for an audience were it published as saved (a draft included): the rule of
+ * `chapterLock` for a visitor, for a reader who has not unlocked it and has no coins, and for a First Human
+ * member (who reads the first ten unreleased chapters, this one counted among the published).
+ */
+export async function lockFor(
+  chapter: ChapterFacts,
+  audience: PreviewAudience,
+  now = new Date(),
+): Promise<Lock | undefined> {
+  const status = chapterStatus(chapter, now);
+  if (status === "free") return undefined;
+  if (status === "locked") {
+    const published = (await getChapterCatalog()).published.filter((other) => other.id !== chapter.id);
+    const ahead = readAheadNumbers([...published, chapter], now, readAhead.first_human);
+    if (audience === "member" && ahead.has(chapter.number)) return undefined;
+    return { kind: "release", releaseAt: chapter.releaseAt.toISOString() };
+  }
+  return {
+    kind: "coins",
+    coinsRequired: chapter.coinsRequired,
+    signedIn: audience !== "visitor",
+    balance: 0,
+  };
+}
+
 /** The unreleased chapters a reader's membership lets them read now (none for free readers). */
 export async function readsAheadOf(userId: number, now = new Date()): Promise<Set<number>> {
   const { tier } = await getMembership(userId, now);
@@ -88,10 +118,17 @@ async function loadText(chapterId: number): Promise<string> {
  * A chapter as one reader may see it. The text is present only when the reader may read it: a locked
  * chapter's text never leaves the server, in the page or in its route data.
  */
-export async function loadChapterForReader(number: number, user: SessionUser | undefined, now = new Date()) {
+export async function loadChapterForReader(
+  number: number,
+  user: SessionUser | undefined,
+  now = new Date(),
+  /** An author's preview: the chapter as this audience would see it (ignored for anyone else). */
+  previewAs?: PreviewAudience,
+) {
   const chapter = await findChapter(number, user);
   if (!chapter) return undefined;
-  const lock = await chapterLock(chapter, user, now);
+  const preview = user?.role === "author" ? previewAs : undefined;
+  const lock = preview ? await lockFor(chapter, preview, now) : await chapterLock(chapter, user, now);
   const { previous, next } = neighbours(await getChapterCatalog(), number);
   return {
     id: chapter.id,
@@ -104,6 +141,7 @@ export async function loadChapterForReader(number: number, user: SessionUser | u
     next,
     // Absent rather than undefined: the route data carries every key it is given (app/lib/router-internals.ts).
     ...(lock ? { lock } : {}),
+    ...(preview ? { preview } : {}),
     artwork: lock ? [] : chapter.artwork,
     ...(lock
       ? {}

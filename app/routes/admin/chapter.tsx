@@ -174,6 +174,14 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
             <Link to={`/chapter/${number}`} className="underline">
               {t("admin.chapter.view")}
             </Link>
+            <span className="flex flex-wrap gap-2" data-testid="preview-as">
+              {t("admin.chapter.previewAs")}
+              {(["visitor", "reader", "member"] as const).map((audience) => (
+                <a key={audience} href={`/chapter/${number}?as=${audience}`} className="underline">
+                  {t(`admin.chapter.audiences.${audience}`)}
+                </a>
+              ))}
+            </span>
           </div>
         ) : null}
       </div>
