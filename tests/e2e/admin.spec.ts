@@ -151,6 +151,7 @@ test("artwork from an upload, and a draft for tomorrow previewed as a member and
   await page.getByLabel("Caption 1", { exact: true }).fill("The tower");
   await page.getByRole("button", { name: "Create chapter" }).click();
   await expect(page.getByText("Saved as version 1.")).toBeVisible();
+  const editor = new URL(page.url()).pathname;
 
   // A First Human member reads it before its release: the picture has its size and every format.
   await page.getByTestId("preview-as").getByRole("link", { name: "a First Human member" }).click();
@@ -171,4 +172,14 @@ test("artwork from an upload, and a draft for tomorrow previewed as a member and
   await expect(page.getByText(/This chapter will be released on/)).toBeVisible();
   await expect(page.locator("figure")).toHaveCount(0);
   await expect(page.getByText("The bell tower at dusk.")).toHaveCount(0);
+  const number = /\/chapter\/(\d+)/.exec(page.url())?.[1];
+
+  // Deleted from its page (nobody unlocked a draft): the list says so, and the chapter is gone.
+  await page.goto(editor);
+  await hydrated(page);
+  await page.getByText("Delete this chapter").click();
+  await page.getByLabel("I understand that the chapter and its history are deleted for good").check();
+  await page.getByRole("button", { name: `Delete chapter ${number}` }).click();
+  await expect(page.getByText(`Chapter ${number} was deleted.`)).toBeVisible();
+  expect((await page.request.get(`/chapter/${number}`)).status()).toBe(404);
 });

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
@@ -6,6 +6,7 @@ import { auditLog, chapterRevisions, chapters, users } from "#db/schema";
 import {
   type ChapterInput,
   createChapter,
+  deleteChapter,
   getChapterForEdit,
   getDraft,
   listRevisions,
@@ -16,13 +17,14 @@ import {
 import { chapterSchema } from "~/features/admin/chapter-form";
 import { lookUpSessionToken } from "~/features/auth/session.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
+import { unlockChapter } from "~/features/coins/unlock.server";
 import { chapterLock, findChapter, loadChapterForReader } from "~/features/reader/access.server";
 import { processImage } from "~/features/uploads/images.server";
 import { saveUpload } from "~/features/uploads/store.server";
 import { parseForm } from "~/lib/forms";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { drivers, openTestDatabase } from "../support/database";
-import { createReader, grantMembership } from "../support/factories";
+import { coinBalance, createReader, grantCoins, grantMembership } from "../support/factories";
 import { solid } from "../support/images";
 import { tempDir } from "../support/temp";
 
@@ -241,6 +243,35 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
     expect(await loadChapterForReader(created.number, readerUser, undefined, "member")).toBeUndefined();
   });
 
+  it("deletes a chapter nobody unlocked with its history; one a reader unlocked stays, and says why", async () => {
+    const actor = await author("deleter");
+    const input = { ...(await inputOf(await idOf(1))), title: "Short-lived", coinsRequired: 1 };
+    const released = new Date(Date.now() - 60_000);
+    const gone = await createChapter({ ...input, status: "published", releaseAt: released }, actor);
+    const kept = await createChapter({ ...input, status: "published", releaseAt: released }, actor);
+    if (!gone.ok || !kept.ok) throw new Error("not created");
+    expect(await deleteChapter(gone.id, actor)).toEqual({ ok: true, number: gone.number });
+    expect(await db().select().from(chapters).where(eq(chapters.id, gone.id))).toEqual([]);
+    expect(await db().select().from(chapterRevisions).where(eq(chapterRevisions.chapterId, gone.id))).toEqual(
+      [],
+    );
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "chapter.delete"), eq(auditLog.subjectId, String(gone.id))));
+    expect(audit).toMatchObject({
+      actorId: actor.userId,
+      before: { number: gone.number, title: "Short-lived" },
+    });
+    expect(await deleteChapter(gone.id, actor)).toEqual({ ok: false, reason: "notFound" });
+
+    const reader = await createReader({ prefix: "buyer" });
+    await grantCoins(reader.id, 5);
+    expect(await unlockChapter(reader.id, kept.number)).toEqual({ ok: true, charged: true });
+    expect(await deleteChapter(kept.id, actor)).toEqual({ ok: false, reason: "unlocked", readers: 1 });
+    expect(await db().select().from(chapters).where(eq(chapters.id, kept.id))).toHaveLength(1);
+  });
+
   it("keeps one draft per author and chapter", async () => {
     const a = await author("drafter");
     const b = await author("drafter");
@@ -371,6 +402,31 @@ describe.runIf(drivers.includes("postgres"))("chapter editing under concurrency"
     expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === "conflict")).toHaveLength(4);
     const revisions = await db().select().from(chapterRevisions).where(eq(chapterRevisions.chapterId, id));
     expect(revisions.map((revision) => revision.version).sort()).toEqual([version, version + 1]);
+  });
+
+  it("deletes or unlocks a chapter asked at once, never both: coins are spent only on a chapter that stays", async () => {
+    for (let round = 0; round < 5; round++) {
+      const actor = await author("racedeleter");
+      const input = { ...(await inputOf(await idOf(1))), coinsRequired: 2, status: "published" as const };
+      const created = await createChapter({ ...input, releaseAt: new Date(Date.now() - 60_000) }, actor);
+      if (!created.ok) throw new Error("not created");
+      const reader = await createReader({ prefix: "racebuyer" });
+      await grantCoins(reader.id, 5);
+      const before = await coinBalance(reader.id);
+      const [deleted, unlocked] = await Promise.all([
+        deleteChapter(created.id, actor),
+        unlockChapter(reader.id, created.number),
+      ]);
+      const after = await coinBalance(reader.id);
+      if (deleted.ok) {
+        expect(unlocked).toEqual({ ok: false, reason: "not-for-sale" });
+        expect(after).toBe(before);
+      } else {
+        expect(deleted).toEqual({ ok: false, reason: "unlocked", readers: 1 });
+        expect(unlocked).toEqual({ ok: true, charged: true });
+        expect(after).toBe(before - 2);
+      }
+    }
   });
 
   it("gives five chapters created at once five numbers", async () => {

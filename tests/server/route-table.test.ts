@@ -28,6 +28,11 @@ const pages: Record<string, Sample[] | "resource"> = {
   about: [{ path: "/about", status: 200, translated: true }],
   chapters: [{ path: "/chapters", status: 200, translated: true }],
   toc: [{ path: "/toc", status: 200, translated: true }],
+  "toc/volume/:volume": [
+    { path: "/toc/volume/2", status: 200, translated: true },
+    { path: "/toc/volume/999", status: 404, translated: true },
+    { path: "/toc/volume/two", status: 404, translated: true },
+  ],
   chapter: "resource",
   "chapter/:id": [
     { path: "/chapter/1", status: 200, translated: false },

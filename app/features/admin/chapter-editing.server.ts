@@ -1,7 +1,15 @@
 import { diffLines } from "diff";
-import { and, desc, eq, max, sql } from "drizzle-orm";
+import { and, count, desc, eq, max, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { type Artwork, chapterRevisions, chapters, editorDrafts, users, volumes } from "#db/schema";
+import {
+  type Artwork,
+  chapterRevisions,
+  chapters,
+  chapterUnlocks,
+  editorDrafts,
+  users,
+  volumes,
+} from "#db/schema";
 import { countWords } from "~/lib/words";
 import { type Actor, recordAudit } from "./audit.server";
 
@@ -196,6 +204,38 @@ export function createChapter(input: ChapterInput, actor: Actor & { via: "admin"
       .delete(editorDrafts)
       .where(and(eq(editorDrafts.authorId, actor.userId), eq(editorDrafts.key, "new")));
     return { ok: true, id: created.id, number: created.number, version: created.version };
+  });
+}
+
+export type DeleteOutcome =
+  | { ok: true; number: number }
+  | { ok: false; reason: "notFound" }
+  | { ok: false; reason: "unlocked"; readers: number };
+
+/**
+ * Deletes a chapter nobody unlocked, with its history and drafts (readers' progress on it goes too). A
+ * chapter readers paid for stays: the author unpublishes it (sets it to Draft) instead. The row is locked
+ * first, so an unlock at the same moment waits and then finds no chapter (unlock.server.ts locks it too),
+ * or comes first and the deletion is refused.
+ */
+export function deleteChapter(id: number, actor: Actor & { via: "admin" }): Promise<DeleteOutcome> {
+  return db().transaction(async (tx) => {
+    const [current] = await tx.select().from(chapters).where(eq(chapters.id, id)).for("update");
+    if (!current) return { ok: false, reason: "notFound" };
+    const [unlocked] = await tx
+      .select({ readers: count() })
+      .from(chapterUnlocks)
+      .where(eq(chapterUnlocks.chapterId, id));
+    if (unlocked && unlocked.readers > 0) return { ok: false, reason: "unlocked", readers: unlocked.readers };
+    await tx.delete(chapters).where(eq(chapters.id, id));
+    await tx.delete(editorDrafts).where(eq(editorDrafts.key, `chapter:${id}`));
+    await recordAudit(tx, actor, {
+      action: "chapter.delete",
+      subjectType: "chapter",
+      subjectId: id,
+      before: { number: current.number, ...summary(current) },
+    });
+    return { ok: true, number: current.number };
   });
 }
 

@@ -38,6 +38,14 @@ async function unlockIn(
   chapter: { id: number; coinsRequired: number },
   meta?: RequestMeta,
 ) {
+  // The chapter row is locked (as the author's deletion locks it: admin/chapter-editing.server.ts): a chapter
+  // deleted meanwhile is not for sale, rather than a foreign-key error.
+  const [still] = await tx
+    .select({ id: chapters.id })
+    .from(chapters)
+    .where(eq(chapters.id, chapter.id))
+    .for("share");
+  if (!still) return { ok: false, reason: "not-for-sale" } as const;
   const [unlock] = await tx
     .insert(chapterUnlocks)
     .values({ userId, chapterId: chapter.id, coinsSpent: chapter.coinsRequired })

@@ -4,6 +4,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { ArtworkFields } from "~/features/admin/artwork-fields";
 import {
   createChapter,
+  deleteChapter,
   getChapterForEdit,
   getDraft,
   saveChapter,
@@ -86,6 +87,9 @@ type ActionResult = {
   values?: EditorValues;
   conflict?: { version: number; title: string; bodyMd: string; updatedAt: string; by: string | null };
   saved?: number;
+  /** Why the chapter was not deleted: a message key (and how many readers unlocked it). */
+  deleteRefused?: string;
+  readers?: number;
 };
 
 /** The posted fields, echoed back on a refusal so nothing typed is lost (capped like every echo). */
@@ -113,6 +117,21 @@ export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
   const id = chapterId(params);
   const form = await readForm(request);
+  if (form.get("intent") === "delete") {
+    if (id === undefined) throw data(null, { status: 404 });
+    if (form.get("confirm") !== "on")
+      return data<ActionResult>({ deleteRefused: "admin.chapter.deleteConfirmNeeded" }, 400);
+    const deleted = await deleteChapter(id, { via: "admin", userId: author.id });
+    if (deleted.ok) {
+      await refreshContentRevision();
+      return redirect(`/admin/chapters?deleted=${deleted.number}`);
+    }
+    if (deleted.reason === "notFound") throw data(null, { status: 404 });
+    return data<ActionResult>(
+      { deleteRefused: "admin.chapter.deleteUnlocked", readers: deleted.readers },
+      409,
+    );
+  }
   const parsed = parseForm(chapterSchema, form);
   if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, values: echo(form) }, { status: 400 });
   const { releaseLocal, version, ...fields } = parsed.data;
@@ -323,6 +342,25 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           </span>
         </div>
       </Form>
+      {id ? (
+        <details className="rounded-xl border border-line p-4" open={Boolean(result?.deleteRefused)}>
+          <summary className="cursor-pointer font-display">{t("admin.chapter.delete")}</summary>
+          {result?.deleteRefused ? (
+            <FormAlert>{t(result.deleteRefused, { count: result.readers ?? 0 })}</FormAlert>
+          ) : null}
+          <Form method="post" className="mt-3 flex flex-col gap-3">
+            <input type="hidden" name="intent" value="delete" />
+            <p className="text-sm text-muted">{t("admin.chapter.deleteHint")}</p>
+            <label className="flex min-h-11 items-center gap-2">
+              <input type="checkbox" name="confirm" required className="h-5 w-5" />
+              {t("admin.chapter.deleteConfirm")}
+            </label>
+            <button type="submit" className={`${buttonClass("outline")} self-start`}>
+              {t("admin.chapter.deleteSubmit", { number })}
+            </button>
+          </Form>
+        </details>
+      ) : null}
     </>
   );
 }

@@ -7,6 +7,7 @@ import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
+import { FormNotice } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/chapters";
@@ -19,17 +20,20 @@ const filterSchema = z.object({
   volume: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   q: z.string().trim().max(100).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(10_000).optional().catch(undefined),
+  /** The number of a chapter just deleted (the chapter page sends the author here). */
+  deleted: z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAuthor(request);
   const query = Object.fromEntries(new URL(request.url).searchParams);
   const filter = filterSchema.parse(query);
+  const { deleted, ...listed } = filter;
   const [list, volumes] = await Promise.all([
-    listAdminChapters({ ...filter, q: filter.q || undefined }),
+    listAdminChapters({ ...listed, q: listed.q || undefined }),
     listVolumes(),
   ]);
-  return { ...list, volumes, filter };
+  return { ...list, volumes, filter: listed, deleted };
 }
 
 export function action({ request }: Route.ActionArgs) {
@@ -50,6 +54,9 @@ export default function AdminChapters({ loaderData }: Route.ComponentProps) {
     <>
       <DocumentTitle name={t("admin.chapters.title")} />
       <h1 className="font-display text-3xl text-primary">{t("admin.chapters.title")}</h1>
+      {loaderData.deleted ? (
+        <FormNotice>{t("admin.chapter.deleted", { number: loaderData.deleted })}</FormNotice>
+      ) : null}
       <FilterForm submit={t("admin.chapters.filter")}>
         <FilterText
           label={t("admin.chapters.search")}
