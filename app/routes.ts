@@ -61,6 +61,8 @@ export default [
     route("admin/chapters/:id", "routes/admin/chapter.tsx", { id: "admin-chapter" }),
     route("admin/chapters/:id/revisions", "routes/admin/revisions.tsx"),
     route("admin/uploads", "routes/admin/uploads.tsx"),
+    route("admin/site", "routes/admin/site.tsx"),
+    route("admin/legal/:slug", "routes/admin/legal.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),

@@ -169,7 +169,9 @@ test("artwork from an upload, and a draft for tomorrow previewed as a member and
 
   // A visitor sees it locked until its release, neither text nor artwork.
   await page.goto(`${new URL(page.url()).pathname}?as=visitor`);
-  await expect(page.getByText(/This chapter will be released on/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Chapter Locked" })).toContainText(
+    "This chapter will be released on",
+  );
   await expect(page.locator("figure")).toHaveCount(0);
   await expect(page.getByText("The bell tower at dusk.")).toHaveCount(0);
   const number = /\/chapter\/(\d+)/.exec(page.url())?.[1];
@@ -182,4 +184,37 @@ test("artwork from an upload, and a draft for tomorrow previewed as a member and
   await page.getByRole("button", { name: `Delete chapter ${number}` }).click();
   await expect(page.getByText(`Chapter ${number} was deleted.`)).toBeVisible();
   expect((await page.request.get(`/chapter/${number}`)).status()).toBe(404);
+});
+
+test("the site settings: a saved change shows on the site; a bad address is refused beside its field", async ({
+  page,
+}) => {
+  const author = await register(page);
+  await grantAuthor(author.email);
+  await page.goto("/admin/site");
+  await hydrated(page);
+  const location = page.getByLabel("Author's location", { exact: true });
+  const before = await location.inputValue();
+  const moved = `${before} (${Date.now()})`;
+
+  await page.getByLabel("Social link (https)", { exact: true }).fill("javascript:alert(1)");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Enter an https:// address of up to 500 characters.")).toBeVisible();
+
+  await page.reload();
+  await hydrated(page);
+  await location.fill(moved);
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Saved: every page shows the new settings within a second.")).toBeVisible();
+  await expect(async () => {
+    await page.goto("/about");
+    await expect(page.getByText(moved)).toBeVisible({ timeout: 1000 });
+  }).toPass();
+
+  // Put back, so the other tests' pages are as they were.
+  await page.goto("/admin/site");
+  await hydrated(page);
+  await location.fill(before);
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Saved: every page shows the new settings within a second.")).toBeVisible();
 });

@@ -45,7 +45,7 @@ function adminPaths(entries: RouteConfigEntry[]): string[] {
   ]);
 }
 // Parameters filled in: chapter 1's id is 1 in a fresh demo.
-const paths = adminPaths(routes).map((target) => target.replace(":id", "1"));
+const paths = adminPaths(routes).map((target) => target.replace(":id", "1").replace(":slug", "terms"));
 /** Admin routes with no page: an author's GET is refused (405) as for any other method they do not take. */
 const resources = new Set(["/admin/drafts", "/admin/preview"]);
 

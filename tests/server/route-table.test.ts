@@ -108,6 +108,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/audit": [{ path: "/admin/audit", status: 404, translated: true }],
   "admin/drafts": "resource",
   "admin/uploads": [{ path: "/admin/uploads", status: 404, translated: true, signedIn: true }],
+  "admin/site": [{ path: "/admin/site", status: 404, translated: true, signedIn: true }],
+  "admin/legal/:slug": [{ path: "/admin/legal/terms", status: 404, translated: true, signedIn: true }],
   "admin/chapters/new": [{ path: "/admin/chapters/new", status: 404, translated: true }],
   "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],
   "admin/chapters/:id/revisions": [{ path: "/admin/chapters/1/revisions", status: 404, translated: true }],
