@@ -1,5 +1,6 @@
 import "~/i18n/full-catalogue";
-import { data, Form, useNavigation } from "react-router";
+import { data } from "react-router";
+import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
 import { legalSchema, legalSlugs } from "~/features/admin/site-form";
 import { getLegalForEdit, saveLegal } from "~/features/admin/site-settings.server";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -7,7 +8,7 @@ import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
-import { Field, FormAlert, FormNotice, TextAreaField, useFormValidation } from "~/ui/form";
+import { Field, TextAreaField, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/legal";
 
@@ -26,12 +27,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { slug, ...page };
 }
 
-type ActionResult = {
-  saved?: boolean;
-  conflict?: boolean;
-  errors?: Record<string, string>;
-  values?: Record<string, string>;
-};
+type ActionResult = DigestFormResult;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
@@ -53,7 +49,6 @@ export async function action({ request, params }: Route.ActionArgs) {
 /** The terms of service and the privacy policy, each with the date it takes effect. */
 export default function AdminLegal({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
   const result = actionData as ActionResult | undefined;
   const { errors, onSubmit } = useFormValidation(legalSchema, result?.errors);
   const { slug } = loaderData;
@@ -80,17 +75,7 @@ export default function AdminLegal({ loaderData, actionData }: Route.ComponentPr
           </Link>
         </nav>
       </div>
-      {result?.saved ? <FormNotice>{t("admin.site.saved")}</FormNotice> : null}
-      {result?.conflict ? <FormAlert>{t("admin.site.conflict")}</FormAlert> : null}
-      <Form
-        method="post"
-        noValidate
-        onSubmit={onSubmit}
-        className="flex flex-col gap-5"
-        aria-busy={navigation.state === "submitting"}
-        key={loaderData.base}
-      >
-        <input type="hidden" name="base" value={loaderData.base} />
+      <DigestForm base={loaderData.base} result={result} onSubmit={onSubmit}>
         <Field
           name="title"
           label={t("admin.legal.title")}
@@ -116,7 +101,7 @@ export default function AdminLegal({ loaderData, actionData }: Route.ComponentPr
         <button type="submit" className={`${buttonClass("primary")} self-start`}>
           {t("admin.legal.save")}
         </button>
-      </Form>
+      </DigestForm>
     </>
   );
 }

@@ -1,5 +1,6 @@
 import "~/i18n/full-catalogue";
-import { data, Form, useNavigation } from "react-router";
+import { data } from "react-router";
+import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
 import { SITE_LIMITS, siteFields, siteSchema } from "~/features/admin/site-form";
 import { getSiteForEdit, saveSite } from "~/features/admin/site-settings.server";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -7,7 +8,7 @@ import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
-import { Field, FormAlert, FormNotice, TextAreaField, useFormValidation } from "~/ui/form";
+import { Field, TextAreaField, useFormValidation } from "~/ui/form";
 import type { Route } from "./+types/site";
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -15,12 +16,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return getSiteForEdit();
 }
 
-type ActionResult = {
-  saved?: boolean;
-  conflict?: boolean;
-  errors?: Record<string, string>;
-  values?: Record<string, string>;
-};
+type ActionResult = DigestFormResult;
 
 /** The posted fields, echoed back on a refusal so nothing typed is lost (capped like every echo). */
 const echo = (form: FormData) =>
@@ -54,7 +50,6 @@ const shortFields = [
 /** The site's settings: what the header, the home page, the table of contents and /about show. */
 export default function AdminSite({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
   const result = actionData as ActionResult | undefined;
   const { errors, onSubmit } = useFormValidation(siteSchema, result?.errors);
   const values = { ...loaderData.values, ...result?.values } as Record<string, string | number>;
@@ -62,18 +57,7 @@ export default function AdminSite({ loaderData, actionData }: Route.ComponentPro
     <>
       <DocumentTitle name={t("admin.site.title")} />
       <h1 className="font-display text-3xl text-primary">{t("admin.site.title")}</h1>
-      {result?.saved ? <FormNotice>{t("admin.site.saved")}</FormNotice> : null}
-      {result?.conflict ? <FormAlert>{t("admin.site.conflict")}</FormAlert> : null}
-      <Form
-        method="post"
-        noValidate
-        onSubmit={onSubmit}
-        className="flex flex-col gap-5"
-        aria-busy={navigation.state === "submitting"}
-        // After a save or a conflict the form opens again from the settings as they now are.
-        key={loaderData.base}
-      >
-        <input type="hidden" name="base" value={loaderData.base} />
+      <DigestForm base={loaderData.base} result={result} onSubmit={onSubmit}>
         <div className="grid gap-4 sm:grid-cols-2">
           {shortFields.map(([name, max]) => (
             <Field
@@ -116,7 +100,7 @@ export default function AdminSite({ loaderData, actionData }: Route.ComponentPro
         <button type="submit" className={`${buttonClass("primary")} self-start`}>
           {t("admin.site.save")}
         </button>
-      </Form>
+      </DigestForm>
     </>
   );
 }

@@ -1,0 +1,49 @@
+import type { FormEvent, ReactNode } from "react";
+import { Form, useNavigation } from "react-router";
+import { useTranslation } from "~/i18n/react";
+import { FormAlert, FormNotice } from "~/ui/form";
+
+/** What a settings form's action answers: saved, a conflict, or field errors, with what was typed. */
+export type DigestFormResult = {
+  saved?: boolean;
+  conflict?: boolean;
+  errors?: Record<string, string>;
+  values?: Record<string, string>;
+};
+
+/**
+ * A form saved from a digest of what it opened (site settings, legal pages: ADR 38): its notice or conflict
+ * alert, and the form carrying the digest. After a save or a conflict it opens again from the row as it now
+ * is (its key is the digest), with what the author typed kept by the caller's `values`.
+ */
+export function DigestForm({
+  base,
+  result,
+  onSubmit,
+  children,
+}: {
+  base: string;
+  result: DigestFormResult | undefined;
+  onSubmit: (event: FormEvent<HTMLFormElement>) => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  return (
+    <>
+      {result?.saved ? <FormNotice>{t("admin.site.saved")}</FormNotice> : null}
+      {result?.conflict ? <FormAlert>{t("admin.site.conflict")}</FormAlert> : null}
+      <Form
+        method="post"
+        noValidate
+        onSubmit={onSubmit}
+        className="flex flex-col gap-5"
+        aria-busy={navigation.state === "submitting"}
+        key={base}
+      >
+        <input type="hidden" name="base" value={base} />
+        {children}
+      </Form>
+    </>
+  );
+}
