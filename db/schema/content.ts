@@ -88,10 +88,16 @@ export const wikiPages = pgTable(
     bodyMd: text("body_md").notNull(),
     imageUrl: text("image_url"),
     sortOrder: integer("sort_order").notNull().default(0),
+    /**
+     * The chapter whose reading reveals what this page tells (null: none). Stored now, set by the author;
+     * the spoiler-safe wiki will hide a page from readers who have not reached it.
+     */
+    revealsChapter: integer("reveals_chapter"),
   },
   (t) => [
     uniqueIndex("wiki_pages_section_slug").on(t.section, t.slug),
     check("wiki_pages_section_known", sql`${t.section} in ('characters', 'world', 'items')`),
+    check("wiki_pages_reveals_positive", sql`${t.revealsChapter} is null or ${t.revealsChapter} > 0`),
   ],
 );
 

@@ -208,7 +208,7 @@ test("the site settings: a saved change shows on the site; a bad address is refu
   await hydrated(page);
   await location.fill(moved);
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByText("Saved: every page shows the new settings within a second.")).toBeVisible();
+  await expect(page.getByText("Saved: every page shows the change within a second.")).toBeVisible();
   await expect(async () => {
     await page.goto("/about");
     await expect(page.getByText(moved)).toBeVisible({ timeout: 1000 });
@@ -219,5 +219,38 @@ test("the site settings: a saved change shows on the site; a bad address is refu
   await hydrated(page);
   await location.fill(before);
   await page.getByRole("button", { name: "Save settings" }).click();
-  await expect(page.getByText("Saved: every page shows the new settings within a second.")).toBeVisible();
+  await expect(page.getByText("Saved: every page shows the change within a second.")).toBeVisible();
+});
+
+test("a wiki page written in the admin appears in its section, then is deleted", async ({
+  page,
+}, testInfo) => {
+  const author = await register(page);
+  await grantAuthor(author.email);
+  await page.goto("/admin/wiki");
+  await page.getByRole("link", { name: "New page" }).click();
+  await hydrated(page);
+  const slug = `tamsin-${testInfo.project.name}-${Date.now()}`;
+  await page.getByLabel("Section", { exact: true }).selectOption({ label: "Characters" });
+  await page.getByLabel("Address", { exact: true }).fill(slug);
+  await page.getByLabel("Title", { exact: true }).fill(`Tamsin ${testInfo.project.name}`);
+  await page.getByLabel("Summary (one sentence)", { exact: true }).fill("A roof-runner.");
+  await page.getByLabel("Revealed by chapter", { exact: true }).fill("four");
+  await page.getByRole("button", { name: "Create page" }).click();
+  await expect(page.getByText("Enter a chapter number, or leave it empty.")).toBeVisible();
+  await page.getByLabel("Revealed by chapter", { exact: true }).fill("4");
+  await page.getByLabel("Text (Markdown)", { exact: true }).fill("She taught Ilse the **roofs**.");
+  await page.getByRole("button", { name: "Create page" }).click();
+  await expect(page.getByText("Saved: every page shows the change within a second.")).toBeVisible();
+
+  await page.goto(`/wiki/characters/${slug}`);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Tamsin ${testInfo.project.name}`);
+  await expect(page.locator("strong", { hasText: "roofs" })).toBeVisible();
+
+  await page.goBack();
+  await hydrated(page);
+  await page.getByLabel("I understand this page is deleted for good").check();
+  await page.getByRole("button", { name: "Delete this page" }).click();
+  await expect(page.getByText(`“Tamsin ${testInfo.project.name}” was deleted.`)).toBeVisible();
+  expect((await page.request.get(`/wiki/characters/${slug}`)).status()).toBe(404);
 });

@@ -24,16 +24,9 @@ import { saveUpload } from "~/features/uploads/store.server";
 import { parseForm } from "~/lib/forms";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { drivers, openTestDatabase } from "../support/database";
-import { coinBalance, createReader, grantCoins, grantMembership } from "../support/factories";
+import { coinBalance, createAuthor, createReader, grantCoins, grantMembership } from "../support/factories";
 import { solid } from "../support/images";
 import { tempDir } from "../support/temp";
-
-/** Saving chapters from the admin: versions, conflicts, revisions, new chapters, drafts. */
-async function author(prefix: string) {
-  const reader = await createReader({ prefix });
-  await db().update(users).set({ role: "author" }).where(eq(users.id, reader.id));
-  return { via: "admin", userId: reader.id } as const;
-}
 
 async function inputOf(id: number, change: Partial<ChapterInput> = {}): Promise<ChapterInput> {
   const chapter = await getChapterForEdit(id);
@@ -54,6 +47,7 @@ async function inputOf(id: number, change: Partial<ChapterInput> = {}): Promise<
 const idOf = async (number: number) =>
   (await db().select({ id: chapters.id }).from(chapters).where(eq(chapters.number, number)))[0]?.id ?? 0;
 
+/** Saving chapters from the admin: versions, conflicts, revisions, new chapters, drafts. */
 describe.each(drivers)("chapter editing on %s", (driver) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {
@@ -62,7 +56,7 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
   afterAll(() => handle.close());
 
   it("saves from the current version, keeps both versions in the history and audits the change", async () => {
-    const actor = await author("scribe");
+    const actor = await createAuthor("scribe");
     const id = await idOf(1);
     const before = await getChapterForEdit(id);
     const saved = await saveChapter(
@@ -96,8 +90,8 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
   });
 
   it("refuses a save from an older version as a conflict, with the text saved meanwhile, and changes nothing", async () => {
-    const first = await author("first");
-    const second = await author("second");
+    const first = await createAuthor("first");
+    const second = await createAuthor("second");
     const id = await idOf(2);
     const opened = (await getChapterForEdit(id))?.version ?? 0;
     expect(
@@ -127,7 +121,7 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
   });
 
   it("creates chapters after the last one, each with its first revision", async () => {
-    const actor = await author("maker");
+    const actor = await createAuthor("maker");
     const [last] = await db().select({ number: chapters.number }).from(chapters).orderBy(chapters.number);
     const count = (await db().select({ id: chapters.id }).from(chapters)).length;
     const input = {
@@ -147,7 +141,7 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
   });
 
   it("schedules a chapter for tomorrow: locked with its date to a visitor, read now by a first_human member, coins at its release", async () => {
-    const actor = await author("scheduler");
+    const actor = await createAuthor("scheduler");
     const tomorrow = new Date(Date.now() + 86_400_000);
     const input = {
       ...(await inputOf(await idOf(1))),
@@ -177,7 +171,7 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
   });
 
   it("gives a chapter artwork from an upload: the reader gets its picture, with its size and formats", async () => {
-    const actor = await author("artist");
+    const actor = await createAuthor("artist");
     const processed = await processImage(await solid(1200, 600).png().toBuffer(), { filename: "tower.png" });
     if (!processed.ok) throw new Error(processed.code);
     const { upload } = await saveUpload(db(), new LocalMediaStore(tempDir("cc-media-")), processed);
@@ -244,7 +238,7 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
   });
 
   it("deletes a chapter nobody unlocked with its history; one a reader unlocked stays, and says why", async () => {
-    const actor = await author("deleter");
+    const actor = await createAuthor("deleter");
     const input = { ...(await inputOf(await idOf(1))), title: "Short-lived", coinsRequired: 1 };
     const released = new Date(Date.now() - 60_000);
     const gone = await createChapter({ ...input, status: "published", releaseAt: released }, actor);
@@ -273,8 +267,8 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
   });
 
   it("keeps one draft per author and chapter", async () => {
-    const a = await author("drafter");
-    const b = await author("drafter");
+    const a = await createAuthor("drafter");
+    const b = await createAuthor("drafter");
     await saveDraft(a.userId, "chapter:1", { title: "T", bodyMd: "mine", baseVersion: 1 });
     await saveDraft(a.userId, "chapter:1", { title: "T", bodyMd: "mine, later", baseVersion: 1 });
     await saveDraft(b.userId, "chapter:1", { title: "T", bodyMd: "theirs", baseVersion: 1 });
@@ -392,7 +386,7 @@ describe.runIf(drivers.includes("postgres"))("chapter editing under concurrency"
   it("of five saves from the same version at once, one is saved and four are conflicts", async () => {
     const id = await idOf(3);
     const version = (await getChapterForEdit(id))?.version ?? 0;
-    const actors = await Promise.all([0, 1, 2, 3, 4].map(() => author("racer")));
+    const actors = await Promise.all([0, 1, 2, 3, 4].map(() => createAuthor("racer")));
     const outcomes = await Promise.all(
       actors.map(async (actor, index) =>
         saveChapter(id, await inputOf(id, { bodyMd: `Text ${index}` }), version, actor),
@@ -406,7 +400,7 @@ describe.runIf(drivers.includes("postgres"))("chapter editing under concurrency"
 
   it("deletes or unlocks a chapter asked at once, never both: coins are spent only on a chapter that stays", async () => {
     for (let round = 0; round < 5; round++) {
-      const actor = await author("racedeleter");
+      const actor = await createAuthor("racedeleter");
       const input = { ...(await inputOf(await idOf(1))), coinsRequired: 2, status: "published" as const };
       const created = await createChapter({ ...input, releaseAt: new Date(Date.now() - 60_000) }, actor);
       if (!created.ok) throw new Error("not created");
@@ -430,7 +424,7 @@ describe.runIf(drivers.includes("postgres"))("chapter editing under concurrency"
   });
 
   it("gives five chapters created at once five numbers", async () => {
-    const actor = await author("maker");
+    const actor = await createAuthor("maker");
     const input = { ...(await inputOf(await idOf(1))), status: "draft" as const };
     const created = await Promise.all(
       [0, 1, 2, 3, 4].map((n) => createChapter({ ...input, title: `New ${n}` }, actor)),

@@ -9,13 +9,7 @@ import { getSiteSettings } from "~/features/site/queries.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { parseForm } from "~/lib/forms";
 import { drivers, openTestDatabase } from "../support/database";
-import { createReader } from "../support/factories";
-
-async function author(prefix: string) {
-  const reader = await createReader({ prefix });
-  await db().update(users).set({ role: "author" }).where(eq(users.id, reader.id));
-  return { via: "admin", userId: reader.id } as const;
-}
+import { createAuthor, createReader } from "../support/factories";
 
 /** The settings form as posted: the settings as they are, with changes. */
 async function posted(change: Record<string, string> = {}) {
@@ -41,7 +35,7 @@ describe.each(drivers)("site settings from the admin on %s", (driver) => {
   afterAll(() => handle.close());
 
   it("saves a change that every page reads at once, and logs only the fields that changed", async () => {
-    const actor = await author("settings");
+    const actor = await createAuthor("settings");
     const before = await getSiteSettings();
     expect(await saveSite(parsed(await posted({ tagline: "Blood bonds hold." })), actor)).toEqual({
       ok: true,
@@ -59,7 +53,7 @@ describe.each(drivers)("site settings from the admin on %s", (driver) => {
   });
 
   it("refuses a save made from settings changed since, overwriting nothing", async () => {
-    const actor = await author("stale");
+    const actor = await createAuthor("stale");
     const stale = await posted({ title: "Mine" });
     expect(await saveSite(parsed(await posted({ title: "Theirs" })), actor)).toEqual({ ok: true });
     expect(await saveSite(parsed(stale), actor)).toEqual({ ok: false, reason: "conflict" });
@@ -92,7 +86,7 @@ describe.each(drivers)("site settings from the admin on %s", (driver) => {
   });
 
   it("saves a legal page with the date it takes effect, and refuses a stale save or a bad field", async () => {
-    const actor = await author("lawyer");
+    const actor = await createAuthor("lawyer");
     const opened = await getLegalForEdit("privacy");
     if (!opened) throw new Error("the demo content has a privacy policy");
     const form = (change: Record<string, string>) => {
@@ -145,7 +139,7 @@ describe.runIf(drivers.includes("postgres"))("site settings under concurrency", 
   afterAll(() => handle.close());
 
   it("of four saves made from the same settings at once, one is saved and three are conflicts", async () => {
-    const actor = await author("racer");
+    const actor = await createAuthor("racer");
     const forms = await Promise.all([0, 1, 2, 3].map((n) => posted({ tagline: `Tagline ${n}` })));
     const outcomes = await Promise.all(forms.map((form) => saveSite(parsed(form), actor)));
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);

@@ -34,6 +34,13 @@ export async function createReader({
 }
 
 /** Books `coins` to the reader through the ledger, as an operator's adjustment. */
+/** A new reader made an author, as the admin's commands name who acted: `{ via: "admin", userId }`. */
+export async function createAuthor(prefix = "author") {
+  const reader = await createReader({ prefix });
+  await db().update(users).set({ role: "author" }).where(eq(users.id, reader.id));
+  return { via: "admin", userId: reader.id } as const;
+}
+
 export async function grantCoins(userId: number, coins: number): Promise<void> {
   await db().transaction((tx) =>
     book(tx, { userId, delta: coins, reason: "admin", idempotencyKey: unique(`test-grant:${userId}:`) }),

@@ -22,7 +22,8 @@ export function DigestForm({
   onSubmit,
   children,
 }: {
-  base: string;
+  /** Absent for a new row: nothing to be in conflict with. */
+  base?: string;
   result: DigestFormResult | undefined;
   onSubmit: (event: FormEvent<HTMLFormElement>) => void;
   children: ReactNode;
@@ -39,9 +40,9 @@ export function DigestForm({
         onSubmit={onSubmit}
         className="flex flex-col gap-5"
         aria-busy={navigation.state === "submitting"}
-        key={base}
+        key={base ?? "new"}
       >
-        <input type="hidden" name="base" value={base} />
+        {base ? <input type="hidden" name="base" value={base} /> : null}
         {children}
       </Form>
     </>

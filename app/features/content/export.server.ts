@@ -61,6 +61,7 @@ export async function exportContent(database: Database, dir: string, media?: Med
           summary: page.summary,
           order: page.sortOrder,
           image: page.imageUrl ?? undefined,
+          revealsChapter: page.revealsChapter ?? undefined,
         },
         page.bodyMd,
       ),

@@ -186,6 +186,7 @@ export async function importContent(
         bodyMd: body,
         imageUrl: data.image ?? null,
         sortOrder: data.order,
+        revealsChapter: data.revealsChapter ?? null,
       })),
       [t.wikiPages.section, t.wikiPages.slug],
     );

@@ -107,6 +107,8 @@ export const wikiSchema = z.object({
   summary: z.string().min(1),
   order: z.number().int().default(0),
   image: mediaUrl.optional(),
+  /** The chapter whose reading reveals this page (the spoiler-safe wiki). */
+  revealsChapter: z.number().int().positive().optional(),
 });
 export const wikiSectionSchema = z.enum(wikiSections);
 export type WikiSectionKey = z.infer<typeof wikiSectionSchema>;

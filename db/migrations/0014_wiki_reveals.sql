@@ -1,0 +1,2 @@
+ALTER TABLE "wiki_pages" ADD COLUMN "reveals_chapter" integer;--> statement-breakpoint
+ALTER TABLE "wiki_pages" ADD CONSTRAINT "wiki_pages_reveals_positive" CHECK ("wiki_pages"."reveals_chapter" is null or "wiki_pages"."reveals_chapter" > 0);
