@@ -77,6 +77,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     volumes,
     timeZone: zone,
     images,
+    // The version just saved (the action sends the author here with ?saved=N), read here rather than in the
+    // browser, so the page hydrates as the server wrote it.
+    savedVersion: /^\d{1,10}$/.exec(new URL(request.url).searchParams.get("saved") ?? "")?.[0],
     // An autosaved text newer than the chapter's last save is offered back.
     draft: draft && (!chapter || draft.savedAt > chapter.updatedAt.toISOString()) ? draft : undefined,
   };
@@ -175,8 +178,7 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
   const values = restored ? { ...base, title: restored.title, bodyMd: restored.bodyMd } : base;
   // After a conflict the next save is made knowingly from the version now current.
   const version = result?.conflict?.version ?? loaderData.version;
-  const saved =
-    typeof window === "undefined" ? null : new URL(window.location.href).searchParams.get("saved");
+  const saved = loaderData.savedVersion;
   const autosave = useAutosave({ key: id ? `chapter:${id}` : "new", baseVersion: version ?? null });
   const title = id ? t("admin.chapter.editTitle", { number }) : t("admin.chapter.newTitle");
   const errors = result?.errors ?? {};

@@ -46,6 +46,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const row = page?.row;
   return {
     id,
+    // Just saved (the action sends the author here with ?saved=1).
+    saved: new URL(request.url).searchParams.has("saved"),
     base: page?.base,
     slug: row?.slug,
     images,
@@ -101,7 +103,6 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
   const result = actionData as DigestFormResult | undefined;
   const { errors, onSubmit } = useFormValidation(wikiSchema, result?.errors);
   const values = { ...loaderData.values, ...result?.values };
-  const saved = typeof window !== "undefined" && new URL(window.location.href).searchParams.has("saved");
   const title = loaderData.id
     ? t("admin.wiki.edit", { title: loaderData.values.title })
     : t("admin.wiki.new");
@@ -122,7 +123,7 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
       </div>
       <DigestForm
         base={loaderData.base}
-        result={saved && !result ? { saved: true } : result}
+        result={loaderData.saved && !result ? { saved: true } : result}
         onSubmit={onSubmit}
       >
         <div className="grid gap-4 sm:grid-cols-2">
