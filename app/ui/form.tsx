@@ -56,6 +56,15 @@ export function useFormValidation(
 const inputClass =
   "min-h-11 w-full rounded-md border border-line bg-[color:var(--surface)] px-3 py-2 text-base text-ink aria-[invalid=true]:border-[#c0392b]";
 
+/** What every control of a field carries: its id and name, its state and description, its look. */
+type ControlAttributes = {
+  id: string;
+  name: string;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+  className: string;
+};
+
 type FieldProps = {
   name: string;
   label: ReactNode;
@@ -73,7 +82,7 @@ function FieldFrame({
   hint,
   id = `field-${name}`,
   control,
-}: FieldProps & { control: (props: { id: string; describedBy?: string }) => ReactNode }) {
+}: FieldProps & { control: (attributes: ControlAttributes) => ReactNode }) {
   const { t } = useTranslation();
   const describedBy =
     [error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
@@ -82,7 +91,13 @@ function FieldFrame({
       <label htmlFor={id} className="font-display text-sm tracking-wide">
         {label}
       </label>
-      {control({ id, describedBy })}
+      {control({
+        id,
+        name,
+        "aria-invalid": error ? true : undefined,
+        "aria-describedby": describedBy,
+        className: inputClass,
+      })}
       {hint ? (
         <p id={`${id}-hint`} className="text-sm text-muted">
           {hint}
@@ -109,16 +124,7 @@ export function Field({
   return (
     <FieldFrame
       {...{ name, label, error, hint, id }}
-      control={({ id, describedBy }) => (
-        <input
-          id={id}
-          name={name}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          className={inputClass}
-          {...input}
-        />
-      )}
+      control={(attributes) => <input {...attributes} {...input} />}
     />
   );
 }
@@ -136,15 +142,8 @@ export function SelectField({
   return (
     <FieldFrame
       {...{ name, label, error, hint, id }}
-      control={({ id, describedBy }) => (
-        <select
-          id={id}
-          name={name}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          className={inputClass}
-          {...select}
-        >
+      control={(attributes) => (
+        <select {...attributes} {...select}>
           {children}
         </select>
       )}
@@ -163,15 +162,8 @@ export function TextAreaField({
   return (
     <FieldFrame
       {...{ name, label, error, hint }}
-      control={({ id, describedBy }) => (
-        <textarea
-          id={id}
-          name={name}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          className={`${inputClass} min-h-40`}
-          {...textarea}
-        />
+      control={(attributes) => (
+        <textarea {...attributes} className={`${attributes.className} min-h-40`} {...textarea} />
       )}
     />
   );
