@@ -22,7 +22,7 @@ export const artworkSlots = ([0, 1, 2] as const).map((slot) => ({
 }));
 
 /** An image the site serves (an upload, or content's own /media/…) or an https address, as content allows. */
-const artworkUrl = /^(\/media\/[\w./-]{1,400}|https:\/\/[^\s"'<>]{1,400})$/;
+export const artworkUrl = /^(\/media\/[\w./-]{1,400}|https:\/\/[^\s"'<>]{1,400})$/;
 
 const artworkFields = Object.fromEntries(
   artworkSlots.flatMap((slot) => [

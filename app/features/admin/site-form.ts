@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { normalisedText } from "./chapter-form";
 
+/** The digest a form carries of what it opened (`digestOf`, admin/digest.server.ts): 43 base64url characters. */
+export const digestField = z
+  .string({ error: "admin.site.errors.base" })
+  .regex(/^[\w-]{43}$/, { error: "admin.site.errors.base" });
+
 /** Limits of the site settings form (each a field's most characters, the about page's most bytes). */
 export const SITE_LIMITS = {
   short: 100,
@@ -55,9 +60,7 @@ export const siteSchema = z.object({
     .refine((value) => new TextEncoder().encode(value).length <= SITE_LIMITS.aboutBytes, {
       error: "admin.site.errors.about",
     }),
-  base: z
-    .string({ error: "admin.site.errors.base" })
-    .regex(/^[\w-]{43}$/, { error: "admin.site.errors.base" }),
+  base: digestField,
 });
 
 export type SiteForm = z.output<typeof siteSchema>;
@@ -95,9 +98,7 @@ export const legalSchema = z.object({
     .string({ error: "admin.legal.errors.date" })
     .regex(/^\d{4}-\d{2}-\d{2}$/, { error: "admin.legal.errors.date" })
     .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), { error: "admin.legal.errors.date" }),
-  base: z
-    .string({ error: "admin.site.errors.base" })
-    .regex(/^[\w-]{43}$/, { error: "admin.site.errors.base" }),
+  base: digestField,
 });
 
 export type LegalForm = z.output<typeof legalSchema>;

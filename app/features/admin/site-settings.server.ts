@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { legalPages, siteSettings } from "#db/schema";
 import { type Actor, recordAudit } from "./audit.server";
+import { digestOf } from "./digest.server";
 import { type LegalForm, type legalSlugs, type SiteForm, siteFields } from "./site-form";
 
 type SiteRow = typeof siteSettings.$inferSelect;
@@ -10,7 +10,7 @@ type SiteRow = typeof siteSettings.$inferSelect;
 /** A digest of the settings as they are: the form carries it, and a save names the settings it was made from. */
 export function siteDigest(row: SiteRow): string {
   const values = Object.fromEntries(siteFields.map((field) => [field, row[field]]));
-  return createHash("sha256").update(JSON.stringify(values)).digest("base64url");
+  return digestOf(values);
 }
 
 /** The settings as the form opens them, with their digest. */
@@ -63,10 +63,7 @@ export function saveSite(
 type LegalRow = typeof legalPages.$inferSelect;
 type LegalSlug = (typeof legalSlugs)[number];
 
-const legalDigest = (row: LegalRow) =>
-  createHash("sha256")
-    .update(JSON.stringify([row.title, row.bodyMd, row.updatedAt.toISOString()]))
-    .digest("base64url");
+const legalDigest = (row: LegalRow) => digestOf([row.title, row.bodyMd, row.updatedAt.toISOString()]);
 
 /** A legal page as its form opens it (undefined for a page not imported), with its digest. */
 export async function getLegalForEdit(slug: LegalSlug) {

@@ -1,16 +1,15 @@
-import { createHash } from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { wikiPages } from "#db/schema";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
 import { type Actor, recordAudit } from "./audit.server";
+import { digestOf } from "./digest.server";
 import type { WikiForm } from "./wiki-form";
 
 type WikiRow = typeof wikiPages.$inferSelect;
 
 /** A digest of a page as it is: the form carries it, and a save names the page it was made from. */
-const digest = ({ id: _id, ...row }: WikiRow) =>
-  createHash("sha256").update(JSON.stringify(row)).digest("base64url");
+const digest = ({ id: _id, ...row }: WikiRow) => digestOf(row);
 
 /** What the audit log keeps of a page: its fields, and of its text only the size. */
 const logged = ({ id: _id, bodyMd, ...row }: Omit<WikiRow, "id"> & { id?: number }) => ({

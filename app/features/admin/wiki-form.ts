@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { wikiSections } from "#db/schema";
-import { normalisedText } from "./chapter-form";
+import { artworkUrl, normalisedText } from "./chapter-form";
+import { digestField } from "./site-form";
 
 /** The wiki's sections, in the order the admin lists them. */
 export const wikiSectionChoices = wikiSections;
@@ -52,7 +53,7 @@ export const wikiSchema = z.object({
   imageUrl: z
     .string({ error: "admin.chapter.errors.artworkUrl" })
     .trim()
-    .refine((url) => url === "" || /^(\/media\/[\w./-]{1,400}|https:\/\/[^\s"'<>]{1,400})$/.test(url), {
+    .refine((url) => url === "" || artworkUrl.test(url), {
       error: "admin.chapter.errors.artworkUrl",
     })
     .transform((url) => url || null),
@@ -63,10 +64,7 @@ export const wikiSchema = z.object({
     .refine((text) => new TextEncoder().encode(text).length <= WIKI_LIMITS.bodyBytes, {
       error: "admin.wiki.errors.body",
     }),
-  base: z
-    .string({ error: "admin.site.errors.base" })
-    .regex(/^[\w-]{43}$/, { error: "admin.site.errors.base" })
-    .optional(),
+  base: digestField.optional(),
 });
 
 export type WikiForm = z.output<typeof wikiSchema>;
