@@ -68,6 +68,7 @@ export default [
     route("admin/legal/:slug", "routes/admin/legal.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
+    route("admin/clock", "routes/admin/clock.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -16,6 +16,7 @@ import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { sharedViewer } from "~/features/page-cache/viewer.server";
 import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
+import { releaseTimeMs } from "~/lib/clock.server";
 import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { describeError } from "~/lib/errors";
@@ -178,6 +179,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         staleMs: 24 * 60 * 60_000,
         revision: currentRevision,
         nextReleaseAfter,
+        now: releaseTimeMs,
         preferences: preferencesFromCookies,
         viewer: sharedViewer,
         canonicalQuery: queryCanonicaliser((typeof build === "function" ? await build() : build).routes),
@@ -230,6 +232,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     { url: env.origin, database: handle.kind, startupMs: Date.now() - startedAt },
     `serving on ${env.origin}`,
   );
+  if (env.TEST_CLOCK) logger.warn("TEST_CLOCK is on: an author can move the release time at /admin/clock");
 
   let stopping = false;
   const stop = async (signal: string) => {

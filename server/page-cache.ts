@@ -30,6 +30,8 @@ export type PageCacheOptions = HeaderOptions & {
   revision: () => number | undefined;
   /** The first chapter release after a time: a page rendered before it may show the chapter locked. */
   nextReleaseAfter: (time: number) => Promise<number | undefined>;
+  /** The release time now, in ms (the real time unless a test moved it: app/lib/clock.server.ts). */
+  now?: () => number;
   /** The display preferences a page is rendered in (language, theme, time zone), from cookies and headers. */
   preferences: (cookies: Map<string, string>, acceptLanguage: string | undefined) => PageKeyParts;
   viewer: ViewerResolver;
@@ -139,6 +141,10 @@ export class PageCache {
 
   constructor(private options: PageCacheOptions) {}
 
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
   get size(): { entries: number; bytes: number } {
     return { entries: this.entries.size, bytes: this.bytes };
   }
@@ -203,7 +209,7 @@ export class PageCache {
       const stale = entry && this.staleUsable(entry);
       return stale ? this.send(req, res, requestId, stale, true) : next();
     }
-    if (entry && entry.revision === revision && Date.now() < entry.expiresAt) {
+    if (entry && entry.revision === revision && this.now() < entry.expiresAt) {
       // Most recently used last: eviction takes from the front.
       this.entries.delete(key);
       this.entries.set(key, entry);
@@ -228,7 +234,7 @@ export class PageCache {
       pathname,
       shared,
       revision,
-      startedAt: Date.now(),
+      startedAt: this.now(),
       settle: (stored, stale = false) => {
         if (this.pending.get(key) === promise) this.pending.delete(key);
         settle(stored && { entry: stored, stale });
@@ -241,7 +247,7 @@ export class PageCache {
   }
 
   private staleUsable(entry: Entry): Entry | undefined {
-    return Date.now() < entry.renderedAt + this.options.staleMs ? entry : undefined;
+    return this.now() < entry.renderedAt + this.options.staleMs ? entry : undefined;
   }
 
   /**

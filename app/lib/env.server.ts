@@ -28,6 +28,10 @@ const s3Required = ["S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACC
  * The process configuration, read once from the environment and validated at start.
  * A bad value stops start-up with a message that names the variable.
  */
+const trueOrFalse = z
+  .enum(["true", "false", "1", "0"], "must be true or false")
+  .transform((value) => value === "true" || value === "1");
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -98,10 +102,12 @@ const schema = z
     S3_ACCESS_KEY_ID: z.string().min(1).optional(),
     S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
     S3_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
-    S3_FORCE_PATH_STYLE: z
-      .enum(["true", "false", "1", "0"], "must be true or false")
-      .transform((value) => value === "true" || value === "1")
-      .optional(),
+    S3_FORCE_PATH_STYLE: trueOrFalse.optional(),
+    /**
+     * Only for tests: the author's admin gets /admin/clock, which moves the site's release time (ADR 39).
+     * Refused on a public site (NODE_ENV=production with an https APP_ORIGIN).
+     */
+    TEST_CLOCK: trueOrFalse.default(false),
   })
   .superRefine((env, context) => {
     const s3Named = s3Variables.filter((name) => env[name] !== undefined);
@@ -153,6 +159,11 @@ export function parseEnv(source: NodeJS.ProcessEnv): Env {
   const origin = (env.APP_ORIGIN ?? `http://localhost:${env.PORT}`).replace(/\/$/, "");
   // `npm start` on http://localhost is NODE_ENV=production too; only a public (https) origin must choose.
   const publicProduction = env.NODE_ENV === "production" && origin.startsWith("https:");
+  if (publicProduction && env.TEST_CLOCK) {
+    throw new ConfigError(
+      "Invalid configuration:\n  TEST_CLOCK: is refused on a public site (NODE_ENV=production with an https APP_ORIGIN)",
+    );
+  }
   if (publicProduction && !env.PAYMENT_PROVIDER) {
     throw new ConfigError(
       "Invalid configuration:\n  PAYMENT_PROVIDER: is required in production (NODE_ENV=production with an https APP_ORIGIN): set stripe, or test to run on simulated payments",

@@ -62,6 +62,11 @@ export function addDays(day: string, count: number): string {
   return dayOfNumber(dayNumber(day) + count);
 }
 
+/** What a datetime-local input shows for `instant` in `timeZone`: "YYYY-MM-DDTHH:MM". */
+export function localMinute(instant: Date, timeZone: string): string {
+  return localDateTime(instant, timeZone).slice(0, 16).replace(" ", "T");
+}
+
 /**
  * The instant at which the wall clock in `timeZone` shows `local` ("YYYY-MM-DDTHH:MM", as a
  * datetime-local input sends it). Near a daylight-saving change the zone has two offsets: the one whose

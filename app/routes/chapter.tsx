@@ -1,11 +1,13 @@
 import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
+import { movedChapterNumber } from "~/features/chapters/catalog.server";
 import { loadChapterForReader, previewAudiences } from "~/features/reader/access.server";
 import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
 import { useTranslation } from "~/i18n/react";
+import { releaseTime } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms";
 import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
@@ -20,8 +22,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const as = new URL(request.url).searchParams.get("as");
   const previewAs = previewAudiences.find((audience) => audience === as);
   const chapter =
-    number === undefined ? undefined : await loadChapterForReader(number, user, new Date(), previewAs);
-  if (!chapter) throw data({ chapterNotFound: true }, { status: 404 });
+    number === undefined ? undefined : await loadChapterForReader(number, user, releaseTime(), previewAs);
+  if (!chapter) {
+    const moved = number === undefined ? undefined : await movedChapterNumber(number);
+    if (moved !== undefined) throw redirect(`/chapter/${moved}${new URL(request.url).search}`);
+    throw data({ chapterNotFound: true }, { status: 404 });
+  }
   if (chapter.lock?.kind === "coins" && user && !chapter.preview)
     Object.assign(
       chapter.lock,

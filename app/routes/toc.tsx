@@ -1,3 +1,4 @@
+import { releaseTime } from "~/lib/clock.server";
 import "~/i18n/full-catalogue";
 import { memo, startTransition, useEffect, useState } from "react";
 import { data } from "react-router";
@@ -25,7 +26,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (requested !== undefined && !(/^\d{1,6}$/.test(params.volume ?? "") && requested > 0))
     throw data(null, { status: 404 });
   const user = await getSessionUser(request);
-  const now = new Date();
+  const now = releaseTime();
   const [volumes, site, progress] = await Promise.all([
     // A signed-in reader's table is rendered for them alone (not kept): their read-ahead and unlocks show.
     user

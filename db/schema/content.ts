@@ -74,6 +74,17 @@ export const chapters = pgTable(
   ],
 );
 
+/**
+ * Where a number a chapter held before it was moved now leads (ADR 39): /chapter/N redirects to the chapter
+ * when no chapter holds N any more, so an old link or bookmark still finds it.
+ */
+export const chapterRedirects = pgTable("chapter_redirects", {
+  number: integer("number").primaryKey(),
+  chapterId: integer("chapter_id")
+    .notNull()
+    .references(() => chapters.id, { onDelete: "cascade" }),
+});
+
 export const wikiSections = ["characters", "world", "items"] as const;
 export type WikiSection = (typeof wikiSections)[number];
 

@@ -128,3 +128,11 @@ describe("the editor's preview", () => {
     expect(server.output()).not.toContain("request failed");
   });
 });
+
+describe("the test clock, off (as on every real site)", () => {
+  it("is a 404 even to an author, for a GET and a POST, and the nav does not offer it", async () => {
+    expect((await author.get("/admin/clock")).status).toBe(404);
+    expect((await author.post("/admin/clock", { intent: "reset" })).status).toBe(404);
+    expect(await (await author.get("/admin")).text()).not.toContain('href="/admin/clock"');
+  });
+});

@@ -163,13 +163,20 @@ export function saveChapter(
   });
 }
 
+/**
+ * Numbers are given out one transaction at a time (a lock held to its end): two creations at once take the
+ * next number in turn, and a creation never races a chapter moving to another number (chapter-numbers).
+ */
+export async function lockChapterNumbers(tx: Pick<ReturnType<typeof db>, "execute">): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('chapters.numbers'))`);
+}
+
 /** A new chapter after the last one (its number is the next free), version 1, with its first revision. */
 export function createChapter(input: ChapterInput, actor: Actor & { via: "admin" }): Promise<SaveOutcome> {
   return db().transaction(async (tx) => {
     const volume = await volumeId(tx, input.volume);
     if (volume === undefined) return { ok: false, reason: "unknownVolume" };
-    // Two creations at once take the next number in turn (a lock held to the end of the transaction).
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('chapters.create'))`);
+    await lockChapterNumbers(tx);
     const [last] = await tx.select({ number: max(chapters.number) }).from(chapters);
     const [created] = await tx
       .insert(chapters)

@@ -10,6 +10,8 @@ export const CHAPTER_LIMITS = {
   coins: 1000,
   artwork: 3,
   caption: 300,
+  /** The reader's routes take chapter numbers up to this. */
+  number: 999_999,
 } as const;
 
 export type ArtworkField = `artwork${0 | 1 | 2}${"Url" | "Caption" | "Position"}`;
@@ -45,8 +47,15 @@ const artworkFields = Object.fromEntries(
 /** Form text as stored: line breaks as "\n" (forms post CRLF). */
 export const normalisedText = (text: string) => text.replace(/\r\n?/g, "\n");
 
-const integer = (min: number, max: number, error: string) =>
+export const integerField = (min: number, max: number, error: string) =>
   z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+
+/** A wall-clock minute as a datetime-local input sends it ("YYYY-MM-DDTHH:MM"); the zone is the author's. */
+export const localMinuteField = (error: string) =>
+  z
+    .string({ error })
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, { error })
+    .refine((value) => !Number.isNaN(Date.parse(`${value}:00Z`)), { error });
 
 /**
  * The chapter form (browser and action): the release is the author's wall-clock time
@@ -59,7 +68,7 @@ export const chapterSchema = z
       .trim()
       .min(1, { error: "admin.chapter.errors.title" })
       .max(CHAPTER_LIMITS.title, { error: "admin.chapter.errors.title" }),
-    volume: integer(1, 10_000, "admin.chapter.errors.volume"),
+    volume: integerField(1, 10_000, "admin.chapter.errors.volume"),
     bodyMd: z
       .string({ error: "admin.chapter.errors.body" })
       .transform(normalisedText)
@@ -67,13 +76,8 @@ export const chapterSchema = z
         error: "admin.chapter.errors.bodyLong",
       }),
     status: z.enum(["draft", "published"], { error: "admin.chapter.errors.status" }),
-    releaseLocal: z
-      .string({ error: "admin.chapter.errors.release" })
-      .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, { error: "admin.chapter.errors.release" })
-      .refine((value) => !Number.isNaN(Date.parse(`${value}:00Z`)), {
-        error: "admin.chapter.errors.release",
-      }),
-    coinsRequired: integer(0, CHAPTER_LIMITS.coins, "admin.chapter.errors.coins"),
+    releaseLocal: localMinuteField("admin.chapter.errors.release"),
+    coinsRequired: integerField(0, CHAPTER_LIMITS.coins, "admin.chapter.errors.coins"),
     tags: z
       .string()
       .max(CHAPTER_LIMITS.tags * (CHAPTER_LIMITS.tag + 2), { error: "admin.chapter.errors.tags" })
@@ -92,7 +96,7 @@ export const chapterSchema = z
         error: "admin.chapter.errors.tags",
       }),
     /** The version the editor opened (absent for a new chapter). */
-    version: integer(1, 2_147_483_647, "admin.chapter.errors.version").optional(),
+    version: integerField(1, 2_147_483_647, "admin.chapter.errors.version").optional(),
     ...artworkFields,
   })
   // The slots as the chapter's artwork list: the filled ones, in order.
@@ -127,3 +131,9 @@ export function artworkValues(artwork: { url: string; caption: string; position:
     }),
   ) as Partial<Record<ArtworkField, string>>;
 }
+
+/** Moving a chapter to another number: `from` is the number the author saw (a stale page is a conflict). */
+export const moveSchema = z.object({
+  from: integerField(1, CHAPTER_LIMITS.number, "admin.chapter.errors.number"),
+  to: integerField(1, CHAPTER_LIMITS.number, "admin.chapter.errors.number"),
+});

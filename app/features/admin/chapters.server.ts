@@ -1,6 +1,7 @@
 import { and, asc, count, eq, gt, ilike, lte, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, users, volumes } from "#db/schema";
+import { releaseTime } from "~/lib/clock.server";
 
 /** A chapter as the admin sees it: draft, scheduled (published, release ahead) or published. */
 export type AdminChapterStatus = "draft" | "scheduled" | "published";
@@ -14,7 +15,7 @@ const statusOf = (row: { status: "draft" | "published"; releaseAt: Date }, now: 
 export type ChapterFilter = { status?: AdminChapterStatus; volume?: number; q?: string; page?: number };
 
 /** One page of the chapter list, by number, with the filters applied in SQL (the serial may be long). */
-export async function listAdminChapters(filter: ChapterFilter, now = new Date()) {
+export async function listAdminChapters(filter: ChapterFilter, now = releaseTime()) {
   const conditions: SQL[] = [];
   if (filter.status === "draft") conditions.push(eq(chapters.status, "draft"));
   if (filter.status === "scheduled")
@@ -72,7 +73,7 @@ export function listVolumes() {
 }
 
 /** The admin's overview: chapters by status, readers, and the next releases. */
-export async function adminOverview(now = new Date()) {
+export async function adminOverview(now = releaseTime()) {
   const [byStatus, [readers], upcoming] = await Promise.all([
     db()
       .select({

@@ -1,6 +1,6 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, notExists } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { type Artwork, chapters, volumes } from "#db/schema";
+import { type Artwork, chapterRedirects, chapters, volumes } from "#db/schema";
 import { memoByRevision } from "~/features/site/revision.server";
 import { type Picture, uploadHashOf } from "~/features/uploads/picture";
 import { picturesByHash } from "~/features/uploads/store.server";
@@ -100,4 +100,23 @@ export async function nextReleaseAfter(time: number): Promise<number | undefined
     else high = middle;
   }
   return releases[low];
+}
+
+/**
+ * The number of the chapter that held `number` before the author moved it (ADR 39), for a number no chapter
+ * holds now: /chapter/N then redirects there, so an old link or bookmark still finds its chapter. Temporary
+ * (302): a later chapter may take the number again.
+ */
+export async function movedChapterNumber(number: number): Promise<number | undefined> {
+  const [row] = await db()
+    .select({ number: chapters.number })
+    .from(chapterRedirects)
+    .innerJoin(chapters, eq(chapters.id, chapterRedirects.chapterId))
+    .where(
+      and(
+        eq(chapterRedirects.number, number),
+        notExists(db().select({ id: chapters.id }).from(chapters).where(eq(chapters.number, number))),
+      ),
+    );
+  return row?.number;
 }

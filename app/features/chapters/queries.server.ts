@@ -1,3 +1,4 @@
+import { releaseTime } from "~/lib/clock.server";
 import { readingMinutes } from "~/lib/words";
 import { chapterStatus } from "./access";
 import { getChapterCatalog } from "./catalog.server";
@@ -34,7 +35,7 @@ function tocStatus(
  * `unlocked`: the paid chapters this reader unlocked.
  */
 export async function getTableOfContents(
-  now = new Date(),
+  now = releaseTime(),
   readsAhead: Set<number> = new Set(),
   unlocked: Set<number> = new Set(),
 ): Promise<TocVolume[]> {
@@ -62,7 +63,7 @@ export async function getTableOfContents(
  * The most recently released published chapter with its own status (free or its price; released, so never
  * locked), for the home page kept for every visitor: no reader's unlocks in it.
  */
-export async function getLatestChapter(now = new Date()) {
+export async function getLatestChapter(now = releaseTime()) {
   const { published } = await getChapterCatalog();
   let latest: (typeof published)[number] | undefined;
   for (const chapter of published) {

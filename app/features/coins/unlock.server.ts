@@ -1,6 +1,7 @@
 import { and, eq, gt, lte } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
 import { chapters, chapterUnlocks } from "#db/schema";
+import { releaseTime } from "~/lib/clock.server";
 import type { RequestMeta } from "~/lib/context";
 import { book, InsufficientCoins } from "./ledger.server";
 
@@ -70,7 +71,7 @@ async function unlockIn(
 export async function unlockChapter(
   userId: number,
   chapterNumber: number,
-  now = new Date(),
+  now = releaseTime(),
   meta?: RequestMeta,
 ): Promise<UnlockResult> {
   const chapter = await forSale(db(), chapterNumber, now);

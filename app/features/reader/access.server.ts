@@ -7,6 +7,7 @@ import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/cha
 import { renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { picturesByHash } from "~/features/uploads/store.server";
+import { releaseTime } from "~/lib/clock.server";
 import { readingMinutes } from "~/lib/words";
 
 /** The smallest coin pack that covers a locked chapter (purchase.server.ts). */
@@ -43,7 +44,7 @@ export async function findChapter(
 export async function chapterLock(
   chapter: ChapterFacts,
   user: SessionUser | undefined,
-  now = new Date(),
+  now = releaseTime(),
 ): Promise<Lock | undefined> {
   if (user?.role === "author") return undefined;
   const status = chapterStatus(chapter, now);
@@ -73,7 +74,7 @@ export type PreviewAudience = (typeof previewAudiences)[number];
 export async function lockFor(
   chapter: ChapterFacts,
   audience: PreviewAudience,
-  now = new Date(),
+  now = releaseTime(),
 ): Promise<Lock | undefined> {
   const status = chapterStatus(chapter, now);
   if (status === "free") return undefined;
@@ -92,7 +93,7 @@ export async function lockFor(
 }
 
 /** The unreleased chapters a reader's membership lets them read now (none for free readers). */
-export async function readsAheadOf(userId: number, now = new Date()): Promise<Set<number>> {
+export async function readsAheadOf(userId: number, now = releaseTime()): Promise<Set<number>> {
   const { tier } = await getMembership(userId, now);
   if (readAhead[tier] === 0) return new Set();
   return readAheadNumbers((await getChapterCatalog()).published, now, readAhead[tier]);
@@ -121,7 +122,7 @@ async function loadText(chapterId: number): Promise<string> {
 export async function loadChapterForReader(
   number: number,
   user: SessionUser | undefined,
-  now = new Date(),
+  now = releaseTime(),
   /** An author's preview: the chapter as this audience would see it (ignored for anyone else). */
   previewAs?: PreviewAudience,
 ) {

@@ -1,5 +1,6 @@
 import type { SessionUser } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
+import { releaseTime } from "~/lib/clock.server";
 import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
 
@@ -10,7 +11,7 @@ type Answer =
 
 /** The chapter page's "unlock with coins": what the page is told, with its HTTP status. */
 export async function unlockFromPage(user: SessionUser, chapter: number, meta: RequestMeta): Promise<Answer> {
-  const result = await unlockChapter(user.id, chapter, new Date(), meta);
+  const result = await unlockChapter(user.id, chapter, releaseTime(), meta);
   if (!result.ok) {
     logger.info(
       { userId: user.id, chapter, reason: result.reason, requestId: meta.requestId },

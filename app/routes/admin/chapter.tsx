@@ -9,16 +9,19 @@ import {
   getDraft,
   saveChapter,
 } from "~/features/admin/chapter-editing.server";
-import { artworkSlots, artworkValues, chapterSchema } from "~/features/admin/chapter-form";
+import { artworkSlots, artworkValues, chapterSchema, moveSchema } from "~/features/admin/chapter-form";
+import { moveChapter } from "~/features/admin/chapter-numbers.server";
 import { listVolumes } from "~/features/admin/chapters.server";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
+import { MoveChapterForm } from "~/features/admin/move-chapter-form";
 import { artworkChoices } from "~/features/admin/uploads.server";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
+import { releaseTime } from "~/lib/clock.server";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
-import { instantAt, localDateTime } from "~/lib/local-time";
+import { instantAt, localMinute } from "~/lib/local-time";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Field, FormAlert, FormNotice, TextAreaField } from "~/ui/form";
@@ -33,9 +36,6 @@ function chapterId(params: { id?: string }): number | undefined {
   if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
   return id;
 }
-
-const wallClock = (instant: Date, timeZone: string) =>
-  localDateTime(instant, timeZone).slice(0, 16).replace(" ", "T");
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const author = await requireAuthor(request);
@@ -54,7 +54,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         volume: String(chapter.volume),
         bodyMd: chapter.bodyMd,
         status: chapter.status,
-        releaseLocal: wallClock(chapter.releaseAt, zone),
+        releaseLocal: localMinute(chapter.releaseAt, zone),
         coinsRequired: String(chapter.coinsRequired),
         tags: chapter.tags.join(", "),
         ...artworkValues(chapter.artwork),
@@ -64,7 +64,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         volume: String(volumes.at(-1)?.number ?? 1),
         bodyMd: "",
         status: "draft",
-        releaseLocal: wallClock(new Date(), zone),
+        releaseLocal: localMinute(releaseTime(), zone),
         coinsRequired: "0",
         tags: "",
       };
@@ -80,6 +80,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     // The version just saved (the action sends the author here with ?saved=N), read here rather than in the
     // browser, so the page hydrates as the server wrote it.
     savedVersion: /^\d{1,10}$/.exec(new URL(request.url).searchParams.get("saved") ?? "")?.[0],
+    moved: /^\d{1,6}$/.exec(new URL(request.url).searchParams.get("moved") ?? "")?.[0],
     // An autosaved text newer than the chapter's last save is offered back.
     draft: draft && (!chapter || draft.savedAt > chapter.updatedAt.toISOString()) ? draft : undefined,
   };
@@ -93,7 +94,22 @@ type ActionResult = {
   /** Why the chapter was not deleted: a message key (and how many readers unlocked it). */
   deleteRefused?: string;
   readers?: number;
+  /** Why the chapter was not moved to another number (a message key), and the number typed. */
+  moveRefused?: string;
+  moveTo?: string;
 };
+
+/** Moves the chapter to another number (ADR 39); the page then opens again under its new number. */
+async function moveAction(id: number, form: FormData, author: { id: number }) {
+  const parsed = parseForm(moveSchema, form);
+  const moveTo = echoedValue(form, "to", 12);
+  if (!parsed.ok) return data<ActionResult>({ moveRefused: "admin.chapter.errors.number", moveTo }, 400);
+  const moved = await moveChapter(id, parsed.data.from, parsed.data.to, { via: "admin", userId: author.id });
+  if (!moved.ok && moved.reason === "notFound") throw data(null, { status: 404 });
+  if (!moved.ok) return data<ActionResult>({ moveRefused: "admin.chapter.move.conflict", moveTo }, 409);
+  await refreshContentRevision();
+  return redirect(`/admin/chapters/${id}?moved=${moved.number}`);
+}
 
 /** The posted fields, echoed back on a refusal so nothing typed is lost (capped like every echo). */
 function echo(form: FormData): EditorValues {
@@ -120,6 +136,10 @@ export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
   const id = chapterId(params);
   const form = await readForm(request);
+  if (form.get("intent") === "move") {
+    if (id === undefined) throw data(null, { status: 404 });
+    return moveAction(id, form, author);
+  }
   if (form.get("intent") === "delete") {
     if (id === undefined) throw data(null, { status: 404 });
     if (form.get("confirm") !== "on")
@@ -207,6 +227,9 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
         ) : null}
       </div>
       {saved && !result ? <FormNotice>{t("admin.chapter.saved", { version: saved })}</FormNotice> : null}
+      {loaderData.moved && !result ? (
+        <FormNotice>{t("admin.chapter.move.done", { number: loaderData.moved })}</FormNotice>
+      ) : null}
       {result?.conflict ? (
         <FormAlert>
           {t("admin.chapter.conflict", {
@@ -344,6 +367,9 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           </span>
         </div>
       </Form>
+      {id && number !== undefined ? (
+        <MoveChapterForm number={number} error={result?.moveRefused} to={result?.moveTo} />
+      ) : null}
       {id ? (
         <details className="rounded-xl border border-line p-4" open={Boolean(result?.deleteRefused)}>
           <summary className="cursor-pointer font-display">{t("admin.chapter.delete")}</summary>

@@ -3,6 +3,7 @@ import { Outlet } from "react-router";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
+import { testClockEnabled } from "~/lib/clock.server";
 import { ErrorBoundary as SiteErrorBoundary } from "~/root";
 import { NavLink } from "~/ui/link";
 import type { Route } from "./+types/layout";
@@ -14,7 +15,7 @@ import type { Route } from "./+types/layout";
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const author = await requireAuthor(request);
-  return { username: author.username };
+  return { username: author.username, testClock: testClockEnabled() };
 }
 
 export function action({ request }: Route.ActionArgs) {
@@ -38,6 +39,7 @@ const sections = [
   { to: "/admin/legal/terms", key: "legal", end: false },
   { to: "/admin/authors", key: "authors", end: false },
   { to: "/admin/audit", key: "audit", end: false },
+  { to: "/admin/clock", key: "clock", end: false, testClock: true },
 ] as const;
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
@@ -48,16 +50,18 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
         <p className="font-display text-xl text-primary">{t("admin.title")}</p>
         <p className="text-sm text-muted">{t("admin.signedInAs", { username: loaderData.username })}</p>
         <nav aria-label={t("admin.sections")} className="flex w-full flex-wrap gap-2">
-          {sections.map((section) => (
-            <NavLink
-              key={section.to}
-              to={section.to}
-              end={section.end}
-              className="inline-flex min-h-11 items-center rounded-md border border-line px-3 aria-[current=page]:border-primary aria-[current=page]:bg-primary aria-[current=page]:text-on-primary"
-            >
-              {t(`admin.nav.${section.key}`)}
-            </NavLink>
-          ))}
+          {sections
+            .filter((section) => !("testClock" in section) || loaderData.testClock)
+            .map((section) => (
+              <NavLink
+                key={section.to}
+                to={section.to}
+                end={section.end}
+                className="inline-flex min-h-11 items-center rounded-md border border-line px-3 aria-[current=page]:border-primary aria-[current=page]:bg-primary aria-[current=page]:text-on-primary"
+              >
+                {t(`admin.nav.${section.key}`)}
+              </NavLink>
+            ))}
         </nav>
       </header>
       <Outlet />
