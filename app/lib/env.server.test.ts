@@ -166,3 +166,20 @@ describe("S3 media storage settings", () => {
     expect(() => parseEnv({ ...complete, ...source })).toThrowError(new RegExp(`${name}:`));
   });
 });
+
+describe("the test clock (TEST_CLOCK)", () => {
+  it("is off unless set, and takes true or false", () => {
+    expect(parseEnv({}).TEST_CLOCK).toBe(false);
+    expect(parseEnv({ TEST_CLOCK: "true" }).TEST_CLOCK).toBe(true);
+    expect(parseEnv({ TEST_CLOCK: "0" }).TEST_CLOCK).toBe(false);
+    expect(() => parseEnv({ TEST_CLOCK: "yes" })).toThrowError(/TEST_CLOCK: must be true or false/);
+  });
+
+  it("is refused on a public site, even with a payment provider chosen", () => {
+    const site = { NODE_ENV: "production", APP_ORIGIN: "https://read.example", PAYMENT_PROVIDER: "stripe" };
+    expect(() => parseEnv({ ...site, PAYMENT_PROVIDER: "test", TEST_CLOCK: "true" })).toThrowError(
+      /TEST_CLOCK: is refused on a public site/,
+    );
+    expect(parseEnv({ NODE_ENV: "production", TEST_CLOCK: "true" }).TEST_CLOCK).toBe(true);
+  });
+});
