@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
+import { chapterForm } from "../support/admin";
 import { Client, registerReader } from "../support/http";
 import { waitFor } from "../support/poll";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/postgres";
@@ -179,6 +180,14 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     url.port = String(proxy.port);
     const server = await startOn(url.toString());
     const reader = await signedIn(server);
+    // An author with chapter 1's editor open when the database goes away.
+    const author = new Client(server.url);
+    const authorName = await registerReader(author, server.env.DATA_DIR ?? "", "outageauthor");
+    const direct = new pg.Client({ connectionString: database.url });
+    await direct.connect();
+    await direct.query("update users set role = 'author' where username = $1", [authorName]);
+    await direct.end();
+    const edit = await chapterForm(author, 1, { bodyMd: "Written while the database was away." });
 
     const cutAt = server.output().length;
     await proxy.cut();
@@ -206,6 +215,10 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     expect(write.status).toBe(503);
     expect(write.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await write.json()).toEqual({ error: "database-unavailable" });
+    // The author's save: a 503 to try again (the editor keeps the text in the browser), never a 500.
+    const save = await author.post("/admin/chapters/1", edit);
+    expect(save.status).toBe(503);
+    expect(save.headers.get("retry-after")).toMatch(/^\d+$/);
 
     // The revision poll keeps failing meanwhile (two failed polls logged since the cut); the process stays.
     await waitFor(
@@ -219,5 +232,9 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     await untilOk(() => fetch(`${server.url}/healthz`));
     await untilOk(() => saveProgress(reader, 8));
     expect((await reader.get("/account")).status).toBe(200);
+    // Sent again once it is back, the same form saves: nothing was half-written meanwhile.
+    const saved = await author.post("/admin/chapters/1", edit);
+    expect(saved.status).toBe(302);
+    expect(await (await reader.get("/chapter/1")).text()).toContain("Written while the database was away.");
   });
 });
