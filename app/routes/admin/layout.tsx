@@ -1,5 +1,5 @@
 import "~/i18n/full-catalogue";
-import { Outlet } from "react-router";
+import { Outlet, useLocation } from "react-router";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
@@ -36,7 +36,8 @@ const sections = [
   { to: "/admin/uploads", key: "uploads", end: false },
   { to: "/admin/wiki", key: "wiki", end: false },
   { to: "/admin/site", key: "site", end: false },
-  { to: "/admin/legal/terms", key: "legal", end: false },
+  // Current on either legal page, not only the one it opens.
+  { to: "/admin/legal/terms", key: "legal", end: false, under: "/admin/legal/" },
   { to: "/admin/authors", key: "authors", end: false },
   { to: "/admin/audit", key: "audit", end: false },
   { to: "/admin/clock", key: "clock", end: false, testClock: true },
@@ -44,6 +45,7 @@ const sections = [
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-6 px-4 py-8 sm:px-6">
       <header className="flex flex-wrap items-baseline justify-between gap-3 border-b border-line pb-4">
@@ -55,7 +57,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             .map((section) => (
               <NavLink
                 key={section.to}
-                to={section.to}
+                to={"under" in section && pathname.startsWith(section.under) ? pathname : section.to}
                 end={section.end}
                 className="inline-flex min-h-11 items-center rounded-md border border-line px-3 aria-[current=page]:border-primary aria-[current=page]:bg-primary aria-[current=page]:text-on-primary"
               >
