@@ -66,6 +66,8 @@ export default [
     route("admin/wiki/:id", "routes/admin/wiki-page.tsx", { id: "admin-wiki-page" }),
     route("admin/site", "routes/admin/site.tsx"),
     route("admin/legal/:slug", "routes/admin/legal.tsx"),
+    route("admin/readers", "routes/admin/readers.tsx"),
+    route("admin/readers/:id", "routes/admin/reader.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/clock", "routes/admin/clock.tsx"),

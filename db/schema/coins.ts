@@ -1,8 +1,18 @@
 /** Coins: the ledger, chapters unlocked with coins and the packs sold for them. */
 import { sql } from "drizzle-orm";
-import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  type AnyPgColumn,
+  check,
+  index,
+  integer,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import { chapters } from "./content";
-import { ownerId } from "./users";
+import { ownerId, users } from "./users";
 
 export const ledgerReasons = ["welcome", "purchase", "unlock", "refund", "admin"] as const;
 
@@ -16,6 +26,9 @@ export const coinLedger = pgTable(
     reason: text("reason", { enum: ledgerReasons }).notNull(),
     reference: text("reference"),
     idempotencyKey: text("idempotency_key").notNull().unique(),
+    /** An author's adjustment (reason "admin" from the admin): who made it, and the reason they gave. */
+    actorId: integer("actor_id").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
+    note: text("note"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

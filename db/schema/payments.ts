@@ -1,6 +1,7 @@
 /** Payments at a provider and what they grant (memberships, subscriptions). */
 import { sql } from "drizzle-orm";
 import {
+  type AnyPgColumn,
   boolean,
   check,
   index,
@@ -14,7 +15,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { type SupporterDisplay, tierKeys } from "./fundraiser";
-import { ownerId } from "./users";
+import { ownerId, users } from "./users";
 
 export const paymentKinds = ["coins", "product", "subscription", "gift"] as const;
 export type PaymentKind = (typeof paymentKinds)[number];
@@ -113,6 +114,9 @@ export const membershipGrants = pgTable(
     days: integer("days").notNull(),
     grantedAt: timestamp("granted_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Days an author granted from the admin (no payment): who granted them, and the reason they gave. */
+    grantedBy: integer("granted_by").references((): AnyPgColumn => users.id, { onDelete: "set null" }),
+    note: text("note"),
   },
   (t) => [
     index("membership_grants_user_id").on(t.userId),

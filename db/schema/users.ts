@@ -35,6 +35,8 @@ export const users = pgTable(
     emailNewChapters: boolean("email_new_chapters").notNull().default(false),
     emailAccountNotices: boolean("email_account_notices").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    /** Set while the author has suspended the account: it cannot sign in and has no sessions. */
+    suspendedAt: timestamp("suspended_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("users_username_lower").on(sql`lower(${t.username})`),

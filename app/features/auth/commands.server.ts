@@ -162,10 +162,16 @@ export async function completeRegistration(
   );
 }
 
-/** The user whose e-mail and password these are, or undefined. Rehashes a hash made with weaker parameters. */
-export async function authenticate(email: string, password: string): Promise<{ id: number } | undefined> {
+/**
+ * The user whose e-mail and password these are, or undefined; `suspended` when the author suspended the
+ * account (it may not sign in). Rehashes a hash made with weaker parameters.
+ */
+export async function authenticate(
+  email: string,
+  password: string,
+): Promise<{ id: number; suspended: boolean } | undefined> {
   const [user] = await db()
-    .select({ id: users.id, passwordHash: users.passwordHash })
+    .select({ id: users.id, passwordHash: users.passwordHash, suspendedAt: users.suspendedAt })
     .from(users)
     .where(byEmail(email));
   const valid = await verifyPassword(user?.passwordHash, password);
@@ -177,7 +183,16 @@ export async function authenticate(email: string, password: string): Promise<{ i
       .where(eq(users.id, user.id));
     logger.info({ userId: user.id }, "password rehashed with current parameters");
   }
-  return { id: user.id };
+  return { id: user.id, suspended: user.suspendedAt !== null };
+}
+
+/** Whether the author suspended the account (it may not sign in; its sessions were ended). */
+export async function isSuspended(userId: number): Promise<boolean> {
+  const [user] = await db()
+    .select({ suspendedAt: users.suspendedAt })
+    .from(users)
+    .where(eq(users.id, userId));
+  return user?.suspendedAt != null;
 }
 
 /**

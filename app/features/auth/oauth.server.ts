@@ -11,7 +11,7 @@ import { logger } from "~/lib/logger.server";
 import { readCookies } from "~/lib/preferences.server";
 import { safeRedirectPath } from "~/lib/redirect";
 import { hashToken, randomToken } from "~/lib/tokens.server";
-import { createAccount, FieldError } from "./commands.server";
+import { createAccount, FieldError, isSuspended } from "./commands.server";
 import { getProvider, type OAuthProvider, type ProviderId, providerIds } from "./oauth-providers.server";
 import { usernameSchema } from "./schemas";
 
@@ -32,7 +32,8 @@ export type OAuthErrorCode =
   | "profileFailed"
   | "emailUnverified"
   | "emailInUse"
-  | "identityTaken";
+  | "identityTaken"
+  | "suspended";
 
 /** A failed sign-in: a stable code, its catalogue key (`oauth.errors.*`, takes {{provider}}) and an HTTP status. */
 export type OAuthError = {
@@ -60,6 +61,7 @@ const statuses: Record<OAuthErrorCode, number> = {
   emailUnverified: 403,
   emailInUse: 409,
   identityTaken: 409,
+  suspended: 403,
 };
 
 function oauthError(code: OAuthErrorCode): OAuthError {
@@ -360,7 +362,8 @@ export async function completeAuthorization(
   const profile = await fetchProfile(provider, accessToken);
   if (!profile) return fail("profileFailed");
 
-  const success = (outcome: "signedIn" | "created" | "linked", userId: number, redirectTo: string) => {
+  const success = async (outcome: "signedIn" | "created" | "linked", userId: number, redirectTo: string) => {
+    if (outcome === "signedIn" && (await isSuspended(userId))) return fail("suspended", { userId });
     logger.info({ ...log, userId, outcome }, `social sign-in: ${outcome}`);
     return { ok: true, outcome, userId, provider: providerId, redirectTo } as const;
   };

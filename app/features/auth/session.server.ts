@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { db, getDatabase } from "#db/client.server";
 import { readingSettings, sessions, users } from "#db/schema";
 import { CART_COOKIE, cartCookie, readCartCookie } from "~/features/cart/cookie.server";
@@ -170,7 +170,8 @@ async function findSession(tokenHash: string): Promise<SessionRow | undefined> {
     .from(sessions)
     .innerJoin(users, eq(sessions.userId, users.id))
     .leftJoin(readingSettings, eq(readingSettings.userId, users.id))
-    .where(eq(sessions.tokenHash, sql.placeholder("tokenHash")))
+    // A suspended account's sessions were ended; one made at the same moment is never honoured either.
+    .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), isNull(users.suspendedAt)))
     .toSQL().sql;
   const [values] = await getDatabase().preparedRows("session_lookup", sessionQuery, [tokenHash]);
   if (!values) return undefined;

@@ -14,6 +14,9 @@ export type LedgerEntry = {
   reference?: string;
   /** The same key never books twice: a retried request is a no-op. */
   idempotencyKey: string;
+  /** An author's adjustment from the admin: who made it and the reason they gave. */
+  actorId?: number;
+  note?: string;
 };
 
 export class InsufficientCoins extends AppError {

@@ -47,6 +47,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     logger.warn({ event: "sign-in.failed", requestId: context.requestId, ip: context.ip }, "sign-in failed");
     return formFailure({ formError: "auth.invalidCredentials", values: { email } }, 401);
   }
+  if (user.suspended) {
+    logger.warn(
+      { event: "sign-in.suspended", requestId: context.requestId, userId: user.id },
+      "sign-in refused",
+    );
+    return formFailure({ formError: "auth.suspended", values: { email } }, 403);
+  }
   await reset(accountKey);
   const cookies = await signIn(request, user.id, {
     remember: parsed.data.remember,
