@@ -258,4 +258,43 @@ describe("the author's admin", () => {
     ).toBe(302);
     expect((await new Client(server.url).get(`/chapter/${from}`)).status).toBe(200);
   });
+
+  it("suspends a reader from their admin page: signed out at once, refused at sign-in with a message; restored, back in", async () => {
+    const list = await (await author.get(`/admin/readers?q=${readerName}`)).text();
+    const id = Number(new RegExp(`href="/admin/readers/(\\d+)"[^>]*>${readerName}<`).exec(list)?.[1]);
+    expect(id).toBeGreaterThan(0);
+    expect((await reader.get("/account")).status).toBe(200);
+    const unconfirmed = await author.post(`/admin/readers/${id}`, {
+      intent: "suspend",
+      note: "Card testing",
+    });
+    expect(unconfirmed.status).toBe(400);
+    expect(await unconfirmed.text()).toContain("Tick the box to confirm.");
+    const suspended = await author.post(`/admin/readers/${id}`, {
+      intent: "suspend",
+      note: "Card testing",
+      confirm: "on",
+    });
+    expect(suspended.status).toBe(302);
+    expect((await reader.get("/account")).status).toBe(302);
+    const login = await new Client(server.url).post("/login", {
+      email: `${readerName}@example.com`,
+      password: "first secret",
+    });
+    expect(login.status).toBe(403);
+    expect(await login.text()).toContain("This account is suspended.");
+    const page = await (await author.get(`/admin/readers/${id}`)).text();
+    expect(page).toContain("Suspended since");
+    expect(
+      (await author.post(`/admin/readers/${id}`, { intent: "restore", note: "Cleared", confirm: "on" }))
+        .status,
+    ).toBe(302);
+    const back = new Client(server.url);
+    const again = await back.post("/login", { email: `${readerName}@example.com`, password: "first secret" });
+    expect(again.status).toBe(302);
+    reader = back;
+    // A reader's id that is no account, and a malformed one: the admin's 404.
+    expect((await author.get("/admin/readers/2000000000")).status).toBe(404);
+    expect((await author.get("/admin/readers/x")).status).toBe(404);
+  });
 });

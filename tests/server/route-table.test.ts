@@ -107,6 +107,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/authors": [{ path: "/admin/authors", status: 404, translated: true, signedIn: true }],
   "admin/audit": [{ path: "/admin/audit", status: 404, translated: true }],
   "admin/clock": [{ path: "/admin/clock", status: 404, translated: true }],
+  "admin/readers": [{ path: "/admin/readers", status: 404, translated: true }],
+  "admin/readers/:id": [{ path: "/admin/readers/1", status: 404, translated: true }],
   "admin/drafts": "resource",
   "admin/uploads": [{ path: "/admin/uploads", status: 404, translated: true, signedIn: true }],
   "admin/site": [{ path: "/admin/site", status: 404, translated: true, signedIn: true }],
