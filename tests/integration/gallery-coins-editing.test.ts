@@ -29,7 +29,7 @@ import { action as galleryItemAction } from "~/routes/admin/gallery-item";
 import { loader as coinsLoader } from "~/routes/coins/index";
 import { loader as galleryLoader } from "~/routes/gallery";
 import { drivers, openTestDatabase } from "../support/database";
-import { createAuthor, createReader } from "../support/factories";
+import { createAuthor, createReader, shippingAddress } from "../support/factories";
 import { solid } from "../support/images";
 import { tempDir } from "../support/temp";
 import { unique } from "../support/unique";
@@ -539,13 +539,6 @@ describe.runIf(drivers.includes("postgres"))("gallery pieces and coin packs unde
 
   it("never lets an order line and a deletion of its piece both happen (five rounds at once)", async () => {
     const actor = await createAuthor("order-deleter");
-    const address = {
-      shipName: "Ilse Marrow",
-      shipLine1: "12 Lantern Row",
-      shipCity: "New Lumen",
-      shipPostalCode: "NL-1207",
-      shipCountry: "GB",
-    };
     for (let round = 0; round < 5; round++) {
       const reader = await createReader({ prefix: "orderracer" });
       const created = await createGalleryItem(
@@ -556,7 +549,7 @@ describe.runIf(drivers.includes("postgres"))("gallery pieces and coin packs unde
       await saveCart(reader.id, [{ productId: ART_PRINT, variantId: created.id, quantity: 1 }]);
       // The reader empties the cart in another tab while the order is placed, and the author deletes the piece.
       const [placed, deleted] = await Promise.allSettled([
-        placeOrder(reader, address, { ip: unique() }),
+        placeOrder(reader, shippingAddress, { ip: unique() }),
         clearCart(reader.id).then(() => deleteGalleryItem(created.id, actor)),
       ]);
       const lines = await db()

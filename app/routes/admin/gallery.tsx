@@ -54,8 +54,9 @@ export default function AdminGallery({ loaderData }: Route.ComponentProps) {
                   <Link to={`/admin/gallery/${piece.id}`} className="underline">
                     {piece.title}
                   </Link>
-                  <span className="text-sm break-all text-muted">
-                    <code>{piece.slug}</code> · {t("admin.gallery.orderShort", { order: piece.sortOrder })}
+                  <span className="text-sm text-muted">
+                    <code className="break-all">{piece.slug}</code> ·{" "}
+                    {t("admin.gallery.orderShort", { order: piece.sortOrder })}
                   </span>
                 </div>
               </li>
