@@ -1,17 +1,27 @@
-/** The name of the unique constraint a database error violated (SQLSTATE 23505), on either driver. */
-export function violatedUniqueConstraint(error: unknown): string | undefined {
+/** The name of the constraint a database error with SQLSTATE `code` violated, on either driver. */
+function violatedConstraint(error: unknown, code: string): string | undefined {
   for (
     let current = error as
       | { code?: string; constraint?: string; cause?: unknown; message?: string }
       | undefined;
     current;
   ) {
-    if (current.code === "23505") {
+    if (current.code === code) {
       return current.constraint ?? /constraint "([^"]+)"/.exec(current.message ?? "")?.[1] ?? "unknown";
     }
     current = current.cause as typeof current;
   }
   return undefined;
+}
+
+/** The name of the unique constraint a database error violated (SQLSTATE 23505), on either driver. */
+export function violatedUniqueConstraint(error: unknown): string | undefined {
+  return violatedConstraint(error, "23505");
+}
+
+/** The name of the foreign key a database error violated (SQLSTATE 23503): a row it names is gone. */
+export function violatedForeignKey(error: unknown): string | undefined {
+  return violatedConstraint(error, "23503");
 }
 
 /**

@@ -9,6 +9,9 @@ import type { Route } from "./+types/gallery";
 
 export const headers = shareablePage;
 
+/** The grid's column at most: one, two or three across. */
+const SIZES = "(min-width: 64rem) 22rem, (min-width: 40rem) 50vw, 100vw";
+
 export async function loader() {
   const items = await listGalleryItems();
   return {
@@ -16,6 +19,7 @@ export async function loader() {
       slug: item.slug,
       title: item.title,
       imageUrl: item.imageUrl,
+      picture: item.picture,
       html: renderMarkdownCached(item.descriptionMd),
     })),
   };
@@ -32,14 +36,21 @@ export default function Gallery({ loaderData }: Route.ComponentProps) {
           {loaderData.items.map((item) => (
             <li key={item.slug}>
               <figure className="overflow-hidden rounded-xl border border-line bg-[color:var(--surface)]">
-                <img
-                  src={item.imageUrl}
-                  alt={item.title}
-                  width={1200}
-                  height={800}
-                  loading="lazy"
-                  className="aspect-[3/2] w-full object-cover"
-                />
+                <picture>
+                  {item.picture?.sources.map((source) => (
+                    <source key={source.type} type={source.type} srcSet={source.srcSet} sizes={SIZES} />
+                  ))}
+                  <img
+                    src={item.picture?.src ?? item.imageUrl}
+                    srcSet={item.picture?.fallbackSrcSet}
+                    sizes={item.picture && SIZES}
+                    alt={item.title}
+                    width={item.picture?.width ?? 1200}
+                    height={item.picture?.height ?? 800}
+                    loading="lazy"
+                    className="aspect-[3/2] w-full object-cover"
+                  />
+                </picture>
                 <figcaption className="flex flex-col gap-1 p-4">
                   <span className="font-display text-lg text-primary">{item.title}</span>
                   <Prose html={item.html} className="text-muted" />

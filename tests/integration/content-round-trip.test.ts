@@ -1,15 +1,27 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#db/client.server";
-import { chapters, uploads } from "#db/schema";
+import type { z } from "zod";
+import { type DatabaseHandle, setDatabase } from "#db/client.server";
+import { chapters, coinPacks, galleryItems, uploads } from "#db/schema";
+import { getCoinPackForEdit, saveCoinPack } from "~/features/admin/coin-pack-editing.server";
+import { coinPackSchema } from "~/features/admin/coin-pack-form";
+import {
+  createGalleryItem,
+  getGalleryItemForEdit,
+  saveGalleryItem,
+} from "~/features/admin/gallery-editing.server";
+import { gallerySchema } from "~/features/admin/gallery-form";
 import { exportContent } from "~/features/content/export.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent } from "~/features/content/import.server";
 import { uploadImage } from "~/features/uploads/store.server";
+import { parseForm } from "~/lib/forms";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { drivers, openTestDatabase } from "../support/database";
+import { createAuthor } from "../support/factories";
 import { solid } from "../support/images";
 import { tempDir } from "../support/temp";
+import { unique } from "../support/unique";
 
 /**
  * What the admin edits goes out with `npm run content -- export` and comes back whole into a fresh data
@@ -60,6 +72,71 @@ describe.each(drivers)("content export and import of uploads on %s", (driver) =>
 
     const again = await importContent(fresh.db, await readContentDir(folder), { media: copied });
     expect(again.uploads).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+  });
+
+  it("brings a gallery piece and a coin pack edited in the admin back the same into a fresh database", async () => {
+    // The admin's commands write to the process-wide database: the source here.
+    setDatabase(source);
+    const actor = await createAuthor("exporter");
+    const form = <S extends z.ZodType>(schema: S, fields: Record<string, string>): z.output<S> => {
+      const data = new FormData();
+      for (const [name, value] of Object.entries(fields)) data.set(name, value);
+      const parsed = parseForm(schema, data);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      return parsed.data;
+    };
+    const [moonglass] = await source.db.select().from(galleryItems).where(eq(galleryItems.slug, "moonglass"));
+    if (!moonglass) throw new Error("demo piece missing");
+    const piece = {
+      title: "Moonglass, Retouched",
+      imageUrl: moonglass.imageUrl,
+      descriptionMd: "Edited in the admin.\n\n**Twice.**",
+      order: "-3",
+    };
+    expect(
+      await saveGalleryItem(
+        moonglass.id,
+        form(gallerySchema, { ...piece, base: (await getGalleryItemForEdit(moonglass.id))?.base ?? "" }),
+        actor,
+      ),
+    ).toMatchObject({ ok: true });
+    const slug = unique("admin-made-");
+    expect(await createGalleryItem(form(gallerySchema, { ...piece, slug, order: "7" }), actor)).toMatchObject(
+      {
+        ok: true,
+      },
+    );
+    const pack = {
+      coins: "12",
+      priceCents: "249",
+      currency: "EUR",
+      description: "Edited in the admin.",
+      order: "5",
+    };
+    expect(
+      await saveCoinPack(
+        "coins-12",
+        form(coinPackSchema, { ...pack, base: (await getCoinPackForEdit("coins-12"))?.base ?? "" }),
+        actor,
+      ),
+    ).toMatchObject({ ok: true });
+
+    const folder = tempDir("cc-export-");
+    await exportContent(source.db, folder);
+    await importContent(fresh.db, await readContentDir(folder));
+    const pieces = async (database: typeof source.db) =>
+      (
+        await database
+          .select()
+          .from(galleryItems)
+          .where(inArray(galleryItems.slug, ["moonglass", slug]))
+      ).map(({ id: _id, ...row }) => row);
+    expect(await pieces(fresh.db)).toEqual(expect.arrayContaining(await pieces(source.db)));
+    expect(await pieces(fresh.db)).toHaveLength(2);
+    const packOf = async (database: typeof source.db) =>
+      (await database.select().from(coinPacks).where(eq(coinPacks.key, "coins-12")))[0];
+    expect(await packOf(fresh.db)).toEqual(await packOf(source.db));
+    expect(await packOf(fresh.db)).toMatchObject({ priceCents: 249, currency: "EUR", sortOrder: 5 });
   });
 
   it("refuses an upload record whose name is not a hash or whose files lie elsewhere", async () => {

@@ -71,7 +71,7 @@ describe.each(drivers)("wiki pages from the admin on %s", (driver) => {
     // The same address again in the section is refused; in another section it is free.
     expect(await createWikiPage(parsed({ ...valid, slug }), actor)).toEqual({
       ok: false,
-      reason: "slugTaken",
+      reason: "taken",
     });
     expect(await createWikiPage(parsed({ ...valid, slug, section: "items" }), actor)).toMatchObject({
       ok: true,
@@ -102,7 +102,7 @@ describe.each(drivers)("wiki pages from the admin on %s", (driver) => {
       ok: false,
       reason: "conflict",
     });
-    expect(await deleteWikiPage(created.id, actor)).toBe(true);
+    expect(await deleteWikiPage(created.id, actor)).toMatchObject({ ok: true });
     expect(await getWikiPageForEdit(created.id)).toBeUndefined();
     const actions = await db()
       .select({ action: auditLog.action })
@@ -111,7 +111,7 @@ describe.each(drivers)("wiki pages from the admin on %s", (driver) => {
     expect(actions.map((entry) => entry.action)).toEqual(
       expect.arrayContaining(["wiki.create", "wiki.update", "wiki.delete"]),
     );
-    expect(await deleteWikiPage(created.id, actor)).toBe(false);
+    expect(await deleteWikiPage(created.id, actor)).toEqual({ ok: false, reason: "notFound" });
   });
 });
 
@@ -170,6 +170,6 @@ describe.runIf(drivers.includes("postgres"))("wiki pages under concurrency", () 
       [0, 1, 2, 3].map(() => createWikiPage(parsed({ ...valid, slug }), actor)),
     );
     expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
-    expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === "slugTaken")).toHaveLength(3);
+    expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === "taken")).toHaveLength(3);
   });
 });

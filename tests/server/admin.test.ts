@@ -44,8 +44,10 @@ function adminPaths(entries: RouteConfigEntry[]): string[] {
     ...adminPaths(entry.children ?? []),
   ]);
 }
-// Parameters filled in: chapter 1's id is 1 in a fresh demo.
-const paths = adminPaths(routes).map((target) => target.replace(":id", "1").replace(":slug", "terms"));
+// Parameters filled in: chapter 1's id (and the first gallery piece's) is 1 in a fresh demo; coins-5 a demo pack.
+const paths = adminPaths(routes).map((target) =>
+  target.replace(":id", "1").replace(":slug", "terms").replace(":key", "coins-5"),
+);
 /** Admin routes with no page: an author's GET is refused (405) as for any other method they do not take. */
 const resources = new Set(["/admin/drafts", "/admin/preview"]);
 
@@ -296,5 +298,34 @@ describe("the author's admin", () => {
     // A reader's id that is no account, and a malformed one: the admin's 404.
     expect((await author.get("/admin/readers/2000000000")).status).toBe(404);
     expect((await author.get("/admin/readers/x")).status).toBe(404);
+  });
+
+  it("saves a coin pack's price and creates a gallery piece: /coins and /gallery show them on the next request", async () => {
+    const visitor = new Client(server.url);
+    // Asked first, so a kept copy of each page would be what a stale cache answers.
+    expect(await (await visitor.get("/coins")).text()).not.toContain("$7.77");
+    expect(await (await visitor.get("/gallery")).text()).not.toContain("Made Over HTTP");
+    const editor = await (await author.get("/admin/coins/coins-5")).text();
+    const base = /name="base" value="([^"]+)"/.exec(editor)?.[1] ?? "";
+    const pack = { coins: "5", priceCents: "777", currency: "USD", description: "Five.", order: "1" };
+    const saved = await author.post("/admin/coins/coins-5", { ...pack, base });
+    expect(saved.status).toBe(302);
+    expect(saved.headers.get("location")).toBe("/admin/coins/coins-5?saved=1");
+    expect(await (await visitor.get("/coins")).text()).toContain("$7.77");
+    // The same form again is now stale: a 409 that keeps what was typed.
+    const stale = await author.post("/admin/coins/coins-5", { ...pack, priceCents: "888", base });
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain('value="888"');
+    const created = await author.post("/admin/gallery/new", {
+      slug: "made-over-http",
+      title: "Made Over HTTP",
+      imageUrl: "/media/gallery/ash-market.svg",
+      descriptionMd: "",
+      order: "0",
+    });
+    expect(created.status).toBe(302);
+    expect(await (await visitor.get("/gallery")).text()).toContain("Made Over HTTP");
+    const log = await (await author.get("/admin/audit?subject=coinPack")).text();
+    expect(log).toContain("coinPack.update");
   });
 });

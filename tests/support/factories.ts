@@ -247,3 +247,12 @@ export async function seedReadingHistory(
   }
   return { days, completed, readingChapter, today: tokyoToday, words: 2 * wordsPerChapter };
 }
+
+/** A shipping address the checkout form accepts (the test reader's). */
+export const shippingAddress = {
+  shipName: "Ilse Marrow",
+  shipLine1: "12 Lantern Row",
+  shipCity: "New Lumen",
+  shipPostalCode: "NL-1207",
+  shipCountry: "GB",
+} as const;

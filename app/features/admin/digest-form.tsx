@@ -11,6 +11,9 @@ export type DigestFormResult = {
   values?: Record<string, string>;
 };
 
+/** What a row editor's action answers besides a redirect: also the counts a refused deletion names. */
+export type EditorResult = DigestFormResult & { inUse?: Record<string, number> };
+
 /**
  * A form saved from a digest of what it opened (site settings, legal pages: ADR 38): its notice or conflict
  * alert, and the form carrying the digest. After a save or a conflict it opens again from the row as it now

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { violatedForeignKey } from "~/lib/db-errors";
 import { AppError } from "~/lib/errors";
 import { readForm } from "~/lib/forms";
 import { INT32_MAX } from "~/lib/parse";
@@ -99,7 +100,16 @@ export async function applyCartIntent(
   const intent = parseCartIntent(form);
   const limit =
     intent.intent === "add" || intent.intent === "set" ? await limitFor(intent) : MAX_LINE_QUANTITY;
-  if (owner.userId !== undefined) return { lines: await updateCart(owner.userId, change(intent, limit)) };
+  if (owner.userId !== undefined) {
+    try {
+      return { lines: await updateCart(owner.userId, change(intent, limit)) };
+    } catch (error) {
+      // The gallery piece chosen was deleted (admin) since it was checked: the foreign key refused the line.
+      if (violatedForeignKey(error) === "cart_items_variant_id_gallery_items_id_fk")
+        throw new CartRefused("unknown-variant");
+      throw error;
+    }
+  }
   const lines = change(intent, limit)(readCartCookie(readCookies(owner.request)));
   return { lines, setCookie: cartCookie(lines) };
 }

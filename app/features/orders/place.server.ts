@@ -1,10 +1,10 @@
 import { eq, inArray } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { orderLines, orders, payments, products } from "#db/schema";
+import { galleryItems, orderLines, orders, payments, products } from "#db/schema";
 import { getCart, type LineProblem, type PricedLine, priceLines } from "~/features/cart/queries.server";
 import { orderNumber } from "~/features/order-fulfilment/number";
 import { cancelPendingOrder } from "~/features/order-fulfilment/order-events.server";
-import { SoldOut, takeUnits } from "~/features/order-fulfilment/stock.server";
+import { SoldOut, type Tx, takeUnits } from "~/features/order-fulfilment/stock.server";
 import { CheckoutError, openCheckout, throttleCheckout } from "~/features/payments/checkout.server";
 import { getProvider } from "~/features/payments/providers.server";
 import { getEnv } from "~/lib/env.server";
@@ -82,6 +82,34 @@ export async function checkoutCart(userId: number) {
   };
 }
 
+/** A gallery piece a line names was deleted between reading the cart and recording the order. */
+class PieceGone extends Error {
+  override name = "PieceGone";
+  constructor(readonly variantId: number) {
+    super(`gallery piece ${variantId} is gone`);
+  }
+}
+
+/**
+ * Holds the gallery pieces the lines name `FOR SHARE` until the order is in: the admin's deletion of a piece
+ * locks it `FOR UPDATE` and counts the order lines naming it (admin/gallery-editing.server.ts), so either the
+ * deletion waits and then sees this order's lines, or this order waits and finds the piece gone.
+ */
+async function holdPieces(tx: Tx, lines: PricedLine[]) {
+  const ids = [...new Set(lines.flatMap((line) => (line.variantId === null ? [] : [line.variantId])))].sort(
+    (a, b) => a - b,
+  );
+  if (!ids.length) return;
+  const held = await tx
+    .select({ id: galleryItems.id })
+    .from(galleryItems)
+    .where(inArray(galleryItems.id, ids))
+    .orderBy(galleryItems.id)
+    .for("share");
+  const gone = ids.find((id) => !held.some((piece) => piece.id === id));
+  if (gone !== undefined) throw new PieceGone(gone);
+}
+
 const lineName = (line: { name: string; variantLabel: string | null }) =>
   line.variantLabel ? `${line.name} (${line.variantLabel})` : line.name;
 
@@ -95,6 +123,7 @@ async function recordOrder(
 ) {
   const reservedUntil = new Date(Date.now() + getEnv().ORDER_RESERVATION_MINUTES * 60_000);
   return db().transaction(async (tx) => {
+    await holdPieces(tx, lines);
     await takeUnits(tx, lines);
     const [payment] = await tx
       .insert(payments)
@@ -183,6 +212,12 @@ export async function placeOrder(
       readCheckoutForm(parsed.data as Record<string, string | undefined>, cart.needs),
     );
   } catch (error) {
+    if (error instanceof PieceGone) {
+      const item = cart.lines.find((line) => line.variantId === error.variantId);
+      throw new OrderError("cart-problem", 409, "checkout.problems.unknownVariant", {
+        item: item?.name ?? "",
+      });
+    }
     if (!(error instanceof SoldOut)) throw error;
     const item = cart.lines.find((line) => line.productId === error.productId);
     throw new OrderError("sold-out", 409, "checkout.problems.soldOut", { item: item?.name ?? "" });

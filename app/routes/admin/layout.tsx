@@ -35,6 +35,8 @@ const sections = [
   { to: "/admin/chapters", key: "chapters", end: false },
   { to: "/admin/uploads", key: "uploads", end: false },
   { to: "/admin/wiki", key: "wiki", end: false },
+  { to: "/admin/gallery", key: "gallery", end: false },
+  { to: "/admin/coins", key: "coins", end: false },
   { to: "/admin/site", key: "site", end: false },
   // Current on either legal page, not only the one it opens.
   { to: "/admin/legal/terms", key: "legal", end: false, under: "/admin/legal/" },

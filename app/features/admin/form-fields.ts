@@ -1,0 +1,48 @@
+import { z } from "zod";
+import { normalisedText } from "./chapter-form";
+
+/**
+ * Field schemas the admin's forms share (browser and action): each refuses with its one message key, so a
+ * bad field is named beside it and nothing else is said.
+ */
+
+/** A required line of text, trimmed, of at most `max` characters. */
+export const requiredText = (max: number, error: string) =>
+  z.string({ error }).trim().min(1, { error }).max(max, { error });
+
+/** An address part: lower-case letters and digits in runs joined by single hyphens, at most `max` long. */
+export const slugText = (max: number, error: string) =>
+  z
+    .string({ error })
+    .trim()
+    .max(max, { error })
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error });
+
+/** A whole number typed in a text or number field, from `min` to `max`; empty is null. */
+export const optionalInteger = (min: number, max: number, error: string) =>
+  z
+    .string({ error })
+    .trim()
+    .max(12, { error })
+    .transform((value, context) => {
+      if (value === "") return null;
+      const number = Number(value);
+      if (!Number.isInteger(number) || number < min || number > max) {
+        context.addIssue({ code: "custom", message: error });
+        return z.NEVER;
+      }
+      return number;
+    });
+
+/** A whole number from `min` to `max` that must be given. */
+export const requiredInteger = (min: number, max: number, error: string) =>
+  optionalInteger(min, max, error)
+    .refine((value) => value !== null, { error })
+    .transform(Number);
+
+/** Markdown with Windows line ends made Unix ones, at most `maxBytes` bytes of UTF-8. */
+export const markdownText = (maxBytes: number, error: string) =>
+  z
+    .string({ error })
+    .transform(normalisedText)
+    .refine((text) => new TextEncoder().encode(text).length <= maxBytes, { error });
