@@ -34,6 +34,11 @@ export function localDateTime(instant: Date, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
+/** The wall-clock time at `instant` in `timeZone` as a datetime-local input shows it ("YYYY-MM-DDTHH:MM"). */
+export function wallClockInput(instant: Date, timeZone: string): string {
+  return localDateTime(instant, timeZone).slice(0, 16).replace(" ", "T");
+}
+
 /** The zone's offset from UTC at an instant, in milliseconds (local wall time minus UTC, whole seconds). */
 export function offsetAt(at: number, timeZone: string): number {
   const local = Date.parse(`${localDateTime(new Date(at), timeZone).replace(" ", "T")}Z`);

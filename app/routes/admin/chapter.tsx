@@ -12,13 +12,14 @@ import {
 import { artworkSlots, artworkValues, chapterSchema } from "~/features/admin/chapter-form";
 import { listVolumes } from "~/features/admin/chapters.server";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
+import { rowIdParam } from "~/features/admin/item-route.server";
 import { artworkChoices } from "~/features/admin/uploads.server";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
-import { instantAt, localDateTime } from "~/lib/local-time";
+import { instantAt, wallClockInput as wallClock } from "~/lib/local-time";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Field, FormAlert, FormNotice, TextAreaField } from "~/ui/form";
@@ -26,20 +27,9 @@ import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/chapter";
 
-/** `/admin/chapters/new` has no id; `/admin/chapters/:id` names an existing chapter (else 404). */
-function chapterId(params: { id?: string }): number | undefined {
-  if (params.id === undefined) return undefined;
-  const id = Number(params.id);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
-const wallClock = (instant: Date, timeZone: string) =>
-  localDateTime(instant, timeZone).slice(0, 16).replace(" ", "T");
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const author = await requireAuthor(request);
-  const id = chapterId(params);
+  const id = rowIdParam(params);
   const [chapter, volumes, draft, images] = await Promise.all([
     id ? getChapterForEdit(id) : undefined,
     listVolumes(),
@@ -118,7 +108,7 @@ function echo(form: FormData): EditorValues {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
-  const id = chapterId(params);
+  const id = rowIdParam(params);
   const form = await readForm(request);
   if (form.get("intent") === "delete") {
     if (id === undefined) throw data(null, { status: 404 });

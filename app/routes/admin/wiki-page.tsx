@@ -1,6 +1,8 @@
 import "~/i18n/full-catalogue";
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { DeleteForm } from "~/features/admin/delete-form";
 import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
+import { deleteIntent, rowIdParam } from "~/features/admin/item-route.server";
 import { artworkChoices } from "~/features/admin/uploads.server";
 import {
   createWikiPage,
@@ -15,7 +17,7 @@ import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
-import { Field, FormAlert, SelectField, TextAreaField, useFormValidation } from "~/ui/form";
+import { Field, SelectField, TextAreaField, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/wiki-page";
 
@@ -30,17 +32,9 @@ const fields = [
   "bodyMd",
 ] as const;
 
-/** `/admin/wiki/new` has no id; `/admin/wiki/:id` names a page (else 404). */
-function pageId(params: { id?: string }): number | undefined {
-  if (params.id === undefined) return undefined;
-  const id = Number(params.id);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAuthor(request);
-  const id = pageId(params);
+  const id = rowIdParam(params);
   const [page, images] = await Promise.all([id ? getWikiPageForEdit(id) : undefined, artworkChoices()]);
   if (id && !page) throw data(null, { status: 404 });
   const row = page?.row;
@@ -67,17 +61,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
   const actor = { via: "admin", userId: author.id } as const;
-  const id = pageId(params);
+  const id = rowIdParam(params);
   const form = await readForm(request);
-  if (form.get("intent") === "delete") {
-    if (id === undefined) throw data(null, { status: 404 });
-    if (form.get("confirm") !== "on")
-      return data<DigestFormResult>({ errors: { confirm: "admin.wiki.errors.confirm" } }, 400);
-    const page = await getWikiPageForEdit(id);
-    if (!page || !(await deleteWikiPage(id, actor))) throw data(null, { status: 404 });
-    await refreshContentRevision();
-    return redirect(`/admin/wiki?deleted=${encodeURIComponent(page.row.title)}`);
-  }
+  if (form.get("intent") === "delete")
+    return deleteIntent(id, form, {
+      confirm: "admin.wiki.errors.confirm",
+      remove: async (page) => {
+        const opened = await getWikiPageForEdit(page);
+        return opened && (await deleteWikiPage(page, actor)) ? opened.row.title : undefined;
+      },
+      list: "/admin/wiki",
+    });
   const values = Object.fromEntries(
     fields.map((field) => [field, echoedValue(form, field, field === "bodyMd" ? 110_000 : 500)]),
   );
@@ -210,20 +204,11 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
         </button>
       </DigestForm>
       {loaderData.id ? (
-        <Form
-          method="post"
-          className="mt-4 flex flex-wrap items-center gap-3 rounded-xl border border-line p-4"
-        >
-          {result?.errors?.confirm ? <FormAlert>{t(result.errors.confirm)}</FormAlert> : null}
-          <input type="hidden" name="intent" value="delete" />
-          <label className="flex min-h-11 items-center gap-2">
-            <input type="checkbox" name="confirm" required className="h-5 w-5" />
-            {t("admin.wiki.deleteConfirm")}
-          </label>
-          <button type="submit" className={buttonClass("outline")}>
-            {t("admin.wiki.delete")}
-          </button>
-        </Form>
+        <DeleteForm
+          error={result?.errors?.confirm}
+          confirmLabel={t("admin.wiki.deleteConfirm")}
+          buttonLabel={t("admin.wiki.delete")}
+        />
       ) : null}
     </>
   );
