@@ -1,13 +1,21 @@
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#db/client.server";
-import { chapters, uploads } from "#db/schema";
+import { type DatabaseHandle, setDatabase } from "#db/client.server";
+import { chapters, fundraiserGoals, supportTiers, uploads } from "#db/schema";
+import {
+  createGoal,
+  getGoalForEdit,
+  listTiersForEdit,
+  saveGoal,
+  saveTier,
+} from "~/features/admin/fundraiser-editing.server";
 import { exportContent } from "~/features/content/export.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent } from "~/features/content/import.server";
 import { uploadImage } from "~/features/uploads/store.server";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { drivers, openTestDatabase } from "../support/database";
+import { createAuthor } from "../support/factories";
 import { solid } from "../support/images";
 import { tempDir } from "../support/temp";
 
@@ -60,6 +68,72 @@ describe.each(drivers)("content export and import of uploads on %s", (driver) =>
 
     const again = await importContent(fresh.db, await readContentDir(folder), { media: copied });
     expect(again.uploads).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+  });
+
+  it("brings a tier and a goal edited in the admin into a fresh database as they are", async () => {
+    setDatabase(source);
+    const actor = await createAuthor("roundtrip");
+    const observer = (await listTiersForEdit()).find(({ row }) => row.key === "observer");
+    if (!observer) throw new Error("no observer tier");
+    const tier = await saveTier(
+      {
+        key: "observer",
+        name: "Watcher",
+        amount: 450,
+        perks: ['A postcard: "from the Quarter"', "Early chapter access", "Discord role: #watch"],
+        pitch: "Keep watch.\n\nFrom the wall.",
+        order: -3,
+        base: observer.base,
+      },
+      actor,
+    );
+    expect(tier).toEqual({ ok: true });
+    // The earliest goal (its description is the file's body) and a later one (its own `description`).
+    const goal = {
+      descriptionMd: "Paper, ink and *the binder*.\n\n- one\n- two",
+      period: "monthly" as const,
+      target: 123_456,
+      currency: "EUR",
+      startsAt: new Date("2025-06-01T07:30:00Z"),
+      endsAt: new Date("2025-12-31T23:00:00Z"),
+    };
+    const created = await createGoal({ ...goal, title: "First of all" }, actor);
+    if (!created.ok) throw new Error(created.reason);
+    const opened = await getGoalForEdit(created.id);
+    expect(
+      await saveGoal(
+        created.id,
+        { ...goal, title: "First of all, edited", target: 99_900, base: opened?.base },
+        actor,
+      ),
+    ).toMatchObject({ ok: true });
+    const later = await createGoal(
+      { ...goal, title: "Later: a second press", startsAt: new Date("2026-05-05T05:05:00Z"), endsAt: null },
+      actor,
+    );
+    expect(later).toMatchObject({ ok: true });
+
+    const folder = tempDir("cc-export-");
+    await exportContent(source.db, folder);
+    await importContent(fresh.db, await readContentDir(folder), {});
+    const tiers = (database: DatabaseHandle) =>
+      database.db.select().from(supportTiers).orderBy(asc(supportTiers.key));
+    expect(await tiers(fresh)).toEqual(await tiers(source));
+    expect((await tiers(fresh)).find((row) => row.key === "observer")).toMatchObject({
+      name: "Watcher",
+      perks: ['A postcard: "from the Quarter"', "Early chapter access", "Discord role: #watch"],
+      sortOrder: -3,
+    });
+    const goals = async (database: DatabaseHandle) =>
+      (await database.db.select().from(fundraiserGoals).orderBy(asc(fundraiserGoals.title))).map(
+        ({ id: _id, ...row }) => row,
+      );
+    expect(await goals(fresh)).toEqual(await goals(source));
+    expect((await goals(fresh)).find((row) => row.title === "First of all, edited")).toMatchObject({
+      targetCents: 99_900,
+      descriptionMd: goal.descriptionMd,
+      endsAt: goal.endsAt,
+    });
   });
 
   it("refuses an upload record whose name is not a hash or whose files lie elsewhere", async () => {

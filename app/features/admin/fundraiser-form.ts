@@ -98,7 +98,14 @@ const wallClock = (error: string) =>
   z
     .string({ error })
     .regex(/^(19[7-9]\d|2[01]\d\d)-\d{2}-\d{2}T\d{2}:\d{2}$/, { error })
-    .refine((value) => !Number.isNaN(Date.parse(`${value}:00Z`)), { error });
+    // A day the calendar has (not 30 February, which Date would roll over into March).
+    .refine(
+      (value) => {
+        const instant = new Date(`${value}:00Z`);
+        return !Number.isNaN(instant.getTime()) && instant.toISOString().startsWith(value);
+      },
+      { error },
+    );
 
 /** A 3-letter currency code the platform knows (upper case). */
 const currency = z
