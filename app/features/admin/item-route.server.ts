@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { refreshContentRevision } from "~/features/site/revision.server";
+import { echoedValue } from "~/lib/forms";
 import type { DigestFormResult } from "./digest-form";
 
 /**
@@ -34,4 +35,24 @@ export async function deleteIntent(
   if (title === undefined) throw data(null, { status: 404 });
   await refreshContentRevision();
   return redirect(`${list}?deleted=${encodeURIComponent(title)}`);
+}
+
+/**
+ * An item form's answers: what was typed (each field capped as `echoedValue` does, `long` at `longMax`) kept
+ * in a refusal (field errors, 400 unless told) or a conflict (409), and the item's page after a save (the
+ * pages follow at once: the content revision moves).
+ */
+export function itemAnswers(form: FormData, fields: readonly string[], long: { field: string; max: number }) {
+  const values = Object.fromEntries(
+    fields.map((field) => [field, echoedValue(form, field, field === long.field ? long.max : 500)]),
+  );
+  return {
+    refuse: (errors: Record<string, string>, status = 400) =>
+      data<DigestFormResult>({ errors, values }, status),
+    conflict: () => data<DigestFormResult>({ conflict: true, values }, 409),
+    saved: async (page: string) => {
+      await refreshContentRevision();
+      return redirect(`${page}?saved=1`);
+    },
+  };
 }

@@ -1,7 +1,6 @@
 import "~/i18n/full-catalogue";
-import { data, redirect } from "react-router";
-import { DeleteForm } from "~/features/admin/delete-form";
-import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
+import { data } from "react-router";
+import type { DigestFormResult } from "~/features/admin/digest-form";
 import { createGoal, deleteGoal, getGoalForEdit, saveGoal } from "~/features/admin/fundraiser-editing.server";
 import {
   centsText,
@@ -9,16 +8,13 @@ import {
   goalPeriodChoices,
   goalSchema,
 } from "~/features/admin/fundraiser-form";
-import { deleteIntent, rowIdParam } from "~/features/admin/item-route.server";
+import { ItemPage } from "~/features/admin/item-page";
+import { deleteIntent, itemAnswers, rowIdParam } from "~/features/admin/item-route.server";
 import { requireAuthor } from "~/features/auth/guards.server";
-import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
-import { echoedValue, parseForm, readForm } from "~/lib/forms";
+import { parseForm, readForm } from "~/lib/forms";
 import { instantAt, wallClockInput } from "~/lib/local-time";
-import { buttonClass } from "~/ui/button";
-import { DocumentTitle } from "~/ui/document-title";
 import { Field, SelectField, TextAreaField, useFormValidation } from "~/ui/form";
-import { Link } from "~/ui/link";
 import type { Route } from "./+types/goal";
 
 const fields = [
@@ -66,11 +62,11 @@ export async function action({ request, params }: Route.ActionArgs) {
       remove: async (goal) => (await deleteGoal(goal, actor))?.title,
       list: "/admin/goals",
     });
-  const values = Object.fromEntries(
-    fields.map((field) => [field, echoedValue(form, field, field === "descriptionMd" ? 25_000 : 300)]),
-  );
-  const refuse = (errors: Record<string, string>, status = 400) =>
-    data<DigestFormResult>({ errors, values }, status);
+  const {
+    refuse,
+    conflict,
+    saved: answerSaved,
+  } = itemAnswers(form, fields, { field: "descriptionMd", max: 25_000 });
   const parsed = parseForm(goalSchema, form);
   if (!parsed.ok) return refuse(parsed.errors);
   const { startsLocal, endsLocal, ...rest } = parsed.data;
@@ -81,14 +77,11 @@ export async function action({ request, params }: Route.ActionArgs) {
     endsAt: endsLocal ? instantAt(endsLocal, author.timeZone) : null,
   };
   const saved = id === undefined ? await createGoal(input, actor) : await saveGoal(id, input, actor);
-  if (saved.ok) {
-    await refreshContentRevision();
-    return redirect(`/admin/goals/${saved.id}?saved=1`);
-  }
+  if (saved.ok) return answerSaved(`/admin/goals/${saved.id}`);
   if (saved.reason === "notFound") throw data(null, { status: 404 });
   if (saved.reason === "titleTaken") return refuse({ title: "admin.goals.errors.titleTaken" }, 409);
   if (saved.reason === "endsBeforeStart") return refuse({ endsLocal: "admin.goals.errors.ends" });
-  return data<DigestFormResult>({ conflict: true, values }, 409);
+  return conflict();
 }
 
 /** A fundraiser goal: title, description, period, target and currency, when it starts and ends. */
@@ -97,24 +90,17 @@ export default function AdminGoal({ loaderData, actionData }: Route.ComponentPro
   const result = actionData as DigestFormResult | undefined;
   const { errors, onSubmit } = useFormValidation(goalSchema, result?.errors);
   const values = { ...loaderData.values, ...result?.values };
-  const title = loaderData.id
-    ? t("admin.goals.edit", { title: loaderData.values.title })
-    : t("admin.goals.new");
   return (
-    <>
-      <DocumentTitle name={title} />
-      <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="font-display text-3xl text-primary">{title}</h1>
-        <Link to="/fundraiser" className="underline">
-          {t("admin.chapter.view")}
-        </Link>
-      </div>
-      <DigestForm
-        base={loaderData.base}
-        result={loaderData.saved && !result ? { saved: true } : result}
-        onSubmit={onSubmit}
-      >
-        <div className="grid gap-4 sm:grid-cols-2">
+    <ItemPage
+      texts="admin.goals"
+      item={loaderData.id ? { title: loaderData.values.title } : undefined}
+      view="/fundraiser"
+      base={loaderData.base}
+      saved={loaderData.saved}
+      result={result}
+      onSubmit={onSubmit}
+      fields={
+        <>
           <Field
             name="title"
             label={t("admin.goals.goalTitle")}
@@ -157,7 +143,7 @@ export default function AdminGoal({ loaderData, actionData }: Route.ComponentPro
             name="startsLocal"
             type="datetime-local"
             label={t("admin.goals.starts")}
-            hint={t("admin.chapter.releaseHint", { zone: loaderData.timeZone })}
+            hint={t("admin.goals.startsHint", { zone: loaderData.timeZone })}
             defaultValue={values.startsLocal}
             required
             error={errors.startsLocal}
@@ -170,7 +156,9 @@ export default function AdminGoal({ loaderData, actionData }: Route.ComponentPro
             defaultValue={values.endsLocal}
             error={errors.endsLocal}
           />
-        </div>
+        </>
+      }
+      after={
         <TextAreaField
           name="descriptionMd"
           label={t("admin.goals.description")}
@@ -178,17 +166,7 @@ export default function AdminGoal({ loaderData, actionData }: Route.ComponentPro
           rows={8}
           error={errors.descriptionMd}
         />
-        <button type="submit" className={`${buttonClass("primary")} self-start`}>
-          {loaderData.id ? t("admin.goals.save") : t("admin.goals.create")}
-        </button>
-      </DigestForm>
-      {loaderData.id ? (
-        <DeleteForm
-          error={result?.errors?.confirm}
-          confirmLabel={t("admin.goals.deleteConfirm")}
-          buttonLabel={t("admin.goals.delete")}
-        />
-      ) : null}
-    </>
+      }
+    />
   );
 }

@@ -1,8 +1,8 @@
 import "~/i18n/full-catalogue";
-import { data, redirect } from "react-router";
-import { DeleteForm } from "~/features/admin/delete-form";
-import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
-import { deleteIntent, rowIdParam } from "~/features/admin/item-route.server";
+import { data } from "react-router";
+import type { DigestFormResult } from "~/features/admin/digest-form";
+import { ItemPage } from "~/features/admin/item-page";
+import { deleteIntent, itemAnswers, rowIdParam } from "~/features/admin/item-route.server";
 import { artworkChoices } from "~/features/admin/uploads.server";
 import {
   createWikiPage,
@@ -12,13 +12,9 @@ import {
 } from "~/features/admin/wiki-editing.server";
 import { WIKI_LIMITS, wikiSchema, wikiSectionChoices } from "~/features/admin/wiki-form";
 import { requireAuthor } from "~/features/auth/guards.server";
-import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
-import { echoedValue, parseForm, readForm } from "~/lib/forms";
-import { buttonClass } from "~/ui/button";
-import { DocumentTitle } from "~/ui/document-title";
+import { parseForm, readForm } from "~/lib/forms";
 import { Field, SelectField, TextAreaField, useFormValidation } from "~/ui/form";
-import { Link } from "~/ui/link";
 import type { Route } from "./+types/wiki-page";
 
 const fields = [
@@ -72,23 +68,20 @@ export async function action({ request, params }: Route.ActionArgs) {
       },
       list: "/admin/wiki",
     });
-  const values = Object.fromEntries(
-    fields.map((field) => [field, echoedValue(form, field, field === "bodyMd" ? 110_000 : 500)]),
-  );
-  const refuse = (errors: Record<string, string>, status = 400) =>
-    data<DigestFormResult>({ errors, values }, status);
+  const {
+    refuse,
+    conflict,
+    saved: answerSaved,
+  } = itemAnswers(form, fields, { field: "bodyMd", max: 110_000 });
   const parsed = parseForm(wikiSchema, form);
   if (!parsed.ok) return refuse(parsed.errors);
   if (id === undefined && !parsed.data.slug) return refuse({ slug: "admin.wiki.errors.slug" });
   const saved =
     id === undefined ? await createWikiPage(parsed.data, actor) : await saveWikiPage(id, parsed.data, actor);
-  if (saved.ok) {
-    await refreshContentRevision();
-    return redirect(`/admin/wiki/${saved.id}?saved=1`);
-  }
+  if (saved.ok) return answerSaved(`/admin/wiki/${saved.id}`);
   if (saved.reason === "notFound") throw data(null, { status: 404 });
   if (saved.reason === "slugTaken") return refuse({ slug: "admin.wiki.errors.slugTaken" }, 409);
-  return data<DigestFormResult>({ conflict: true, values }, 409);
+  return conflict();
 }
 
 /** A wiki page: its section, address, title, summary, order, picture, the chapter that reveals it, its text. */
@@ -97,30 +90,21 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
   const result = actionData as DigestFormResult | undefined;
   const { errors, onSubmit } = useFormValidation(wikiSchema, result?.errors);
   const values = { ...loaderData.values, ...result?.values };
-  const title = loaderData.id
-    ? t("admin.wiki.edit", { title: loaderData.values.title })
-    : t("admin.wiki.new");
   const images =
     values.imageUrl && !loaderData.images.some((image) => image.url === values.imageUrl)
       ? [{ url: values.imageUrl, label: values.imageUrl }, ...loaderData.images]
       : loaderData.images;
   return (
-    <>
-      <DocumentTitle name={title} />
-      <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="font-display text-3xl text-primary">{title}</h1>
-        {loaderData.slug ? (
-          <Link to={`/wiki/${loaderData.values.section}/${loaderData.slug}`} className="underline">
-            {t("admin.chapter.view")}
-          </Link>
-        ) : null}
-      </div>
-      <DigestForm
-        base={loaderData.base}
-        result={loaderData.saved && !result ? { saved: true } : result}
-        onSubmit={onSubmit}
-      >
-        <div className="grid gap-4 sm:grid-cols-2">
+    <ItemPage
+      texts="admin.wiki"
+      item={loaderData.id ? { title: loaderData.values.title } : undefined}
+      view={loaderData.slug ? `/wiki/${loaderData.values.section}/${loaderData.slug}` : undefined}
+      base={loaderData.base}
+      saved={loaderData.saved}
+      result={result}
+      onSubmit={onSubmit}
+      fields={
+        <>
           <SelectField
             name="section"
             label={t("admin.wiki.section")}
@@ -191,7 +175,9 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
               </option>
             ))}
           </SelectField>
-        </div>
+        </>
+      }
+      after={
         <TextAreaField
           name="bodyMd"
           label={t("admin.wiki.body")}
@@ -199,17 +185,7 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
           rows={14}
           error={errors.bodyMd}
         />
-        <button type="submit" className={`${buttonClass("primary")} self-start`}>
-          {loaderData.id ? t("admin.wiki.save") : t("admin.wiki.create")}
-        </button>
-      </DigestForm>
-      {loaderData.id ? (
-        <DeleteForm
-          error={result?.errors?.confirm}
-          confirmLabel={t("admin.wiki.deleteConfirm")}
-          buttonLabel={t("admin.wiki.delete")}
-        />
-      ) : null}
-    </>
+      }
+    />
   );
 }
