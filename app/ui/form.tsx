@@ -157,11 +157,12 @@ export function TextAreaField({
   label,
   error,
   hint,
+  id,
   ...textarea
 }: FieldProps & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <FieldFrame
-      {...{ name, label, error, hint }}
+      {...{ name, label, error, hint, id }}
       control={(attributes) => (
         <textarea {...attributes} className={`${attributes.className} min-h-40`} {...textarea} />
       )}

@@ -2,9 +2,16 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { type DatabaseHandle, setDatabase } from "#db/client.server";
-import { chapters, coinPacks, galleryItems, uploads } from "#db/schema";
+import { chapters, coinPacks, fundraiserGoals, galleryItems, supportTiers, uploads } from "#db/schema";
 import { getCoinPackForEdit, saveCoinPack } from "~/features/admin/coin-pack-editing.server";
 import { coinPackSchema } from "~/features/admin/coin-pack-form";
+import {
+  createGoal,
+  getGoalForEdit,
+  listTiersForEdit,
+  saveGoal,
+  saveTier,
+} from "~/features/admin/fundraiser-editing.server";
 import {
   createGalleryItem,
   getGalleryItemForEdit,
@@ -137,6 +144,72 @@ describe.each(drivers)("content export and import of uploads on %s", (driver) =>
       (await database.select().from(coinPacks).where(eq(coinPacks.key, "coins-12")))[0];
     expect(await packOf(fresh.db)).toEqual(await packOf(source.db));
     expect(await packOf(fresh.db)).toMatchObject({ priceCents: 249, currency: "EUR", sortOrder: 5 });
+  });
+
+  it("brings a tier and a goal edited in the admin into a fresh database as they are", async () => {
+    setDatabase(source);
+    const actor = await createAuthor("roundtrip");
+    const observer = (await listTiersForEdit()).find(({ row }) => row.key === "observer");
+    if (!observer) throw new Error("no observer tier");
+    const tier = await saveTier(
+      {
+        key: "observer",
+        name: "Watcher",
+        amount: 450,
+        perks: ['A postcard: "from the Quarter"', "Early chapter access", "Discord role: #watch"],
+        pitch: "Keep watch.\n\nFrom the wall.",
+        order: -3,
+        base: observer.base,
+      },
+      actor,
+    );
+    expect(tier).toEqual({ ok: true });
+    // The earliest goal (its description is the file's body) and a later one (its own `description`).
+    const goal = {
+      descriptionMd: "Paper, ink and *the binder*.\n\n- one\n- two",
+      period: "monthly" as const,
+      target: 123_456,
+      currency: "EUR",
+      startsAt: new Date("2025-06-01T07:30:00Z"),
+      endsAt: new Date("2025-12-31T23:00:00Z"),
+    };
+    const created = await createGoal({ ...goal, title: "First of all" }, actor);
+    if (!created.ok) throw new Error(created.reason);
+    const opened = await getGoalForEdit(created.id);
+    expect(
+      await saveGoal(
+        created.id,
+        { ...goal, title: "First of all, edited", target: 99_900, base: opened?.base },
+        actor,
+      ),
+    ).toMatchObject({ ok: true });
+    const later = await createGoal(
+      { ...goal, title: "Later: a second press", startsAt: new Date("2026-05-05T05:05:00Z"), endsAt: null },
+      actor,
+    );
+    expect(later).toMatchObject({ ok: true });
+
+    const folder = tempDir("cc-export-");
+    await exportContent(source.db, folder);
+    await importContent(fresh.db, await readContentDir(folder), {});
+    const tiers = (database: DatabaseHandle) =>
+      database.db.select().from(supportTiers).orderBy(asc(supportTiers.key));
+    expect(await tiers(fresh)).toEqual(await tiers(source));
+    expect((await tiers(fresh)).find((row) => row.key === "observer")).toMatchObject({
+      name: "Watcher",
+      perks: ['A postcard: "from the Quarter"', "Early chapter access", "Discord role: #watch"],
+      sortOrder: -3,
+    });
+    const goals = async (database: DatabaseHandle) =>
+      (await database.db.select().from(fundraiserGoals).orderBy(asc(fundraiserGoals.title))).map(
+        ({ id: _id, ...row }) => row,
+      );
+    expect(await goals(fresh)).toEqual(await goals(source));
+    expect((await goals(fresh)).find((row) => row.title === "First of all, edited")).toMatchObject({
+      targetCents: 99_900,
+      descriptionMd: goal.descriptionMd,
+      endsAt: goal.endsAt,
+    });
   });
 
   it("refuses an upload record whose name is not a hash or whose files lie elsewhere", async () => {

@@ -47,8 +47,14 @@ export async function runTestBilling(
     throw new Error("not a test subscription");
   let event: TestEventBody;
   if (action === "renew" && !sub.cancelAtPeriodEnd)
-    // A downgrade waiting for the period end is billed at its lower price from this renewal on.
-    event = testBilling.renewal(sub, now, await priceOf(sub.pendingTierKey ?? sub.tierKey, sub.amountCents));
+    // The subscription's own price, as Stripe bills the price on the subscription: a tier's new price
+    // applies to new subscriptions and changes, never to a running one. A downgrade waiting for the period
+    // end is billed at its lower tier's price from this renewal on.
+    event = testBilling.renewal(
+      sub,
+      now,
+      sub.pendingTierKey ? await priceOf(sub.pendingTierKey, sub.amountCents) : sub.amountCents,
+    );
   else if (action === "fail") event = testBilling.failedRenewal(sub, now);
   else if (action === "cancel") event = testBilling.state(sub, now, { cancelAtPeriodEnd: true });
   // Renewing a subscription cancelled at its period end ends it, as the provider does.

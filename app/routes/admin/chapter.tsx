@@ -14,6 +14,7 @@ import { moveChapter } from "~/features/admin/chapter-numbers.server";
 import { listVolumes } from "~/features/admin/chapters.server";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
 import { MoveChapterForm } from "~/features/admin/move-chapter-form";
+import { rowIdParam } from "~/features/admin/route-params";
 import { artworkChoices } from "~/features/admin/uploads.server";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -29,17 +30,9 @@ import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/chapter";
 
-/** `/admin/chapters/new` has no id; `/admin/chapters/:id` names an existing chapter (else 404). */
-function chapterId(params: { id?: string }): number | undefined {
-  if (params.id === undefined) return undefined;
-  const id = Number(params.id);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   const author = await requireAuthor(request);
-  const id = chapterId(params);
+  const id = rowIdParam(params.id);
   const [chapter, volumes, draft, images] = await Promise.all([
     id ? getChapterForEdit(id) : undefined,
     listVolumes(),
@@ -134,7 +127,7 @@ function echo(form: FormData): EditorValues {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
-  const id = chapterId(params);
+  const id = rowIdParam(params.id);
   const form = await readForm(request);
   if (form.get("intent") === "move") {
     if (id === undefined) throw data(null, { status: 404 });

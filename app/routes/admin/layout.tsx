@@ -37,6 +37,8 @@ const sections = [
   { to: "/admin/wiki", key: "wiki", end: false },
   { to: "/admin/gallery", key: "gallery", end: false },
   { to: "/admin/coins", key: "coins", end: false },
+  { to: "/admin/tiers", key: "tiers", end: false },
+  { to: "/admin/goals", key: "goals", end: false },
   { to: "/admin/site", key: "site", end: false },
   // Current on either legal page, not only the one it opens.
   { to: "/admin/legal/terms", key: "legal", end: false, under: "/admin/legal/" },
