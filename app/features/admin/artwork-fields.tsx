@@ -5,6 +5,42 @@ import { artworkSlots, CHAPTER_LIMITS } from "./chapter-form";
 export type ArtworkChoice = { url: string; label: string };
 
 /**
+ * An image chosen from the uploads (listed by name and size; uploaded on the Images page), or kept when it is
+ * an address the item already has that is not among them (imported art), so a form saved unchanged keeps it.
+ */
+export function ImageField({
+  name,
+  label,
+  hint,
+  value,
+  error,
+  images,
+  empty,
+}: {
+  name: string;
+  label: string;
+  hint?: string;
+  value: string;
+  error?: string;
+  images: ArtworkChoice[];
+  /** The first option's text: no image (where none is allowed), or "choose one". */
+  empty: string;
+}) {
+  const known = !value || images.some((image) => image.url === value);
+  const choices = known ? images : [{ url: value, label: value }, ...images];
+  return (
+    <SelectField name={name} label={label} hint={hint} defaultValue={value} error={error}>
+      <option value="">{empty}</option>
+      {choices.map((image) => (
+        <option key={image.url} value={image.url}>
+          {image.label}
+        </option>
+      ))}
+    </SelectField>
+  );
+}
+
+/**
  * The chapter's artwork: up to three images, each an upload (listed by name and size; uploaded on the Images
  * page) or the address the chapter already had, with a caption and a side of the text.
  */
@@ -23,25 +59,16 @@ export function ArtworkFields({
       <legend className="px-1 font-display text-sm tracking-wide">{t("admin.chapter.artwork")}</legend>
       <p className="text-sm text-muted">{t("admin.chapter.artworkHint")}</p>
       {artworkSlots.map((slot, index) => {
-        const url = values[slot.url] ?? "";
-        // An address the chapter has that is not among the uploads listed stays a choice.
-        const known = !url || images.some((image) => image.url === url);
-        const choices = known ? images : [{ url, label: url }, ...images];
         return (
           <div key={slot.url} className="grid gap-3 sm:grid-cols-[2fr_2fr_1fr]">
-            <SelectField
+            <ImageField
               name={slot.url}
               label={t("admin.chapter.artworkImage", { number: index + 1 })}
-              defaultValue={url}
+              value={values[slot.url] ?? ""}
               error={errors[slot.url]}
-            >
-              <option value="">{t("admin.chapter.artworkNone")}</option>
-              {choices.map((image) => (
-                <option key={image.url} value={image.url}>
-                  {image.label}
-                </option>
-              ))}
-            </SelectField>
+              images={images}
+              empty={t("admin.chapter.artworkNone")}
+            />
             <Field
               name={slot.caption}
               label={t("admin.chapter.artworkCaption", { number: index + 1 })}

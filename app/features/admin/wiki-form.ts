@@ -9,7 +9,8 @@ export const wikiSectionChoices = wikiSections;
 /** Limits of the wiki page form. */
 export const WIKI_LIMITS = { slug: 60, title: 120, summary: 300, order: 1000, bodyBytes: 100_000 } as const;
 
-const optionalInteger = (min: number, max: number, error: string) =>
+/** A whole number in [min, max] typed in a form, or null when left empty; anything else is `error`. */
+export const optionalInteger = (min: number, max: number, error: string) =>
   z
     .string({ error })
     .trim()

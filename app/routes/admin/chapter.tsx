@@ -12,6 +12,7 @@ import {
 import { artworkSlots, artworkValues, chapterSchema } from "~/features/admin/chapter-form";
 import { listVolumes } from "~/features/admin/chapters.server";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
+import { adminItemId } from "~/features/admin/item-id.server";
 import { artworkChoices } from "~/features/admin/uploads.server";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -26,20 +27,12 @@ import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/chapter";
 
-/** `/admin/chapters/new` has no id; `/admin/chapters/:id` names an existing chapter (else 404). */
-function chapterId(params: { id?: string }): number | undefined {
-  if (params.id === undefined) return undefined;
-  const id = Number(params.id);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 const wallClock = (instant: Date, timeZone: string) =>
   localDateTime(instant, timeZone).slice(0, 16).replace(" ", "T");
 
 export async function loader({ request, params }: Route.LoaderArgs) {
   const author = await requireAuthor(request);
-  const id = chapterId(params);
+  const id = adminItemId(params);
   const [chapter, volumes, draft, images] = await Promise.all([
     id ? getChapterForEdit(id) : undefined,
     listVolumes(),
@@ -118,7 +111,7 @@ function echo(form: FormData): EditorValues {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
-  const id = chapterId(params);
+  const id = adminItemId(params);
   const form = await readForm(request);
   if (form.get("intent") === "delete") {
     if (id === undefined) throw data(null, { status: 404 });

@@ -34,6 +34,7 @@ const sections = [
   { to: "/admin/chapters", key: "chapters", end: false },
   { to: "/admin/uploads", key: "uploads", end: false },
   { to: "/admin/wiki", key: "wiki", end: false },
+  { to: "/admin/products", key: "products", end: false },
   { to: "/admin/site", key: "site", end: false },
   { to: "/admin/legal/terms", key: "legal", end: false },
   { to: "/admin/authors", key: "authors", end: false },

@@ -1,6 +1,9 @@
 import "~/i18n/full-catalogue";
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { ImageField } from "~/features/admin/artwork-fields";
+import { DeleteForm } from "~/features/admin/delete-form";
 import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
+import { adminItemId } from "~/features/admin/item-id.server";
 import { artworkChoices } from "~/features/admin/uploads.server";
 import {
   createWikiPage,
@@ -15,7 +18,7 @@ import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
-import { Field, FormAlert, SelectField, TextAreaField, useFormValidation } from "~/ui/form";
+import { Field, SelectField, TextAreaField, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/wiki-page";
 
@@ -30,17 +33,9 @@ const fields = [
   "bodyMd",
 ] as const;
 
-/** `/admin/wiki/new` has no id; `/admin/wiki/:id` names a page (else 404). */
-function pageId(params: { id?: string }): number | undefined {
-  if (params.id === undefined) return undefined;
-  const id = Number(params.id);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
-  return id;
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requireAuthor(request);
-  const id = pageId(params);
+  const id = adminItemId(params);
   const [page, images] = await Promise.all([id ? getWikiPageForEdit(id) : undefined, artworkChoices()]);
   if (id && !page) throw data(null, { status: 404 });
   const row = page?.row;
@@ -67,7 +62,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
   const actor = { via: "admin", userId: author.id } as const;
-  const id = pageId(params);
+  const id = adminItemId(params);
   const form = await readForm(request);
   if (form.get("intent") === "delete") {
     if (id === undefined) throw data(null, { status: 404 });
@@ -106,10 +101,6 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
   const title = loaderData.id
     ? t("admin.wiki.edit", { title: loaderData.values.title })
     : t("admin.wiki.new");
-  const images =
-    values.imageUrl && !loaderData.images.some((image) => image.url === values.imageUrl)
-      ? [{ url: values.imageUrl, label: values.imageUrl }, ...loaderData.images]
-      : loaderData.images;
   return (
     <>
       <DocumentTitle name={title} />
@@ -184,19 +175,14 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
             defaultValue={values.revealsChapter}
             error={errors.revealsChapter}
           />
-          <SelectField
+          <ImageField
             name="imageUrl"
             label={t("admin.wiki.image")}
-            defaultValue={values.imageUrl}
+            value={values.imageUrl}
             error={errors.imageUrl}
-          >
-            <option value="">{t("admin.chapter.artworkNone")}</option>
-            {images.map((image) => (
-              <option key={image.url} value={image.url}>
-                {image.label}
-              </option>
-            ))}
-          </SelectField>
+            images={loaderData.images}
+            empty={t("admin.chapter.artworkNone")}
+          />
         </div>
         <TextAreaField
           name="bodyMd"
@@ -210,20 +196,11 @@ export default function AdminWikiPage({ loaderData, actionData }: Route.Componen
         </button>
       </DigestForm>
       {loaderData.id ? (
-        <Form
-          method="post"
-          className="mt-4 flex flex-wrap items-center gap-3 rounded-xl border border-line p-4"
-        >
-          {result?.errors?.confirm ? <FormAlert>{t(result.errors.confirm)}</FormAlert> : null}
-          <input type="hidden" name="intent" value="delete" />
-          <label className="flex min-h-11 items-center gap-2">
-            <input type="checkbox" name="confirm" required className="h-5 w-5" />
-            {t("admin.wiki.deleteConfirm")}
-          </label>
-          <button type="submit" className={buttonClass("outline")}>
-            {t("admin.wiki.delete")}
-          </button>
-        </Form>
+        <DeleteForm
+          confirm={t("admin.wiki.deleteConfirm")}
+          button={t("admin.wiki.delete")}
+          error={result?.errors?.confirm}
+        />
       ) : null}
     </>
   );
