@@ -1,13 +1,17 @@
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#db/client.server";
-import { chapters, uploads } from "#db/schema";
+import { type DatabaseHandle, setDatabase } from "#db/client.server";
+import { chapters, products, uploads } from "#db/schema";
+import { createProduct, getProductForEdit, saveProduct } from "~/features/admin/product-editing.server";
+import { productFormValues, productSchema } from "~/features/admin/product-form";
 import { exportContent } from "~/features/content/export.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent } from "~/features/content/import.server";
 import { uploadImage } from "~/features/uploads/store.server";
+import { parseForm } from "~/lib/forms";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { drivers, openTestDatabase } from "../support/database";
+import { createAuthor } from "../support/factories";
 import { solid } from "../support/images";
 import { tempDir } from "../support/temp";
 
@@ -60,6 +64,72 @@ describe.each(drivers)("content export and import of uploads on %s", (driver) =>
 
     const again = await importContent(fresh.db, await readContentDir(folder), { media: copied });
     expect(again.uploads).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+  });
+
+  it("brings products created and edited in the admin into a fresh database as they are", async () => {
+    setDatabase(source);
+    const actor = await createAuthor("shopkeeper");
+    const media = new LocalMediaStore(tempDir("cc-media-"));
+    const uploaded = await uploadImage(source.db, media, await solid(640, 640).png().toBuffer(), {
+      filename: "pin.png",
+    });
+    if (!uploaded.ok) throw new Error(uploaded.code);
+    /** Product `id`'s form as the admin opens it, with `change` typed over it, parsed as the action does. */
+    const form = async (id: number | undefined, change: Record<string, string>) => {
+      const opened = id === undefined ? undefined : await getProductForEdit(id);
+      const fields = new FormData();
+      for (const [name, value] of Object.entries({
+        ...productFormValues(opened?.row),
+        ...(opened ? { base: opened.base } : {}),
+        ...change,
+      }))
+        fields.set(name, value);
+      const parsed = parseForm(productSchema, fields);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      return parsed.data;
+    };
+    const created = await createProduct(
+      await form(undefined, {
+        name: "Lantern Pin",
+        descriptionMd: "An *enamel* pin.",
+        priceCents: "1200",
+        category: "limited",
+        stock: "40",
+        imageUrl: `/media/uploads/${uploaded.upload.hash}/640.png`,
+        variantKind: "gallery",
+        requiresShipping: "",
+        offersDedication: "on",
+      }),
+      actor,
+    );
+    if (!created.ok) throw new Error(created.reason);
+    const edited = await saveProduct(
+      2,
+      await form(2, {
+        name: "Signed Book, Volume 1",
+        priceCents: "4900",
+        membershipDays: "120",
+        stockChange: "-7",
+      }),
+      actor,
+    );
+    expect(edited).toEqual({ ok: true, id: 2 });
+
+    const folder = tempDir("cc-export-");
+    await exportContent(source.db, folder, media);
+    await importContent(fresh.db, await readContentDir(folder), {
+      media: new LocalMediaStore(tempDir("cc-media-")),
+    });
+    const rows = async (database: DatabaseHandle["db"]) =>
+      database
+        .select()
+        .from(products)
+        .where(inArray(products.id, [2, created.id]))
+        .orderBy(asc(products.id));
+    const [book, pin] = await rows(source.db);
+    expect(book).toMatchObject({ name: "Signed Book, Volume 1", priceCents: 4900, membershipDays: 120 });
+    expect(pin).toMatchObject({ name: "Lantern Pin", variantKind: "gallery", requiresShipping: false });
+    expect(await rows(fresh.db)).toEqual([book, pin]);
   });
 
   it("refuses an upload record whose name is not a hash or whose files lie elsewhere", async () => {

@@ -13,11 +13,15 @@ import {
 import { productFormValues, productSchema } from "~/features/admin/product-form";
 import { saveCart } from "~/features/cart/queries.server";
 import { placeOrder } from "~/features/orders/place.server";
+import { uploadImage } from "~/features/uploads/store.server";
 import { parseForm } from "~/lib/forms";
+import { LocalMediaStore } from "~/lib/storage.server";
 import { loader as shopLoader } from "~/routes/shop/index";
 import { loader as productLoader } from "~/routes/shop/product";
 import { drivers, openTestDatabase } from "../support/database";
 import { createAuthor, createReader } from "../support/factories";
+import { solid } from "../support/images";
+import { tempDir } from "../support/temp";
 import { unique } from "../support/unique";
 
 const valid = {
@@ -117,6 +121,25 @@ describe.each(drivers)("products from the admin on %s", (driver) => {
       .where(and(eq(auditLog.subjectType, "product"), eq(auditLog.subjectId, String(id))));
     expect(audit.map((entry) => entry.action)).toEqual(["product.create", "product.update"]);
     expect(audit[1]?.after).toMatchObject({ priceCents: 2100, stock: 10, stockChange: -2 });
+  });
+
+  it("shows an uploaded image as a picture with its sizes and formats in the shop", async () => {
+    const actor = await createAuthor("shopkeeper");
+    const uploaded = await uploadImage(
+      db(),
+      new LocalMediaStore(tempDir("cc-media-")),
+      await solid(800, 800).png().toBuffer(),
+      {
+        filename: "pin.png",
+      },
+    );
+    if (!uploaded.ok) throw new Error(uploaded.code);
+    const id = await created(actor, { imageUrl: `/media/uploads/${uploaded.upload.hash}/800.png` });
+    const tile = (await call(shopLoader, "/shop")).products.find((product) => product.id === id);
+    expect(tile?.picture).toMatchObject({ width: 800, height: 800 });
+    expect(tile?.picture?.sources.map((source) => source.type)).toEqual(["image/avif", "image/webp"]);
+    const page = await call(productLoader, `/shop/product/${id}`, { id: String(id) });
+    expect(page.product.picture?.src).toBe(tile?.picture?.src);
   });
 
   it("saves an imported product unchanged as it was, its image address included", async () => {

@@ -184,4 +184,51 @@ describe("the author's admin", () => {
     expect(page).toContain("since you opened it");
     expect(await (await new Client(server.url).get("/chapter/1")).text()).not.toContain("stale edit");
   });
+  it("creates and edits a product: /shop and its page show it on the next request; it is deleted when unused", async () => {
+    const name = `Lantern Pin ${Date.now()}`;
+    const fields = {
+      name,
+      descriptionMd: "An enamel pin of the Watch's lantern.",
+      priceCents: "1800",
+      currency: "USD",
+      category: "limited",
+      membershipDays: "0",
+      stock: "7",
+      imageUrl: "/media/products/4.svg",
+      variantKind: "none",
+      requiresShipping: "on",
+    };
+    const created = await author.post("/admin/products/new", fields);
+    expect(created.status).toBe(302);
+    const editor = created.headers.get("location") ?? "";
+    expect(editor).toMatch(/^\/admin\/products\/\d+\?saved=1$/);
+    const id = /\/(\d+)\?/.exec(editor)?.[1];
+    const visitor = new Client(server.url);
+    expect(await (await visitor.get("/shop")).text()).toContain(name);
+    expect(await (await visitor.get(`/shop/product/${id}`)).text()).toContain("$18.00");
+
+    const opened = await (await author.get(editor)).text();
+    const base = /name="base" value="([\w-]{43})"/.exec(opened)?.[1] ?? "";
+    const refused = await author.post(`/admin/products/${id}`, { ...fields, base, priceCents: "18.5" });
+    expect(refused.status).toBe(400);
+    const again = await refused.text();
+    expect(again).toContain("Enter a price in cents from 0 to 1,000,000.");
+    expect(again).toContain('value="18.5"');
+    const saved = await author.post(`/admin/products/${id}`, {
+      ...fields,
+      base,
+      priceCents: "2100",
+      stockChange: "-2",
+    });
+    expect(saved.status).toBe(302);
+    const page = await (await visitor.get(`/shop/product/${id}`)).text();
+    expect(page).toContain("$21.00");
+    expect(page).toContain("Only 5 left");
+
+    expect((await author.post(`/admin/products/${id}`, { intent: "delete" })).status).toBe(400);
+    const deleted = await author.post(`/admin/products/${id}`, { intent: "delete", confirm: "on" });
+    expect(deleted.status).toBe(302);
+    expect((await visitor.get(`/shop/product/${id}`)).status).toBe(404);
+    expect(await (await visitor.get("/shop")).text()).not.toContain(name);
+  });
 });

@@ -49,6 +49,12 @@ export type ProductSaveOutcome =
   | { ok: false; reason: "notFound" | "conflict" }
   | { ok: false; reason: "stockShort" | "stockOver"; stock: number };
 
+/** Today at 00:00 UTC: a product's date is a day, as the content files write it (so it exports as it is). */
+function today() {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
 /** How many times a create takes the next id again after another create took it first. */
 const CREATE_ATTEMPTS = 5;
 
@@ -66,7 +72,7 @@ export async function createProduct(input: ProductForm, actor: AdminActor): Prom
         if (id > INT32_MAX) throw new Error("no product id left");
         const [created] = await tx
           .insert(products)
-          .values({ ...columns(input), id, stock: input.stock ?? 0, addedAt: new Date() })
+          .values({ ...columns(input), id, stock: input.stock ?? 0, addedAt: today() })
           .returning();
         if (!created) throw new Error("no product created");
         await recordAudit(tx, actor, {
