@@ -38,13 +38,13 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         <FormNotice>{t("admin.products.deleted", { name: loaderData.deleted })}</FormNotice>
       ) : null}
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[30rem] text-left">
+        <table className="w-full text-left">
           <thead>
             <tr className="border-b border-line text-sm text-muted">
               <th scope="col" className="py-2 pr-3">
                 {t("admin.products.name")}
               </th>
-              <th scope="col" className="py-2 pr-3">
+              <th scope="col" className="hidden py-2 pr-3 sm:table-cell">
                 {t("admin.products.category")}
               </th>
               <th scope="col" className="py-2 pr-3 text-right">
@@ -63,7 +63,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                     {product.name}
                   </Link>
                 </td>
-                <td className="py-2 pr-3">{t(`shop.filters.${product.category}`)}</td>
+                <td className="hidden py-2 pr-3 sm:table-cell">{t(`shop.filters.${product.category}`)}</td>
                 <td className="py-2 pr-3 text-right">
                   <Price cents={product.priceCents} currency={product.currency} />
                 </td>
