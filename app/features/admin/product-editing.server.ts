@@ -1,6 +1,6 @@
-import { asc, count, eq, max, sql } from "drizzle-orm";
+import { and, asc, count, eq, max, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { cartItems, orderLines, products } from "#db/schema";
+import { auditLog, cartItems, orderLines, products } from "#db/schema";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
 import { INT32_MAX } from "~/lib/parse";
 import { type Actor, recordAudit } from "./audit.server";
@@ -10,12 +10,22 @@ import { PRODUCT_LIMITS, type ProductForm } from "./product-form";
 type ProductRow = typeof products.$inferSelect;
 type AdminActor = Actor & { via: "admin" };
 
+type Executor = Pick<ReturnType<typeof db>, "select">;
+
 /**
- * A digest of a product as it is, its stock left out: checkouts move the stock all day (they reserve and
- * release units), and a form opened before one is not stale for that; the form changes the stock by a
- * number of units instead (`stockChange`), never sets it.
+ * A digest of a product as it is, its stock left out, and of the last change the admin made to it (its
+ * audit entry). Checkouts move the stock all day (they reserve and release units) and a form opened before
+ * one is not stale for that: the form changes the stock by a number of units (`stockChange`), never sets it.
+ * Every save is audited, so the same form sent twice (a double click, a resent page) is a conflict the
+ * second time, and its units are never added twice.
  */
-const digest = ({ id: _id, stock: _stock, ...row }: ProductRow) => digestOf(row);
+async function digest(executor: Executor, { id, stock: _stock, ...row }: ProductRow) {
+  const [last] = await executor
+    .select({ id: max(auditLog.id) })
+    .from(auditLog)
+    .where(and(eq(auditLog.subjectType, "product"), eq(auditLog.subjectId, String(id))));
+  return digestOf({ ...row, lastChange: last?.id ?? null });
+}
 
 /** What the audit log keeps of a product: its fields, and of its description only the size. */
 const logged = ({ descriptionMd, ...row }: ProductRow) => ({ ...row, characters: descriptionMd.length });
@@ -41,7 +51,7 @@ export function listProductsForAdmin() {
 /** A product as its form opens it, with its digest. */
 export async function getProductForEdit(id: number) {
   const [row] = await db().select().from(products).where(eq(products.id, id));
-  return row && { row, base: digest(row) };
+  return row && { row, base: await digest(db(), row) };
 }
 
 export type ProductSaveOutcome =
@@ -104,7 +114,7 @@ export async function saveProduct(
   return db().transaction(async (tx) => {
     const [current] = await tx.select().from(products).where(eq(products.id, id)).for("update");
     if (!current) return { ok: false, reason: "notFound" } as const;
-    if (digest(current) !== input.base) return { ok: false, reason: "conflict" } as const;
+    if ((await digest(tx, current)) !== input.base) return { ok: false, reason: "conflict" } as const;
     const stock = current.stock + change;
     if (stock < 0) return { ok: false, reason: "stockShort", stock: current.stock } as const;
     if (stock > PRODUCT_LIMITS.stock)
