@@ -62,12 +62,24 @@ test("an author creates a product with an uploaded image, edits its price and st
   await expect(tile).toContainText("$18");
   await expect(tile.locator("picture img")).toHaveAttribute("width", "800");
 
-  // Price and stock changed: three units plus four.
+  // Price and stock changed: three units plus four. Meanwhile the product is saved from another tab: the
+  // first save is a conflict that keeps what was typed, and saving again applies it (the units once).
   await page.goto(editor);
   await hydrated(page);
   await expect(page.getByText("3 in stock now.")).toBeVisible();
+  const other = await page.context().newPage();
+  await other.goto(editor);
+  await hydrated(other);
+  await other.getByLabel("Price in cents", { exact: true }).fill("2000");
+  await other.getByRole("button", { name: "Save product" }).click();
+  await expect(other.getByText("Saved: every page shows the change within a second.")).toBeVisible();
+  await other.close();
   await page.getByLabel("Price in cents", { exact: true }).fill("2500");
   await page.getByLabel("Add or remove units", { exact: true }).fill("4");
+  await page.getByRole("button", { name: "Save product" }).click();
+  await expect(page.getByRole("alert")).toContainText("nothing was overwritten");
+  await expect(page.getByLabel("Price in cents", { exact: true })).toHaveValue("2500");
+  await expect(page.getByLabel("Add or remove units", { exact: true })).toHaveValue("4");
   await page.getByRole("button", { name: "Save product" }).click();
   await expect(page.getByText("Saved: every page shows the change within a second.")).toBeVisible();
   await expect(page.getByText("7 in stock now.")).toBeVisible();

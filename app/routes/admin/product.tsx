@@ -1,5 +1,5 @@
 import "~/i18n/full-catalogue";
-import { data, redirect } from "react-router";
+import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ImageField } from "~/features/admin/artwork-fields";
 import { DeleteForm } from "~/features/admin/delete-form";
 import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
@@ -48,6 +48,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     images,
     values: productFormValues(row),
   };
+}
+
+/**
+ * After a conflict or a refused stock change (409) the page reads the product again, as it does after a
+ * save: the form reopens from the product as it now is (its digest, the stock now), with what was typed kept.
+ * React Router skips that by default after a 4xx.
+ */
+export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate;
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
