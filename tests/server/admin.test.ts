@@ -226,6 +226,13 @@ describe("the author's admin", () => {
     expect(page).toContain("Only 5 left");
 
     expect((await author.post(`/admin/products/${id}`, { intent: "delete" })).status).toBe(400);
+    // In a cart: refused with what holds it, until the cart lets it go.
+    const item = { productId: id ?? "", quantity: "1" };
+    expect((await author.post("/cart", { intent: "add", ...item })).status).toBe(302);
+    const held = await author.post(`/admin/products/${id}`, { intent: "delete", confirm: "on" });
+    expect(held.status).toBe(409);
+    expect(await held.text()).toContain("carts holding it: 1; order lines naming it: 0");
+    expect((await author.post("/cart", { intent: "remove", productId: id ?? "" })).status).toBe(302);
     const deleted = await author.post(`/admin/products/${id}`, { intent: "delete", confirm: "on" });
     expect(deleted.status).toBe(302);
     expect((await visitor.get(`/shop/product/${id}`)).status).toBe(404);
