@@ -2,7 +2,15 @@ import { asc, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { type DatabaseHandle, setDatabase } from "#db/client.server";
-import { chapters, coinPacks, fundraiserGoals, galleryItems, supportTiers, uploads } from "#db/schema";
+import {
+  chapters,
+  coinPacks,
+  fundraiserGoals,
+  galleryItems,
+  products,
+  supportTiers,
+  uploads,
+} from "#db/schema";
 import { getCoinPackForEdit, saveCoinPack } from "~/features/admin/coin-pack-editing.server";
 import { coinPackSchema } from "~/features/admin/coin-pack-form";
 import {
@@ -18,6 +26,8 @@ import {
   saveGalleryItem,
 } from "~/features/admin/gallery-editing.server";
 import { gallerySchema } from "~/features/admin/gallery-form";
+import { createProduct, getProductForEdit, saveProduct } from "~/features/admin/product-editing.server";
+import { productFormValues, productSchema } from "~/features/admin/product-form";
 import { exportContent } from "~/features/content/export.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent } from "~/features/content/import.server";
@@ -210,6 +220,72 @@ describe.each(drivers)("content export and import of uploads on %s", (driver) =>
       descriptionMd: goal.descriptionMd,
       endsAt: goal.endsAt,
     });
+  });
+
+  it("brings products created and edited in the admin into a fresh database as they are", async () => {
+    setDatabase(source);
+    const actor = await createAuthor("shopkeeper");
+    const media = new LocalMediaStore(tempDir("cc-media-"));
+    const uploaded = await uploadImage(source.db, media, await solid(640, 640).png().toBuffer(), {
+      filename: "pin.png",
+    });
+    if (!uploaded.ok) throw new Error(uploaded.code);
+    /** Product `id`'s form as the admin opens it, with `change` typed over it, parsed as the action does. */
+    const form = async (id: number | undefined, change: Record<string, string>) => {
+      const opened = id === undefined ? undefined : await getProductForEdit(id);
+      const fields = new FormData();
+      for (const [name, value] of Object.entries({
+        ...productFormValues(opened?.row),
+        ...(opened ? { base: opened.base } : {}),
+        ...change,
+      }))
+        fields.set(name, value);
+      const parsed = parseForm(productSchema, fields);
+      if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors));
+      return parsed.data;
+    };
+    const created = await createProduct(
+      await form(undefined, {
+        name: "Lantern Pin",
+        descriptionMd: "An *enamel* pin.",
+        priceCents: "1200",
+        category: "limited",
+        stock: "40",
+        imageUrl: `/media/uploads/${uploaded.upload.hash}/640.png`,
+        variantKind: "gallery",
+        requiresShipping: "",
+        offersDedication: "on",
+      }),
+      actor,
+    );
+    if (!created.ok) throw new Error(created.reason);
+    const edited = await saveProduct(
+      2,
+      await form(2, {
+        name: "Signed Book, Volume 1",
+        priceCents: "4900",
+        membershipDays: "120",
+        stockChange: "-7",
+      }),
+      actor,
+    );
+    expect(edited).toEqual({ ok: true, id: 2 });
+
+    const folder = tempDir("cc-export-");
+    await exportContent(source.db, folder, media);
+    await importContent(fresh.db, await readContentDir(folder), {
+      media: new LocalMediaStore(tempDir("cc-media-")),
+    });
+    const rows = async (database: DatabaseHandle["db"]) =>
+      database
+        .select()
+        .from(products)
+        .where(inArray(products.id, [2, created.id]))
+        .orderBy(asc(products.id));
+    const [book, pin] = await rows(source.db);
+    expect(book).toMatchObject({ name: "Signed Book, Volume 1", priceCents: 4900, membershipDays: 120 });
+    expect(pin).toMatchObject({ name: "Lantern Pin", variantKind: "gallery", requiresShipping: false });
+    expect(await rows(fresh.db)).toEqual([book, pin]);
   });
 
   it("refuses an upload record whose name is not a hash or whose files lie elsewhere", async () => {

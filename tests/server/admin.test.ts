@@ -328,4 +328,59 @@ describe("the author's admin", () => {
     const log = await (await author.get("/admin/audit?subject=coinPack")).text();
     expect(log).toContain("coinPack.update");
   });
+
+  it("creates and edits a product: /shop and its page show it on the next request; it is deleted when unused", async () => {
+    const name = `Lantern Pin ${Date.now()}`;
+    const fields = {
+      name,
+      descriptionMd: "An enamel pin of the Watch's lantern.",
+      priceCents: "1800",
+      currency: "USD",
+      category: "limited",
+      membershipDays: "0",
+      stock: "7",
+      imageUrl: "/media/products/4.svg",
+      variantKind: "none",
+      requiresShipping: "on",
+    };
+    const created = await author.post("/admin/products/new", fields);
+    expect(created.status).toBe(302);
+    const editor = created.headers.get("location") ?? "";
+    expect(editor).toMatch(/^\/admin\/products\/\d+\?saved=1$/);
+    const id = /\/(\d+)\?/.exec(editor)?.[1];
+    const visitor = new Client(server.url);
+    expect(await (await visitor.get("/shop")).text()).toContain(name);
+    expect(await (await visitor.get(`/shop/product/${id}`)).text()).toMatch(/>\$18</);
+
+    const opened = await (await author.get(editor)).text();
+    const base = /name="base" value="([\w-]{43})"/.exec(opened)?.[1] ?? "";
+    const refused = await author.post(`/admin/products/${id}`, { ...fields, base, priceCents: "18.5" });
+    expect(refused.status).toBe(400);
+    const again = await refused.text();
+    expect(again).toContain("Enter a price in cents from 0 to 1,000,000.");
+    expect(again).toContain('value="18.5"');
+    const saved = await author.post(`/admin/products/${id}`, {
+      ...fields,
+      base,
+      priceCents: "2100",
+      stockChange: "-2",
+    });
+    expect(saved.status).toBe(302);
+    const page = await (await visitor.get(`/shop/product/${id}`)).text();
+    expect(page).toMatch(/>\$21</);
+    expect(page).toContain("Only 5 left");
+
+    expect((await author.post(`/admin/products/${id}`, { intent: "delete" })).status).toBe(400);
+    // In a cart: refused with what holds it, until the cart lets it go.
+    const item = { productId: id ?? "", quantity: "1" };
+    expect((await author.post("/cart", { intent: "add", ...item })).status).toBe(302);
+    const held = await author.post(`/admin/products/${id}`, { intent: "delete", confirm: "on" });
+    expect(held.status).toBe(409);
+    expect(await held.text()).toContain("carts holding it: 1; order lines naming it: 0");
+    expect((await author.post("/cart", { intent: "remove", productId: id ?? "" })).status).toBe(302);
+    const deleted = await author.post(`/admin/products/${id}`, { intent: "delete", confirm: "on" });
+    expect(deleted.status).toBe(302);
+    expect((await visitor.get(`/shop/product/${id}`)).status).toBe(404);
+    expect(await (await visitor.get("/shop")).text()).not.toContain(name);
+  });
 });

@@ -2,8 +2,8 @@ import { and, asc, eq, notExists } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { type Artwork, chapterRedirects, chapters, volumes } from "#db/schema";
 import { memoByRevision } from "~/features/site/revision.server";
-import { type Picture, uploadHashOf } from "~/features/uploads/picture";
-import { picturesByHash } from "~/features/uploads/store.server";
+import type { Picture } from "~/features/uploads/picture";
+import { picturesOfUrls } from "~/features/uploads/store.server";
 
 /** A piece of a chapter's artwork; an uploaded image has its picture (sizes and formats: ADR 33). */
 export type ArtworkView = Artwork & { picture?: Picture };
@@ -53,9 +53,9 @@ export const getChapterCatalog = memoByRevision(async (): Promise<ChapterCatalog
     .from(chapters)
     .innerJoin(volumes, eq(chapters.volumeId, volumes.id))
     .orderBy(asc(chapters.number));
-  const pictures = await picturesByHash(
+  const pictureOf = await picturesOfUrls(
     db(),
-    rows.flatMap((row) => row.artwork.flatMap((art) => uploadHashOf(art.url) ?? [])),
+    rows.flatMap((row) => row.artwork.map((art) => art.url)),
   );
   const volumeOf = new Map<number, ChapterFacts["volume"]>();
   const all = rows.map(({ volumeNumber, volumeTitle, volumeSummary, artwork, ...chapter }): ChapterFacts => {
@@ -65,7 +65,7 @@ export const getChapterCatalog = memoByRevision(async (): Promise<ChapterCatalog
       volumeOf.set(volumeNumber, volume);
     }
     const withPictures = artwork.map((art) => {
-      const picture = pictures.get(uploadHashOf(art.url) ?? "");
+      const picture = pictureOf(art.url);
       return picture ? { ...art, picture } : art;
     });
     return { ...chapter, artwork: withPictures, volume };

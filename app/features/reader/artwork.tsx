@@ -1,4 +1,5 @@
 import { type Picture, PICTURE_SIZES as SIZES } from "~/features/uploads/picture";
+import { UploadedImage } from "~/features/uploads/uploaded-image";
 
 type ArtworkItem = { url: string; position: string; caption: string; picture?: Picture };
 
@@ -12,23 +13,18 @@ export function Artwork({ items, position }: { items: ArtworkItem[]; position: "
     .filter((art) => art.position === position)
     .map(({ url, caption, picture }, index) => (
       <figure key={url} className={position === "before" ? "mb-8" : "mt-8"}>
-        <picture>
-          {picture?.sources.map((source) => (
-            <source key={source.type} type={source.type} srcSet={source.srcSet} sizes={SIZES} />
-          ))}
-          <img
-            src={picture?.src ?? url}
-            srcSet={picture?.fallbackSrcSet}
-            sizes={picture && SIZES}
-            alt={caption}
-            width={picture?.width ?? 1200}
-            height={picture?.height ?? 600}
-            className="h-auto w-full rounded-xl"
-            {...(position === "before" && index === 0
-              ? { fetchPriority: "high" as const }
-              : { loading: "lazy" as const })}
-          />
-        </picture>
+        <UploadedImage
+          src={url}
+          picture={picture}
+          sizes={SIZES}
+          alt={caption}
+          width={1200}
+          height={600}
+          className="h-auto w-full rounded-xl"
+          {...(position === "before" && index === 0
+            ? { fetchPriority: "high" as const }
+            : { loading: "lazy" as const })}
+        />
         {caption ? (
           <figcaption className="mt-2 text-center text-sm text-muted italic">{caption}</figcaption>
         ) : null}

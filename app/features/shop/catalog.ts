@@ -1,4 +1,5 @@
 import type { ProductCategory, VariantKind } from "#db/schema";
+import type { Picture } from "~/features/uploads/picture";
 
 export const shopFilters = ["all", "books", "prints", "limited", "new"] as const;
 export type ShopFilter = (typeof shopFilters)[number];
@@ -30,6 +31,8 @@ export type ProductSummary = {
   membershipDays: number;
   stock: number;
   variantKind: VariantKind | null;
+  /** The image as a `<picture>` when it is an upload. */
+  picture?: Picture;
 };
 
 export function productSummary({
@@ -41,8 +44,9 @@ export function productSummary({
   membershipDays,
   stock,
   variantKind,
+  picture,
 }: ProductSummary): ProductSummary {
-  return { id, name, priceCents, currency, imageUrl, membershipDays, stock, variantKind };
+  return { id, name, priceCents, currency, imageUrl, membershipDays, stock, variantKind, picture };
 }
 
 /** What a product offers the buyer: a price to ask about, a variant to choose first, the cart, or nothing left. */

@@ -1,10 +1,14 @@
 import { AddToCartForm } from "~/features/cart/add-to-cart";
 import { tierForMembershipDays } from "~/features/membership/tiers";
+import { UploadedImage } from "~/features/uploads/uploaded-image";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import { type ProductSummary, productAction } from "./catalog";
+
+/** A tile's width: a third of the shop's 72rem from 64rem up, half from 30rem, else the screen's. */
+const CARD_SIZES = "(min-width: 64rem) 23rem, (min-width: 30rem) 50vw, 100vw";
 
 /** Fewer than this many left reads "Only N left". */
 const LOW_STOCK = 10;
@@ -45,8 +49,10 @@ export function ProductCard({ product }: { product: ProductSummary }) {
   const page = `/shop/product/${product.id}`;
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border border-line bg-[color:var(--surface)]">
-      <img
+      <UploadedImage
         src={product.imageUrl}
+        picture={product.picture}
+        sizes={CARD_SIZES}
         alt=""
         width={600}
         height={600}

@@ -1,13 +1,25 @@
 import { asc, eq, ne } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { products } from "#db/schema";
+import { picturesOfUrls } from "~/features/uploads/store.server";
+
+type ProductRow = typeof products.$inferSelect;
+
+/** Products with the picture of their image where it is an upload (its formats and widths: ADR 38). */
+async function withPictures(rows: ProductRow[]) {
+  const pictureOf = await picturesOfUrls(
+    db(),
+    rows.map((row) => row.imageUrl),
+  );
+  return rows.map((row) => ({ ...row, picture: pictureOf(row.imageUrl) }));
+}
 
 export async function listProducts() {
-  return db().select().from(products).orderBy(asc(products.id));
+  return withPictures(await db().select().from(products).orderBy(asc(products.id)));
 }
 
 export async function getProduct(id: number) {
-  const [product] = await db().select().from(products).where(eq(products.id, id));
+  const [product] = await withPictures(await db().select().from(products).where(eq(products.id, id)));
   return product;
 }
 
@@ -18,7 +30,9 @@ export async function getRelatedProducts(product: { id: number; category: string
     .from(products)
     .where(ne(products.id, product.id))
     .orderBy(asc(products.id));
-  return others
-    .sort((a, b) => Number(b.category === product.category) - Number(a.category === product.category))
-    .slice(0, limit);
+  return withPictures(
+    others
+      .sort((a, b) => Number(b.category === product.category) - Number(a.category === product.category))
+      .slice(0, limit),
+  );
 }

@@ -4,7 +4,7 @@ import { type UploadVariant, uploads } from "#db/schema";
 import type { MediaStore } from "~/lib/storage.server";
 import { type ProcessedImage, processImage, type UploadRefusal } from "./images.server";
 import { uploadPrefix } from "./keys";
-import { type Picture, pictureOf } from "./picture";
+import { type Picture, pictureOf, uploadHashOf } from "./picture";
 
 /**
  * Writes a processed upload's variants under `uploads/<hash>/<width>.<ext>`. The same file uploaded twice
@@ -93,6 +93,18 @@ export async function listUploads(database: Database) {
     .orderBy(desc(uploads.id))
     .limit(UPLOADS_LISTED);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+}
+
+/** The pictures of the uploads these image addresses name (one query; none when none is an upload's). */
+export async function picturesOfUrls(
+  database: Database,
+  urls: string[],
+): Promise<(url: string) => Picture | undefined> {
+  const pictures = await picturesByHash(
+    database,
+    urls.flatMap((url) => uploadHashOf(url) ?? []),
+  );
+  return (url) => pictures.get(uploadHashOf(url) ?? "");
 }
 
 /** The pictures of the uploads with these hashes (one query; none for an empty list). */

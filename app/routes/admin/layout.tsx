@@ -39,6 +39,7 @@ const sections = [
   { to: "/admin/coins", key: "coins", end: false },
   { to: "/admin/tiers", key: "tiers", end: false },
   { to: "/admin/goals", key: "goals", end: false },
+  { to: "/admin/products", key: "products", end: false },
   { to: "/admin/site", key: "site", end: false },
   // Current on either legal page, not only the one it opens.
   { to: "/admin/legal/terms", key: "legal", end: false, under: "/admin/legal/" },

@@ -7,6 +7,7 @@ import { NotFoundScreen } from "~/features/layout/error-screen";
 import { productAction, productSummary } from "~/features/shop/catalog";
 import { MembershipBonus, Price, ProductCard, StockNote } from "~/features/shop/product-card";
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
+import { UploadedImage } from "~/features/uploads/uploaded-image";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
 import { shareablePage } from "~/lib/shareable";
@@ -47,8 +48,10 @@ export default function Product({ loaderData }: Route.ComponentProps) {
         </Link>
       </p>
       <div className="grid gap-8 md:grid-cols-2">
-        <img
+        <UploadedImage
           src={product.imageUrl}
+          picture={product.picture}
+          sizes="(min-width: 72rem) 34rem, (min-width: 48rem) 50vw, 100vw"
           alt={product.name}
           width={600}
           height={600}

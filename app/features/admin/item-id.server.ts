@@ -1,0 +1,13 @@
+import { data } from "react-router";
+import { INT32_MAX } from "~/lib/parse";
+
+/**
+ * The id of an admin page's item from its route: none for `…/new` (no `:id`), else a whole number that a
+ * row can have, anything else the site's 404 (chapters, wiki pages, products).
+ */
+export function adminItemId(params: { id?: string }): number | undefined {
+  if (params.id === undefined) return undefined;
+  const id = Number(params.id);
+  if (!Number.isInteger(id) || id < 1 || id > INT32_MAX) throw data(null, { status: 404 });
+  return id;
+}
