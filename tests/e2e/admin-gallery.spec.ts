@@ -1,5 +1,4 @@
-import sharp from "sharp";
-import { grantAuthor, register } from "../support/browser";
+import { grantAuthor, register, uploadPng } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /**
@@ -19,20 +18,7 @@ test("an author adds a gallery piece with an uploaded image, and reprices a coin
   // An image of its own (an upload is named by its bytes' hash): a colour from the clock.
   const name = `piece-${run}.png`;
   const shade = Date.now() % 200;
-  const png = await sharp({
-    create: { width: 900, height: 600, channels: 3, background: { r: 200 - shade, g: 60, b: shade } },
-  })
-    .png()
-    .toBuffer();
-  await page.goto("/admin/uploads");
-  await hydrated(page);
-  await page.getByLabel("Image (PNG, JPEG, WebP, GIF or AVIF, up to 10 MB)").setInputFiles({
-    name,
-    mimeType: "image/png",
-    buffer: png,
-  });
-  await page.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByText(`${name} is uploaded.`)).toBeVisible();
+  await uploadPng(page, name, 900, 600, shade);
 
   // The gallery editor, from the admin's navigation.
   await page

@@ -1,5 +1,4 @@
-import sharp from "sharp";
-import { grantAuthor, register } from "../support/browser";
+import { grantAuthor, register, uploadPng } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /**
@@ -17,20 +16,7 @@ test("an author creates a product with an uploaded image, edits its price and st
   // An image of its own (an upload's key is its bytes' hash): a colour from the clock.
   const image = `pin-${Date.now()}.png`;
   const shade = Date.now() % 200;
-  const png = await sharp({
-    create: { width: 800, height: 800, channels: 3, background: { r: 200 - shade, g: 40, b: shade } },
-  })
-    .png()
-    .toBuffer();
-  await page.goto("/admin/uploads");
-  await hydrated(page);
-  await page.getByLabel("Image (PNG, JPEG, WebP, GIF or AVIF, up to 10 MB)").setInputFiles({
-    name: image,
-    mimeType: "image/png",
-    buffer: png,
-  });
-  await page.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByText(`${image} is uploaded.`)).toBeVisible();
+  await uploadPng(page, image, 800, 800, shade);
 
   await page
     .getByRole("navigation", { name: "Admin sections" })

@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
-import sharp from "sharp";
-import { grantAuthor, register } from "../support/browser";
+import { grantAuthor, register, uploadPng } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /** The chapter text as the author types it: the editor once it has loaded, its text area before. */
@@ -122,20 +121,7 @@ test("artwork from an upload, and a draft for tomorrow previewed as a member and
   // An image of its own (an upload's key is its bytes' hash): a colour from the clock.
   const name = `tower-${testInfo.project.name}-${Date.now()}.png`;
   const shade = Date.now() % 200;
-  const png = await sharp({
-    create: { width: 1200, height: 600, channels: 3, background: { r: shade, g: 20, b: 200 - shade } },
-  })
-    .png()
-    .toBuffer();
-  await page.goto("/admin/uploads");
-  await hydrated(page);
-  await page.getByLabel("Image (PNG, JPEG, WebP, GIF or AVIF, up to 10 MB)").setInputFiles({
-    name,
-    mimeType: "image/png",
-    buffer: png,
-  });
-  await page.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByText(`${name} is uploaded.`)).toBeVisible();
+  await uploadPng(page, name, 1200, 600, shade);
 
   await page.goto("/admin/chapters/new");
   await hydrated(page);

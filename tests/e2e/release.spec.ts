@@ -1,7 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
-import sharp from "sharp";
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
-import { grantAuthor, register } from "../support/browser";
+import { grantAuthor, register, uploadPng } from "../support/browser";
 import { expect as baseExpect, hydrated, test } from "../support/fixtures";
 
 // Four readers, two payment pages and the admin on a machine that may be busy: a ceiling for each wait.
@@ -31,18 +30,7 @@ test("chapter 11, scheduled for tomorrow: locked to a visitor, read ahead by a m
   const author = await register(page);
   await grantAuthor(author.email);
 
-  const png = await sharp({
-    create: { width: 900, height: 500, channels: 3, background: { r: 120, g: 10, b: 30 } },
-  })
-    .png()
-    .toBuffer();
-  await page.goto("/admin/uploads");
-  await hydrated(page);
-  await page
-    .getByLabel("Image (PNG, JPEG, WebP, GIF or AVIF, up to 10 MB)")
-    .setInputFiles({ name: "bell.png", mimeType: "image/png", buffer: png });
-  await page.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByText("bell.png is uploaded.")).toBeVisible();
+  await uploadPng(page, "bell.png", 900, 500, 120);
 
   const release = new Date(Date.now() + 86_400_000);
   await page.goto("/admin/chapters/new");

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect } from "./fixtures";
+import { expect, hydrated } from "./fixtures";
 import { findMail } from "./mail";
 import { newReader } from "./unique";
 
@@ -63,4 +63,24 @@ export async function grantAuthor(email: string): Promise<void> {
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? "", LOG_LEVEL: "warn" },
     stdio: "pipe",
   });
+}
+
+/**
+ * Uploads a new PNG of `width`×`height` named `name` on /admin/uploads, as an author does; its colour comes
+ * from `shade` (0 to 200), so each test's image has bytes (and so an upload key) of its own.
+ */
+export async function uploadPng(page: Page, name: string, width: number, height: number, shade: number) {
+  const { default: sharp } = await import("sharp");
+  const png = await sharp({
+    create: { width, height, channels: 3, background: { r: shade, g: 30, b: 200 - shade } },
+  })
+    .png()
+    .toBuffer();
+  await page.goto("/admin/uploads");
+  await hydrated(page);
+  await page
+    .getByLabel("Image (PNG, JPEG, WebP, GIF or AVIF, up to 10 MB)")
+    .setInputFiles({ name, mimeType: "image/png", buffer: png });
+  await page.getByRole("button", { name: "Upload" }).click();
+  await expect(page.getByText(`${name} is uploaded.`)).toBeVisible();
 }

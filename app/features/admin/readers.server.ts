@@ -20,6 +20,17 @@ export const READERS_PAGE_SIZE = 50;
 /** How many of a reader's unlocks, orders and ledger entries their admin page lists (the newest). */
 const RECENT = 50;
 
+/** What the admin shows of an account: never its password or addresses. */
+const readerColumns = {
+  id: users.id,
+  username: users.username,
+  email: users.email,
+  role: users.role,
+  coinBalance: users.coinBalance,
+  createdAt: users.createdAt,
+  suspendedAt: users.suspendedAt,
+};
+
 /** `text` as an ILIKE pattern matching it literally anywhere (its %, _ and \ are not wildcards). */
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 
@@ -36,15 +47,7 @@ export async function searchReaders(filter: { q?: string; before?: number }) {
     );
   if (filter.before) conditions.push(lt(users.id, filter.before));
   const rows = await db()
-    .select({
-      id: users.id,
-      username: users.username,
-      email: users.email,
-      role: users.role,
-      coinBalance: users.coinBalance,
-      createdAt: users.createdAt,
-      suspendedAt: users.suspendedAt,
-    })
+    .select(readerColumns)
     .from(users)
     .where(and(...conditions))
     .orderBy(desc(users.id))
@@ -63,18 +66,7 @@ const actors = aliasedTable(users, "actors");
 
 /** One reader as the admin shows them: balance, tier and why, and their recent records. */
 export async function getReaderForAdmin(id: number) {
-  const [reader] = await db()
-    .select({
-      id: users.id,
-      username: users.username,
-      email: users.email,
-      role: users.role,
-      coinBalance: users.coinBalance,
-      createdAt: users.createdAt,
-      suspendedAt: users.suspendedAt,
-    })
-    .from(users)
-    .where(eq(users.id, id));
+  const [reader] = await db().select(readerColumns).from(users).where(eq(users.id, id));
   if (!reader) return undefined;
   const [membership, unlocks, readerOrders, subs, devices, ledger] = await Promise.all([
     getMembership(id),
