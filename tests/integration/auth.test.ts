@@ -99,13 +99,13 @@ describe.each(drivers)("accounts on %s", (driver) => {
   it("authenticates by e-mail in any case and rehashes weaker hashes", async () => {
     const email = `aurelian${unique()}@example.com`;
     const id = await createAccount({ username: `aurelian${unique()}`, email, password: "correct horse" });
-    expect(await authenticate(email.toUpperCase(), "correct horse")).toEqual({ id });
+    expect(await authenticate(email.toUpperCase(), "correct horse")).toEqual({ id, suspended: false });
     expect(await authenticate(email, "wrong horse")).toBeUndefined();
     expect(await authenticate(`nobody${unique()}@example.com`, "correct horse")).toBeUndefined();
 
     const weak = await hashPassword("correct horse", { memoryCost: 4096, timeCost: 1 });
     await handle.db.update(users).set({ passwordHash: weak }).where(eq(users.id, id));
-    expect(await authenticate(email, "correct horse")).toEqual({ id });
+    expect(await authenticate(email, "correct horse")).toEqual({ id, suspended: false });
     const [after] = await handle.db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, id));
     expect(after?.hash).toContain(`m=${passwordParams.memoryCost},t=${passwordParams.timeCost},p=1`);
   });
@@ -264,7 +264,7 @@ describe.each(drivers)("accounts on %s", (driver) => {
     expect(await resetPassword(token, "brand new")).toBe(id);
     expect(await resetPassword(token, "again new")).toBeUndefined();
     expect(await getSessionUser(requestWith(session))).toBeUndefined();
-    expect(await authenticate(email, "brand new")).toEqual({ id });
+    expect(await authenticate(email, "brand new")).toEqual({ id, suspended: false });
 
     await request();
     const older =

@@ -103,7 +103,7 @@ describe.each(drivers)("registration and reset requests on %s", (driver) => {
     // The newcomer has an account with the welcome coins, and an e-mail that takes them to sign in.
     const [created] = await handle.db.select().from(users).where(eq(users.email, newEmail));
     expect(created && (await ledgerBalance(handle.db, created.id))).toBe(3);
-    expect(await authenticate(newEmail, "blood moon rising")).toEqual({ id: created?.id });
+    expect(await authenticate(newEmail, "blood moon rising")).toEqual({ id: created?.id, suspended: false });
     const [welcome] = mailsTo(newEmail);
     expect(welcome).toContain("Subject: Welcome to");
     expect(welcome).toContain("/login?redirectTo=%2Fwelcome");
@@ -112,7 +112,7 @@ describe.each(drivers)("registration and reset requests on %s", (driver) => {
     const [notice] = mailsTo(ownerEmail);
     expect(notice).toContain("Subject: Someone tried to create a");
     expect(notice).toContain("/forgot-password");
-    expect(await authenticate(ownerEmail, "owner's own")).toEqual({ id: ownerId });
+    expect(await authenticate(ownerEmail, "owner's own")).toEqual({ id: ownerId, suspended: false });
     expect(await authenticate(ownerEmail, "blood moon rising")).toBeUndefined();
   });
 
