@@ -118,7 +118,7 @@ export default function AdminReader({ loaderData, actionData }: Route.ComponentP
     <>
       <DocumentTitle name={reader.username} />
       <div className="flex flex-wrap items-baseline justify-between gap-3">
-        <h1 className="font-display text-3xl text-primary">{reader.username}</h1>
+        <h1 className="min-w-0 break-all font-display text-3xl text-primary">{reader.username}</h1>
         <Link to="/admin/readers" className="underline">
           {t("admin.reader.back")}
         </Link>
