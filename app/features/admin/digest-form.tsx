@@ -1,7 +1,20 @@
 import type { FormEvent, ReactNode } from "react";
-import { Form, useNavigation } from "react-router";
+import { Form, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { FormAlert, FormNotice } from "~/ui/form";
+
+/**
+ * A digest form's page reads its row again after a conflict (409): React Router keeps a page's data after an
+ * action answers 4xx, so the form would otherwise keep the stale digest and every later save would conflict
+ * again. The page exports it as its `shouldRevalidate`; the next save is then made knowingly from the row as
+ * it is now, as a chapter's is from the version now current.
+ */
+export function revalidateAfterConflict({
+  actionStatus,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  return actionStatus === 409 || defaultShouldRevalidate;
+}
 
 /** What a settings form's action answers: saved, a conflict, or field errors, with what was typed. */
 export type DigestFormResult = {

@@ -8,6 +8,7 @@ import {
 } from "~/features/admin/coin-pack-editing.server";
 import { COIN_PACK_LIMITS, coinPackCurrencies, coinPackSchema } from "~/features/admin/coin-pack-form";
 import type { EditorResult } from "~/features/admin/digest-form";
+import { revalidateAfterConflict } from "~/features/admin/digest-form";
 import { editorAction } from "~/features/admin/editor-action.server";
 import { rowKeyParam } from "~/features/admin/route-params";
 import { KeyField, RowEditor } from "~/features/admin/row-editor";
@@ -38,6 +39,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     },
   };
 }
+
+export const shouldRevalidate = revalidateAfterConflict;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);

@@ -2,6 +2,7 @@ import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { ImageChoiceField } from "~/features/admin/artwork-fields";
 import type { EditorResult } from "~/features/admin/digest-form";
+import { revalidateAfterConflict } from "~/features/admin/digest-form";
 import { editorAction } from "~/features/admin/editor-action.server";
 import {
   createGalleryItem,
@@ -41,6 +42,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     },
   };
 }
+
+export const shouldRevalidate = revalidateAfterConflict;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);

@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import type { DigestFormResult } from "~/features/admin/digest-form";
+import { revalidateAfterConflict } from "~/features/admin/digest-form";
 import { createGoal, deleteGoal, getGoalForEdit, saveGoal } from "~/features/admin/fundraiser-editing.server";
 import {
   centsText,
@@ -51,6 +52,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     },
   };
 }
+
+export const shouldRevalidate = revalidateAfterConflict;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);

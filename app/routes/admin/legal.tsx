@@ -1,6 +1,6 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
-import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
+import { DigestForm, type DigestFormResult, revalidateAfterConflict } from "~/features/admin/digest-form";
 import { legalSchema, legalSlugs } from "~/features/admin/site-form";
 import { getLegalForEdit, saveLegal } from "~/features/admin/site-settings.server";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -28,6 +28,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 type ActionResult = DigestFormResult;
+
+export const shouldRevalidate = revalidateAfterConflict;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);

@@ -1,8 +1,8 @@
 import "~/i18n/full-catalogue";
-import { data, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, redirect } from "react-router";
 import { ImageChoiceField } from "~/features/admin/artwork-fields";
 import { DeleteForm } from "~/features/admin/delete-form";
-import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
+import { DigestForm, type DigestFormResult, revalidateAfterConflict } from "~/features/admin/digest-form";
 import {
   createProduct,
   deleteProduct,
@@ -55,9 +55,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
  * save: the form reopens from the product as it now is (its digest, the stock now), with what was typed kept.
  * React Router skips that by default after a 4xx.
  */
-export function shouldRevalidate({ actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return actionStatus === 409 || defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateAfterConflict;
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);

@@ -1,6 +1,6 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
-import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
+import { DigestForm, type DigestFormResult, revalidateAfterConflict } from "~/features/admin/digest-form";
 import { SITE_LIMITS, siteFields, siteSchema } from "~/features/admin/site-form";
 import { getSiteForEdit, saveSite } from "~/features/admin/site-settings.server";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -23,6 +23,8 @@ const echo = (form: FormData) =>
   Object.fromEntries(
     siteFields.map((field) => [field, echoedValue(form, field, field === "aboutMd" ? 60_000 : 2_100)]),
   );
+
+export const shouldRevalidate = revalidateAfterConflict;
 
 export async function action({ request }: Route.ActionArgs) {
   const author = await requireAuthor(request);

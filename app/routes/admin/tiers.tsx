@@ -1,6 +1,6 @@
 import "~/i18n/full-catalogue";
 import { data, redirect } from "react-router";
-import { DigestForm, type DigestFormResult } from "~/features/admin/digest-form";
+import { DigestForm, type DigestFormResult, revalidateAfterConflict } from "~/features/admin/digest-form";
 import { listTiersForEdit, saveTier } from "~/features/admin/fundraiser-editing.server";
 import { centsText, FUNDRAISER_LIMITS, isTierKey, tierSchema } from "~/features/admin/fundraiser-form";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -39,6 +39,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /** Which tier's form answered, and how. */
 type ActionResult = DigestFormResult & { tier: string };
+
+export const shouldRevalidate = revalidateAfterConflict;
 
 export async function action({ request }: Route.ActionArgs) {
   const author = await requireAuthor(request);
