@@ -1,6 +1,7 @@
 import { z } from "zod";
 
 import { MARKDOWN_MAX_BYTES, markdownBytes } from "./editor/limits";
+import { localMinuteField, normalisedText, requiredInteger } from "./form-fields";
 
 /** Limits of the chapter form: a chapter of 4,000 words is about 25 KB; the text may be 200 KB of UTF-8. */
 export const CHAPTER_LIMITS = {
@@ -44,18 +45,8 @@ const artworkFields = Object.fromEntries(
   ]),
 ) as Record<ArtworkField, z.ZodOptional<z.ZodType<string>>>;
 
-/** Form text as stored: line breaks as "\n" (forms post CRLF). */
-export const normalisedText = (text: string) => text.replace(/\r\n?/g, "\n");
-
-export const integerField = (min: number, max: number, error: string) =>
+const integerField = (min: number, max: number, error: string) =>
   z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
-
-/** A wall-clock minute as a datetime-local input sends it ("YYYY-MM-DDTHH:MM"); the zone is the author's. */
-export const localMinuteField = (error: string) =>
-  z
-    .string({ error })
-    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/, { error })
-    .refine((value) => !Number.isNaN(Date.parse(`${value}:00Z`)), { error });
 
 /**
  * The chapter form (browser and action): the release is the author's wall-clock time
@@ -134,6 +125,6 @@ export function artworkValues(artwork: { url: string; caption: string; position:
 
 /** Moving a chapter to another number: `from` is the number the author saw (a stale page is a conflict). */
 export const moveSchema = z.object({
-  from: integerField(1, CHAPTER_LIMITS.number, "admin.chapter.errors.number"),
-  to: integerField(1, CHAPTER_LIMITS.number, "admin.chapter.errors.number"),
+  from: requiredInteger(1, CHAPTER_LIMITS.number, "admin.chapter.errors.number"),
+  to: requiredInteger(1, CHAPTER_LIMITS.number, "admin.chapter.errors.number"),
 });

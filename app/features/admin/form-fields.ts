@@ -1,10 +1,28 @@
 import { z } from "zod";
-import { normalisedText } from "./chapter-form";
 
 /**
  * Field schemas the admin's forms share (browser and action): each refuses with its one message key, so a
  * bad field is named beside it and nothing else is said.
  */
+
+/** Form text as stored: line breaks as "\n" (forms post CRLF). */
+export const normalisedText = (text: string) => text.replace(/\r\n?/g, "\n");
+
+/**
+ * A wall-clock minute in the author's zone as a datetime-local input sends it ("YYYY-MM-DDTHH:MM"), in years
+ * 1970 to 2199, on a day the calendar has (not 30 February, which Date would roll over into March).
+ */
+export const localMinuteField = (error: string) =>
+  z
+    .string({ error })
+    .regex(/^(19[7-9]\d|2[01]\d\d)-\d{2}-\d{2}T\d{2}:\d{2}$/, { error })
+    .refine(
+      (value) => {
+        const instant = new Date(`${value}:00Z`);
+        return !Number.isNaN(instant.getTime()) && instant.toISOString().startsWith(value);
+      },
+      { error },
+    );
 
 /** A required line of text, trimmed, of at most `max` characters. */
 export const requiredText = (max: number, error: string) =>

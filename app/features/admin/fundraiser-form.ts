@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { goalPeriods, type TierKey, tierKeys } from "#db/schema";
 import { parseGiftAmount } from "~/features/fundraiser/gift";
-import { normalisedText } from "./chapter-form";
+import { localMinuteField, normalisedText } from "./form-fields";
 import { digestField } from "./site-form";
 
 /** Whether a posted key names one of the three support tiers. */
@@ -93,20 +93,6 @@ export const tierSchema = z.object({
 
 export type TierForm = z.output<typeof tierSchema>;
 
-/** A wall-clock time in the author's zone, as a datetime-local input sends it, in years 1970 to 2199. */
-const wallClock = (error: string) =>
-  z
-    .string({ error })
-    .regex(/^(19[7-9]\d|2[01]\d\d)-\d{2}-\d{2}T\d{2}:\d{2}$/, { error })
-    // A day the calendar has (not 30 February, which Date would roll over into March).
-    .refine(
-      (value) => {
-        const instant = new Date(`${value}:00Z`);
-        return !Number.isNaN(instant.getTime()) && instant.toISOString().startsWith(value);
-      },
-      { error },
-    );
-
 /** A 3-letter currency code the platform knows (upper case). */
 const currency = z
   .string({ error: "admin.goals.errors.currency" })
@@ -138,9 +124,11 @@ export const goalSchema = z
       "admin.goals.errors.target",
     ),
     currency,
-    startsLocal: wallClock("admin.goals.errors.starts"),
+    startsLocal: localMinuteField("admin.goals.errors.starts"),
     endsLocal: z
-      .union([z.literal(""), wallClock("admin.goals.errors.ends")], { error: "admin.goals.errors.ends" })
+      .union([z.literal(""), localMinuteField("admin.goals.errors.ends")], {
+        error: "admin.goals.errors.ends",
+      })
       .default(""),
     base: digestField.optional(),
   })

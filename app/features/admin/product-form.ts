@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { productCategories, type products, variantKinds } from "#db/schema";
-import { artworkUrl, normalisedText } from "./chapter-form";
-import { optionalInteger } from "./form-fields";
+import { artworkUrl } from "./chapter-form";
+import { normalisedText, optionalInteger } from "./form-fields";
 import { digestField } from "./site-form";
 
 /** The product's categories and variant kinds, in the order the admin lists them ("none": sold as it is). */

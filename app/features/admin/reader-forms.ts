@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerField } from "./chapter-form";
+import { requiredInteger } from "./form-fields";
 
 /** Limits of the reader forms (ADR 40): an adjustment of up to 100,000 coins, up to ten years of days. */
 export const READER_LIMITS = { coins: 100_000, days: 3650, note: 300 } as const;
@@ -18,7 +18,7 @@ const confirm = z.literal("on", { error: "admin.reader.errors.confirm" });
 export const readerActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("coins"),
-    delta: integerField(-READER_LIMITS.coins, READER_LIMITS.coins, "admin.reader.errors.delta").refine(
+    delta: requiredInteger(-READER_LIMITS.coins, READER_LIMITS.coins, "admin.reader.errors.delta").refine(
       (delta) => delta !== 0,
       { error: "admin.reader.errors.delta" },
     ),
@@ -27,7 +27,7 @@ export const readerActionSchema = z.discriminatedUnion("intent", [
   }),
   z.object({
     intent: z.literal("membership"),
-    days: integerField(1, READER_LIMITS.days, "admin.reader.errors.days"),
+    days: requiredInteger(1, READER_LIMITS.days, "admin.reader.errors.days"),
     note,
     confirm,
   }),

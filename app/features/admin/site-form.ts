@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { normalisedText } from "./chapter-form";
+import { normalisedText } from "./form-fields";
 
 /** The digest a form carries of what it opened (`digestOf`, admin/digest.server.ts): 43 base64url characters. */
 export const digestField = z

@@ -1,8 +1,7 @@
 import { asc, desc } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { galleryItems } from "#db/schema";
-import { uploadHashOf } from "~/features/uploads/picture";
-import { picturesByHash } from "~/features/uploads/store.server";
+import { picturesOfUrls } from "~/features/uploads/store.server";
 
 /**
  * The gallery in its order, each piece with the picture of its image when it is an upload (its sizes and
@@ -13,9 +12,9 @@ export async function listGalleryItems() {
     .select()
     .from(galleryItems)
     .orderBy(asc(galleryItems.sortOrder), desc(galleryItems.createdAt));
-  const pictures = await picturesByHash(
+  const pictureOf = await picturesOfUrls(
     db(),
-    items.flatMap((item) => uploadHashOf(item.imageUrl) ?? []),
+    items.map((item) => item.imageUrl),
   );
-  return items.map((item) => ({ ...item, picture: pictures.get(uploadHashOf(item.imageUrl) ?? "") }));
+  return items.map((item) => ({ ...item, picture: pictureOf(item.imageUrl) }));
 }

@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data, Form } from "react-router";
 import { z } from "zod";
-import { localMinuteField } from "~/features/admin/chapter-form";
+import { localMinuteField } from "~/features/admin/form-fields";
 import { moveReleaseClock } from "~/features/admin/test-clock.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { formFailure } from "~/features/auth/responses.server";

@@ -1,8 +1,9 @@
 import { data } from "react-router";
 import { z } from "zod";
 import { saveDraft } from "~/features/admin/chapter-editing.server";
-import { CHAPTER_LIMITS, normalisedText } from "~/features/admin/chapter-form";
+import { CHAPTER_LIMITS } from "~/features/admin/chapter-form";
 import { MARKDOWN_MAX_BYTES } from "~/features/admin/editor/limits";
+import { normalisedText } from "~/features/admin/form-fields";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { parseForm, readForm } from "~/lib/forms";
