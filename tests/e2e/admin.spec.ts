@@ -75,6 +75,15 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await page.getByRole("button", { name: "Restore version 1" }).click();
   await expect(page.getByText("Saved as version 4.")).toBeVisible();
   await expect(posted(page)).toHaveValue("The first version of the night.");
+
+  // Deleted, so the next chapter number is the demo's again (tests/e2e/release.spec.ts writes chapter 11).
+  await page.goto(editor);
+  await hydrated(page);
+  const number = (await page.getByRole("heading", { level: 1 }).textContent())?.match(/\d+/)?.[0];
+  await page.getByText("Delete this chapter").click();
+  await page.getByLabel("I understand that the chapter and its history are deleted for good").check();
+  await page.getByRole("button", { name: `Delete chapter ${number}` }).click();
+  await expect(page.getByText(`Chapter ${number} was deleted.`)).toBeVisible();
 });
 
 test("the editor keeps unsaved text as a draft and offers it back", async ({ page }) => {
