@@ -54,6 +54,8 @@ export default [
   // The author's admin (ADR 34): every loader and action checks the role; anyone else gets the 404.
   route("admin/drafts", "routes/admin/drafts.ts"),
   route("admin/preview", "routes/admin/preview.ts"),
+  route("admin/export/orders.csv", "routes/admin/export.ts", { id: "admin-export-orders" }),
+  route("admin/export/payments.csv", "routes/admin/export.ts", { id: "admin-export-payments" }),
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/index.tsx"),
     route("admin/chapters", "routes/admin/chapters.tsx"),
@@ -79,6 +81,10 @@ export default [
     route("admin/products/:id", "routes/admin/product.tsx", { id: "admin-product" }),
     route("admin/site", "routes/admin/site.tsx"),
     route("admin/legal/:slug", "routes/admin/legal.tsx"),
+    route("admin/orders", "routes/admin/orders.tsx"),
+    route("admin/orders/:id", "routes/admin/order.tsx"),
+    route("admin/payments", "routes/admin/payments.tsx"),
+    route("admin/payments/:id", "routes/admin/payment.tsx"),
     route("admin/readers", "routes/admin/readers.tsx"),
     route("admin/readers/:id", "routes/admin/reader.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),

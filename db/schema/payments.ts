@@ -55,6 +55,12 @@ export const payments = pgTable(
     membershipDays: integer("membership_days").notNull().default(0),
     tierKey: text("tier_key", { enum: tierKeys }),
     refundedCents: integer("refunded_cents").notNull().default(0),
+    /**
+     * What the author asked the provider to refund so far (issue 20): a request takes its share here under
+     * the row lock first, so two at once never ask for more than was paid; the provider's event then moves
+     * `refundedCents`.
+     */
+    refundRequestedCents: integer("refund_requested_cents").notNull().default(0),
     coinsReversed: integer("coins_reversed").notNull().default(0),
     /** The chapter (by number) the purchase started from: the payer returns there (ADR 18). */
     chapterNumber: integer("chapter_number"),

@@ -112,10 +112,15 @@ export const orders = pgTable(
     stockReleasedAt: timestamp("stock_released_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
+    /** Set with the status 'shipped' by the author (issue 20), with the carrier and its tracking number. */
+    shippedAt: timestamp("shipped_at", { withTimezone: true }),
+    carrier: text("carrier"),
+    trackingNumber: text("tracking_number"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index("orders_user_id").on(t.userId),
+    index("orders_created_at").on(t.createdAt),
     index("orders_pending_reserved_until").on(t.reservedUntil).where(sql`${t.status} = 'pending'`),
     check("orders_total_positive", sql`${t.totalCents} > 0`),
     check("orders_status_known", sql`${t.status} in ('pending', 'paid', 'shipped', 'refunded', 'cancelled')`),

@@ -1,8 +1,9 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { orders, paymentEvents, payments, products, subscriptions } from "#db/schema";
+import { refundPayment } from "~/features/admin/orders.server";
 import { saveCart } from "~/features/cart/queries.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { placeOrder } from "~/features/orders/place.server";
@@ -11,7 +12,7 @@ import { receiveWebhook } from "~/features/payments/webhook.server";
 import { cancelSubscription, changeTier } from "~/features/subscriptions/commands.server";
 import { FAKE_SECRET_KEY, FAKE_WEBHOOK_SECRET, startFakeStripe } from "../stripe/fake-stripe";
 import { openTestDatabase } from "../support/database";
-import { coinBalance, createReader } from "../support/factories";
+import { coinBalance, createAuthor, createReader } from "../support/factories";
 import { unique } from "../support/unique";
 
 /** The Stripe provider against a local server that answers the Stripe API, with webhooks signed by `stripe`. */
@@ -186,6 +187,52 @@ describe("Stripe provider", () => {
     expect((await paymentRow(disputed.paymentId)).status).toBe("disputed");
   });
 
+  it("refunds from the admin through Stripe's refunds API; charge.refunded then reverses the coins", async () => {
+    const author = await createAuthor("stripe_refunder");
+    const { user, paymentId, session } = await checkout({ kind: "coins", packKey: "coins-12" });
+    const intent = `pi_${unique()}`;
+    await post(
+      fake.event("checkout.session.completed", {
+        ...session,
+        payment_status: "paid",
+        payment_intent: intent,
+      }),
+    );
+    // Stripe down: nothing is refunded, and the share asked for is given back for the next try.
+    fake.failNext(3);
+    expect(await refundPayment(paymentId, 100, "Asked twice", author)).toEqual({
+      ok: false,
+      reason: "unavailable",
+    });
+    expect(await paymentRow(paymentId)).toMatchObject({ refundRequestedCents: 0, refundedCents: 0 });
+
+    expect(await refundPayment(paymentId, 100, "Asked twice", author)).toEqual({ ok: true });
+    const request = fake.requests.at(-1);
+    expect(request?.path).toBe("/v1/refunds");
+    expect(request?.params.get("payment_intent")).toBe(intent);
+    expect(request?.params.get("amount")).toBe("100");
+    expect(request?.idempotencyKey).toBe(`refund:${paymentId}:100`);
+    // Asked, not yet made: Stripe's event makes it.
+    expect(await paymentRow(paymentId)).toMatchObject({
+      status: "paid",
+      refundRequestedCents: 100,
+      refundedCents: 0,
+    });
+    const charge = {
+      id: `ch_${unique()}`,
+      object: "charge",
+      payment_intent: intent,
+      amount: 199,
+      amount_refunded: 100,
+      currency: "usd",
+    };
+    expect((await post(fake.event("charge.refunded", charge))).status).toBe(200);
+    expect(await paymentRow(paymentId)).toMatchObject({ status: "paid", refundedCents: 100 });
+    // 12 coins bought, 100 of 199 cents refunded: 7 coins taken back (rounded up).
+    expect(await balanceOf(user.id)).toBe(15 - 7);
+    expect(await refundPayment(paymentId, 100, "Too much", author)).toEqual({ ok: false, reason: "tooMuch" });
+  });
+
   it("grants a support tier from a subscription checkout until Stripe ends the subscription", async () => {
     const { user, session } = await checkout({ kind: "subscription", tierKey: "first_human" });
     const subscriptionId = `sub_${unique()}`;
@@ -287,6 +334,7 @@ describe("Stripe provider, support subscriptions (ADR 27)", () => {
       .select()
       .from(payments)
       .where(eq(payments.userId, userId))
+      .orderBy(asc(payments.id))
       .then((rows) => rows.filter((row) => row.status === "paid"));
 
   /** An invoice as Stripe sends it (the 2025 shape: the subscription under parent.subscription_details). */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
 import { chapterForm } from "../support/admin";
 import { Client, registerReader } from "../support/http";
+import { waitForMail } from "../support/mail";
 import { type RunningServer, startServer } from "../support/server";
 
 /**
@@ -58,7 +59,25 @@ beforeAll(async () => {
   authorName = await registerReader(author, dataDir, "author");
   reader = new Client(server.url);
   readerName = await registerReader(reader, dataDir, "reader");
+  // The reader buys an Art Print of the first piece on the test provider: order 1 and payment 1, walked below.
+  await buyArtPrint(reader);
 }, 60_000);
+
+/** Cart, checkout and the test provider's approval, as a reader's browser posts them. */
+async function buyArtPrint(client: Client) {
+  const added = await client.post("/cart", { intent: "add", productId: "3", variantId: "1", quantity: "1" });
+  expect(added.status).toBe(302);
+  const checkout = await client.post("/checkout", {
+    shipName: "Ilse Marrow",
+    shipLine1: "12 Lantern Row",
+    shipCity: "New Lumen",
+    shipPostalCode: "NL-1207",
+    shipCountry: "GB",
+  });
+  expect(checkout.status).toBe(303);
+  const paid = await client.post(checkout.headers.get("location") ?? "", { decision: "approve" });
+  expect(paid.status).toBe(302);
+}
 afterAll(async () => {
   await server?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });
@@ -382,5 +401,62 @@ describe("the author's admin", () => {
     expect(deleted.status).toBe(302);
     expect((await visitor.get(`/shop/product/${id}`)).status).toBe(404);
     expect(await (await visitor.get("/shop")).text()).not.toContain(name);
+  });
+
+  it("ships the reader's order with a tracking number, e-mails them, refunds it, and exports it as CSV", async () => {
+    const shipped = await author.post("/admin/orders/1", {
+      intent: "ship",
+      carrier: "Royal Mail",
+      trackingNumber: "RM123456785GB",
+      confirm: "on",
+    });
+    expect(shipped.status).toBe(302);
+    expect(shipped.headers.get("location")).toBe("/admin/orders/1?done=ship");
+    const order = await (await reader.get("/orders/1")).text();
+    expect(order).toContain("Shipped");
+    expect(order).toContain("RM123456785GB");
+    const mail = await waitForMail(dataDir, `${readerName}@example.com`, { containing: "RM123456785GB" });
+    expect(mail).toContain("Royal Mail");
+    // Twice is refused, saying why, and nothing changes.
+    const again = await author.post("/admin/orders/1", {
+      intent: "ship",
+      carrier: "DHL",
+      trackingNumber: "JD0001",
+      confirm: "on",
+    });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("the order or payment changed meanwhile");
+    // A refund with no box ticked is refused beside it; then the whole of it, through the test provider.
+    const unconfirmed = await author.post("/admin/orders/1", { intent: "refund", amount: "", note: "Lost" });
+    expect(unconfirmed.status).toBe(400);
+    expect(await unconfirmed.text()).toContain("Tick the box to confirm.");
+    const tooMuch = await author.post("/admin/orders/1", {
+      intent: "refund",
+      amount: "25.01",
+      note: "Lost in the post",
+      confirm: "on",
+    });
+    expect(tooMuch.status).toBe(409);
+    expect(await tooMuch.text()).toContain("That is more than is left to refund.");
+    const refunded = await author.post("/admin/orders/1", {
+      intent: "refund",
+      amount: "",
+      note: "Lost in the post",
+      confirm: "on",
+    });
+    expect(refunded.status).toBe(302);
+    expect(await (await reader.get("/orders/1")).text()).toContain("Refunded");
+    const payment = await (await author.get("/admin/payments/1")).text();
+    expect(payment).toContain("Nothing is left to refund on this payment.");
+
+    const csv = await author.get("/admin/export/orders.csv");
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="orders-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const rows = (await csv.text()).split("\r\n");
+    expect(rows[1]).toMatch(new RegExp(`^#000001,.*,refunded,25\\.00,25\\.00,USD,1,${readerName},`));
+    expect(rows[1]).toContain(",Royal Mail,RM123456785GB");
+    expect((await reader.get("/admin/export/orders.csv")).status).toBe(404);
   });
 });

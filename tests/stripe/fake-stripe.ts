@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 
 /**
- * A local HTTP server answering the Stripe endpoints the app calls (POST /v1/checkout/sessions), the way
+ * A local HTTP server answering the Stripe endpoints the app calls (checkout sessions, subscriptions, refunds), the way
  * Stripe does: form-encoded parameters, a Bearer secret key, idempotency keys (a repeated key returns the
  * first answer). `event()` builds webhook deliveries signed like Stripe's, with the stripe package itself.
  */
@@ -24,6 +24,8 @@ export async function startFakeStripe() {
   const sessions = new Map<string, Record<string, unknown>>();
   /** Subscriptions a test puts here (as Stripe would hold them after a checkout), by id. */
   const subscriptions = new Map<string, Record<string, unknown>>();
+  /** Refunds made (POST /v1/refunds), by id. */
+  const refunds = new Map<string, Record<string, unknown>>();
   const byIdempotencyKey = new Map<string, string>();
   let failNext = 0;
 
@@ -94,6 +96,19 @@ export async function startFakeStripe() {
         if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, id);
         return send(200, session);
       }
+      if (req.method === "POST" && req.url === "/v1/refunds") {
+        const known = idempotencyKey ? byIdempotencyKey.get(idempotencyKey) : undefined;
+        if (known) return send(200, refunds.get(known));
+        const amount = Number(params.get("amount"));
+        const intent = params.get("payment_intent");
+        if (!intent || !Number.isInteger(amount) || amount <= 0)
+          return send(400, { error: { type: "invalid_request_error", message: "Missing required param" } });
+        const id = `re_${crypto.randomBytes(12).toString("hex")}`;
+        const refund = { id, object: "refund", amount, payment_intent: intent, status: "succeeded" };
+        refunds.set(id, refund);
+        if (idempotencyKey) byIdempotencyKey.set(idempotencyKey, id);
+        return send(200, refund);
+      }
       const subscription = /^\/v1\/subscriptions\/([\w-]+)$/.exec(req.url ?? "");
       const held = subscription ? subscriptions.get(subscription[1] ?? "") : undefined;
       if (subscription && !held)
@@ -127,6 +142,7 @@ export async function startFakeStripe() {
     requests,
     sessions,
     subscriptions,
+    refunds,
     /** The next `count` API calls answer 500 (the client retries with the same idempotency key). */
     failNext(count: number) {
       failNext = count;

@@ -66,3 +66,14 @@ export function FilterSelect({
     </label>
   );
 }
+
+/** The next page of a filtered list: the same filters, from the last row seen (`before`). */
+export function nextPagePath(
+  path: string,
+  filter: Record<string, string | number | undefined>,
+  before: number,
+) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...filter, before })) if (value) params.set(key, String(value));
+  return `${path}?${params}`;
+}

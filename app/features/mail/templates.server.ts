@@ -22,7 +22,8 @@ function compose(
     | "welcome"
     | "accountExists"
     | "inquiry.author"
-    | "inquiry.copy",
+    | "inquiry.copy"
+    | "shipped",
   values: Record<string, string>,
   link?: { href: string; label: string },
   quote?: string,
@@ -145,4 +146,16 @@ export function orderConfirmationMail(language: Language, to: string, values: Or
     `<p>${escapeHtml(signature)}</p>`,
   ].join("\n");
   return { to, subject: t("mail.order.subject", named), text, html };
+}
+
+/** The order is on its way (issue 20): its carrier and tracking number, a link to the order, in the buyer's language. */
+export function shippedMail(
+  language: Language,
+  to: string,
+  values: { username: string; site: string; number: string; carrier: string; tracking: string; link: string },
+) {
+  return compose(language, to, "shipped", values, {
+    href: values.link,
+    label: serverTranslator(language)("mail.order.button"),
+  });
 }

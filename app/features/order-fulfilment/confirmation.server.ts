@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { orderLines, orders, users } from "#db/schema";
 import { sendInBackground } from "~/features/mail/mailer.server";
-import { orderConfirmationMail } from "~/features/mail/templates.server";
+import { orderConfirmationMail, shippedMail } from "~/features/mail/templates.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, isLanguage } from "~/i18n/config";
 import { getEnv } from "~/lib/env.server";
@@ -10,6 +10,7 @@ import { formatMoney } from "~/lib/format";
 import { logger } from "~/lib/logger.server";
 import { countryName, shippingAddressLines } from "./address";
 import { orderNumber } from "./number";
+import { shippingColumns } from "./shipping-columns.server";
 
 /**
  * After a product payment's transaction committed (ADR 25): the confirmation e-mail of its paid order, in
@@ -23,12 +24,7 @@ export async function sendOrderConfirmation(paymentId: number): Promise<void> {
         status: orders.status,
         totalCents: orders.totalCents,
         currency: orders.currency,
-        shipName: orders.shipName,
-        shipLine1: orders.shipLine1,
-        shipLine2: orders.shipLine2,
-        shipCity: orders.shipCity,
-        shipPostalCode: orders.shipPostalCode,
-        shipCountry: orders.shipCountry,
+        ...shippingColumns,
         email: users.email,
         username: users.username,
         language: users.language,
@@ -62,5 +58,35 @@ export async function sendOrderConfirmation(paymentId: number): Promise<void> {
     );
   } catch (error) {
     logger.error({ event: "order.mail-failed", paymentId, err: error }, "order confirmation not sent");
+  }
+}
+
+/** After the author marked an order shipped: the buyer's e-mail with the carrier and tracking number. */
+export async function sendShippedMail(orderId: number): Promise<void> {
+  try {
+    const [order] = await db()
+      .select({
+        carrier: orders.carrier,
+        trackingNumber: orders.trackingNumber,
+        email: users.email,
+        username: users.username,
+        language: users.language,
+      })
+      .from(orders)
+      .innerJoin(users, eq(users.id, orders.userId))
+      .where(eq(orders.id, orderId));
+    if (!order) return;
+    sendInBackground(
+      shippedMail(isLanguage(order.language) ? order.language : defaultLanguage, order.email, {
+        username: order.username,
+        site: (await getSiteSettings()).title,
+        number: orderNumber(orderId),
+        carrier: order.carrier ?? "",
+        tracking: order.trackingNumber ?? "",
+        link: `${getEnv().origin}/orders/${orderId}`,
+      }),
+    );
+  } catch (error) {
+    logger.error({ event: "order.mail-failed", orderId, err: error }, "shipping e-mail not sent");
   }
 }

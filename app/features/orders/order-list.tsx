@@ -10,12 +10,26 @@ export type OrderSummaryView = {
   totalCents: number;
   currency: string;
   createdAt: string;
+  /** The buyer's username, shown in the admin's list (null: the account was deleted). */
+  buyer?: string | null;
 };
 
-/** The account's orders, newest first: number (a link to the order), date, total and status. */
-export function OrderList({ orders }: { orders: OrderSummaryView[] }) {
+/**
+ * Orders, newest first: number (a link to the order), date, total and status. The account's own list, and
+ * the admin's (`admin`: links to the admin's order page, a buyer column, its own empty text).
+ */
+export function OrderList({
+  orders,
+  admin = false,
+  empty,
+}: {
+  orders: OrderSummaryView[];
+  admin?: boolean;
+  empty?: string;
+}) {
   const { t } = useTranslation();
   const format = useFormat();
+  if (orders.length === 0 && empty) return <p className="text-muted">{empty}</p>;
   if (orders.length === 0)
     return (
       <p>
@@ -27,7 +41,7 @@ export function OrderList({ orders }: { orders: OrderSummaryView[] }) {
     );
   return (
     <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="order-list">
+      <table className="w-full text-left text-sm" data-testid={admin ? "admin-orders" : "order-list"}>
         <caption className="sr-only">{t("orders.title")}</caption>
         <thead className="text-muted">
           <tr>
@@ -37,6 +51,11 @@ export function OrderList({ orders }: { orders: OrderSummaryView[] }) {
             <th scope="col" className="py-2 pr-3 font-normal">
               {t("orders.date")}
             </th>
+            {admin ? (
+              <th scope="col" className="py-2 pr-3 font-normal">
+                {t("admin.money.buyer")}
+              </th>
+            ) : null}
             <th scope="col" className="py-2 pr-3 text-right font-normal">
               {t("orders.total")}
             </th>
@@ -49,11 +68,17 @@ export function OrderList({ orders }: { orders: OrderSummaryView[] }) {
           {orders.map((order) => (
             <tr key={order.id} className="border-t border-line">
               <td className="py-2 pr-3">
-                <Link to={`/orders/${order.id}`} className="text-primary underline underline-offset-2">
+                <Link
+                  to={`${admin ? "/admin" : ""}/orders/${order.id}`}
+                  className="text-primary underline underline-offset-2"
+                >
                   {orderNumber(order.id)}
                 </Link>
               </td>
               <td className="py-2 pr-3 whitespace-nowrap">{format.date(order.createdAt)}</td>
+              {admin ? (
+                <td className="py-2 pr-3 break-all">{order.buyer ?? t("admin.money.deletedAccount")}</td>
+              ) : null}
               <td className="py-2 pr-3 text-right whitespace-nowrap">
                 {format.money(order.totalCents, order.currency)}
               </td>

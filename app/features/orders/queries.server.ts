@@ -1,6 +1,22 @@
 import { and, asc, desc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { orderLines, orders, payments } from "#db/schema";
+import { shippingColumns } from "~/features/order-fulfilment/shipping-columns.server";
+
+/** An order's lines as its pages show them, in the order they were added. */
+export function orderLinesOf(orderId: number) {
+  return db()
+    .select({
+      id: orderLines.id,
+      name: orderLines.productName,
+      variantLabel: orderLines.variantLabel,
+      unitPriceCents: orderLines.unitPriceCents,
+      quantity: orderLines.quantity,
+    })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, orderId))
+    .orderBy(asc(orderLines.id));
+}
 
 /** One of the reader's own orders with its lines (another reader's id finds nothing). */
 export async function getOwnOrder(userId: number, orderId: number) {
@@ -11,31 +27,19 @@ export async function getOwnOrder(userId: number, orderId: number) {
       paymentStatus: payments.status,
       totalCents: orders.totalCents,
       currency: orders.currency,
-      shipName: orders.shipName,
-      shipLine1: orders.shipLine1,
-      shipLine2: orders.shipLine2,
-      shipCity: orders.shipCity,
-      shipPostalCode: orders.shipPostalCode,
-      shipCountry: orders.shipCountry,
+      ...shippingColumns,
       dedication: orders.dedication,
       reservedUntil: orders.reservedUntil,
       createdAt: orders.createdAt,
+      shippedAt: orders.shippedAt,
+      carrier: orders.carrier,
+      trackingNumber: orders.trackingNumber,
     })
     .from(orders)
     .innerJoin(payments, eq(payments.id, orders.paymentId))
     .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
   if (!order) return undefined;
-  const lines = await db()
-    .select({
-      id: orderLines.id,
-      name: orderLines.productName,
-      variantLabel: orderLines.variantLabel,
-      unitPriceCents: orderLines.unitPriceCents,
-      quantity: orderLines.quantity,
-    })
-    .from(orderLines)
-    .where(eq(orderLines.orderId, order.id))
-    .orderBy(asc(orderLines.id));
+  const lines = await orderLinesOf(order.id);
   return { ...order, lines };
 }
 

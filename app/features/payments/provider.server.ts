@@ -126,6 +126,18 @@ export type SubscriptionRef = {
   cancelAtPeriodEnd: boolean;
 };
 
+/** The author's refund of a paid payment (issue 20), in the payment's currency. */
+export type RefundRequest = {
+  /** The provider's id of the money movement (Stripe payment intent). */
+  providerPaymentId: string;
+  amountCents: number;
+  currency: string;
+  /** What will have been refunded of the payment once this refund is made, this one included. */
+  refundedTotalCents: number;
+  /** The same key for a retried call: the provider makes one refund of it. */
+  idempotencyKey: string;
+};
+
 /**
  * A signed event a provider sends to our webhook. Stripe posts its own over HTTPS (the list is empty); the
  * built-in test provider hands them back to be delivered through the same webhook path.
@@ -141,6 +153,8 @@ export type PaymentProvider = {
     change: SubscriptionChange,
     now?: Date,
   ): Promise<SignedDelivery[]>;
+  /** Asks the provider to refund part or all of a payment; the refund reaches us as its event. */
+  refund(request: RefundRequest): Promise<SignedDelivery[]>;
   /** Verifies the signature over the raw body and reads the event; throws BadSignature. */
   verifyWebhook(rawBody: string, headers: Headers): Promise<ProviderEvent>;
 };

@@ -227,6 +227,14 @@ export function stripeProvider(): PaymentProvider {
       if (!session.url) throw new Error(`Stripe checkout session ${session.id} has no URL`);
       return { sessionId: session.id, url: session.url };
     },
+    async refund(request) {
+      // Stripe refunds the charge behind the payment intent and tells us with charge.refunded.
+      await stripe().refunds.create(
+        { payment_intent: request.providerPaymentId, amount: request.amountCents },
+        { idempotencyKey: request.idempotencyKey },
+      );
+      return [];
+    },
     async changeSubscription(sub, change) {
       const id = sub.providerSubscriptionId;
       if (change.action === "cancel" || change.action === "resume") {

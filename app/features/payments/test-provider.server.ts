@@ -57,6 +57,12 @@ const testEventSchema = z.discriminatedUnion("type", [
   }),
   z.object({
     id,
+    type: z.literal("charge.refunded"),
+    /** What has been refunded of the payment so far, this refund included (Stripe's amount_refunded). */
+    data: z.object({ payment: id, refundedCents: z.number().int().positive(), currency: money.currency }),
+  }),
+  z.object({
+    id,
     type: z.enum(["subscription.updated", "subscription.deleted"]),
     data: z.object({
       subscription: id,
@@ -143,6 +149,10 @@ function effectOf(body: TestEventBody): PaymentEffect {
     }
     case "checkout.declined":
       return { kind: "failed", sessionId: body.data.session };
+    case "charge.refunded": {
+      const { payment, refundedCents, currency } = body.data;
+      return { kind: "refunded", providerPaymentId: payment, refundedCents, currency };
+    }
     case "invoice.paid": {
       const { data } = body;
       return {
@@ -307,6 +317,20 @@ export function testProvider(): PaymentProvider {
       const body = testEventSchema.safeParse(parsed);
       if (!body.success) throw new BadSignature("signed body is not a test payment event");
       return readTestEvent(body.data);
+    },
+    async refund(request) {
+      const event = `tev_refund_${crypto.randomBytes(12).toString("base64url")}`;
+      return [
+        signedDelivery({
+          id: event,
+          type: "charge.refunded",
+          data: {
+            payment: request.providerPaymentId,
+            refundedCents: request.refundedTotalCents,
+            currency: request.currency,
+          },
+        }),
+      ];
     },
     async changeSubscription(sub, change, now = new Date()) {
       const current: TestSubscription = sub;

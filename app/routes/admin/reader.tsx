@@ -1,6 +1,6 @@
 import "~/i18n/full-catalogue";
-import type { ReactNode } from "react";
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { ConfirmedForm, type FormResult } from "~/features/admin/confirmed-form";
 import { READER_LIMITS, readerActionSchema } from "~/features/admin/reader-forms";
 import {
   adjustCoins,
@@ -12,7 +12,6 @@ import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { parseId } from "~/lib/parse";
-import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Field, FormAlert, FormNotice } from "~/ui/form";
 import { Link } from "~/ui/link";
@@ -34,7 +33,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { reader, done: ["coins", "membership", "suspend", "restore"].find((intent) => intent === done) };
 }
 
-type ActionResult = { intent?: string; errors?: Record<string, string>; values?: Record<string, string> };
+type ActionResult = FormResult;
 
 /** Adjusts coins, grants membership days, suspends or restores: each confirmed, with a reason, audited. */
 export async function action({ request, params }: Route.ActionArgs) {
@@ -66,47 +65,6 @@ export async function action({ request, params }: Route.ActionArgs) {
   return data<ActionResult>({ intent, errors, values }, 409);
 }
 
-/** A form of the reader's page: its fields, the reason, the confirmation box and its button. */
-function ReaderForm({
-  intent,
-  submit,
-  confirmLabel,
-  result,
-  children,
-}: {
-  intent: string;
-  submit: string;
-  confirmLabel: string;
-  result?: ActionResult;
-  children?: ReactNode;
-}) {
-  const { t } = useTranslation();
-  const mine = result?.intent === intent ? result : undefined;
-  return (
-    <Form method="post" className="flex flex-col gap-3">
-      <input type="hidden" name="intent" value={intent} />
-      {children}
-      <Field
-        name="note"
-        label={t("admin.reader.note")}
-        hint={t("admin.reader.noteHint")}
-        maxLength={READER_LIMITS.note}
-        defaultValue={mine?.values?.note}
-        error={mine?.errors?.note}
-        required
-      />
-      <label className="flex min-h-11 items-center gap-2">
-        <input type="checkbox" name="confirm" required className="h-5 w-5" />
-        {confirmLabel}
-      </label>
-      {mine?.errors?.confirm ? <FormAlert>{t(mine.errors.confirm)}</FormAlert> : null}
-      <button type="submit" className={buttonClass("outline", "self-start")}>
-        {submit}
-      </button>
-    </Form>
-  );
-}
-
 export default function AdminReader({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
@@ -114,6 +72,11 @@ export default function AdminReader({ loaderData, actionData }: Route.ComponentP
   const result = actionData as ActionResult | undefined;
   const mine = (intent: string) => (result?.intent === intent ? result : undefined);
   const date = (iso: string) => format.date(iso, { dateStyle: "medium" });
+  const note = {
+    label: t("admin.reader.note"),
+    hint: t("admin.reader.noteHint"),
+    maxLength: READER_LIMITS.note,
+  };
   return (
     <>
       <DocumentTitle name={reader.username} />
@@ -155,7 +118,8 @@ export default function AdminReader({ loaderData, actionData }: Route.ComponentP
         {mine("coins")?.errors?.delta === "admin.reader.errors.negative" ? (
           <FormAlert>{t("admin.reader.errors.negative", { count: reader.coinBalance })}</FormAlert>
         ) : null}
-        <ReaderForm
+        <ConfirmedForm
+          note={note}
           intent="coins"
           submit={t("admin.reader.adjust")}
           confirmLabel={t("admin.reader.confirmCoins")}
@@ -176,7 +140,7 @@ export default function AdminReader({ loaderData, actionData }: Route.ComponentP
             }
             required
           />
-        </ReaderForm>
+        </ConfirmedForm>
         <h3 className="mt-6 font-display">{t("admin.reader.ledger")}</h3>
         <ul className="flex flex-col divide-y divide-line text-sm" data-testid="reader-ledger">
           {reader.ledger.map((entry, index) => (
@@ -195,7 +159,8 @@ export default function AdminReader({ loaderData, actionData }: Route.ComponentP
         </ul>
       </Panel>
       <Panel id="membership" title={t("admin.reader.membershipTitle")}>
-        <ReaderForm
+        <ConfirmedForm
+          note={note}
           intent="membership"
           submit={t("admin.reader.grant")}
           confirmLabel={t("admin.reader.confirmDays")}
@@ -211,7 +176,7 @@ export default function AdminReader({ loaderData, actionData }: Route.ComponentP
             error={mine("membership")?.errors?.days}
             required
           />
-        </ReaderForm>
+        </ConfirmedForm>
       </Panel>
       <Panel id="records" title={t("admin.reader.records")}>
         <h3 className="font-display">{t("admin.reader.unlocks", { count: reader.unlocks.length })}</h3>
@@ -246,14 +211,16 @@ export default function AdminReader({ loaderData, actionData }: Route.ComponentP
       <Panel id="suspension" title={t("admin.reader.suspensionTitle")}>
         <p className="mb-3 text-sm text-muted">{t("admin.reader.suspensionHint")}</p>
         {reader.suspendedAt ? (
-          <ReaderForm
+          <ConfirmedForm
+            note={note}
             intent="restore"
             submit={t("admin.reader.restore")}
             confirmLabel={t("admin.reader.confirmRestore")}
             result={result}
           />
         ) : (
-          <ReaderForm
+          <ConfirmedForm
+            note={note}
             intent="suspend"
             submit={t("admin.reader.suspend")}
             confirmLabel={t("admin.reader.confirmSuspend")}

@@ -1,6 +1,6 @@
 import "~/i18n/full-catalogue";
 import { z } from "zod";
-import { FilterForm, FilterText } from "~/features/admin/filters";
+import { FilterForm, FilterText, nextPagePath } from "~/features/admin/filters";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { searchReaders } from "~/features/admin/readers.server";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -31,12 +31,6 @@ export default function AdminReaders({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
   const { readers, next, filter } = loaderData;
-  const nextLink = () => {
-    const params = new URLSearchParams();
-    if (filter.q) params.set("q", filter.q);
-    params.set("before", String(next));
-    return `/admin/readers?${params}`;
-  };
   return (
     <>
       <DocumentTitle name={t("admin.readers.title")} />
@@ -68,7 +62,10 @@ export default function AdminReaders({ loaderData }: Route.ComponentProps) {
         <p className="text-muted">{t("admin.readers.none")}</p>
       )}
       {next ? (
-        <Link to={nextLink()} className={buttonClass("outline", "self-start")}>
+        <Link
+          to={nextPagePath("/admin/readers", filter, next)}
+          className={buttonClass("outline", "self-start")}
+        >
           {t("admin.readers.more")}
         </Link>
       ) : null}

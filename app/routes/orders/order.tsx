@@ -1,10 +1,11 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
-import { countryName, shippingAddressLines } from "~/features/order-fulfilment/address";
+import { countryName } from "~/features/order-fulfilment/address";
 import { orderNumber } from "~/features/order-fulfilment/number";
 import { OrderLines } from "~/features/orders/order-lines";
 import { getOwnOrder } from "~/features/orders/queries.server";
+import { ShippingAddress } from "~/features/orders/shipping-address";
 import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pending";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
@@ -28,6 +29,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       country: countryName(order.shipCountry, getPreferences(request).language),
       createdAt: order.createdAt.toISOString(),
       reservedUntil: order.reservedUntil.toISOString(),
+      shippedAt: order.shippedAt?.toISOString() ?? null,
     },
     cancelled: new URL(request.url).searchParams.has("cancelled"),
   };
@@ -39,7 +41,6 @@ export default function Order({ loaderData }: Route.ComponentProps) {
   const { order, cancelled } = loaderData;
   const pending = order.status === "pending";
   useRecheckWhilePending(pending && !cancelled);
-  const address = shippingAddressLines(order);
   return (
     <Page title={t("orders.orderTitle", { number: order.number })} width="max-w-2xl">
       <div className="flex flex-col gap-6">
@@ -55,6 +56,15 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           </FormNotice>
         ) : null}
         {order.status === "paid" ? <FormNotice>{t("orders.thanks")}</FormNotice> : null}
+        {order.shippedAt ? (
+          <p className="text-center" data-testid="order-shipped">
+            {t("orders.shippedWith", {
+              date: format.date(order.shippedAt),
+              carrier: order.carrier,
+              tracking: order.trackingNumber,
+            })}
+          </p>
+        ) : null}
         <Panel id="order-lines" title={t("orders.lines")}>
           <OrderLines
             lines={order.lines}
@@ -63,17 +73,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
             caption={t("orders.lines")}
           />
         </Panel>
-        {address.length ? (
-          <Panel id="order-address" title={t("orders.shipTo")}>
-            <address className="not-italic" data-testid="order-address">
-              {address.map((part) => (
-                <span key={part} className="block">
-                  {part}
-                </span>
-              ))}
-            </address>
-          </Panel>
-        ) : null}
+        <ShippingAddress order={order} />
         {order.dedication ? (
           <section aria-labelledby="order-dedication">
             <h2 id="order-dedication" className="font-display text-lg text-primary">
