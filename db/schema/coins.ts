@@ -12,7 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { chapters } from "./content";
-import { ownerId, users } from "./users";
+import { accountId, ownerId, users } from "./users";
 
 export const ledgerReasons = ["welcome", "purchase", "unlock", "refund", "admin"] as const;
 
@@ -21,7 +21,7 @@ export const coinLedger = pgTable(
   "coin_ledger",
   {
     id: serial("id").primaryKey(),
-    userId: ownerId(),
+    userId: accountId(),
     delta: integer("delta").notNull(),
     reason: text("reason", { enum: ledgerReasons }).notNull(),
     reference: text("reference"),

@@ -15,7 +15,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { type SupporterDisplay, tierKeys } from "./fundraiser";
-import { ownerId, users } from "./users";
+import { accountId, ownerId, users } from "./users";
 
 export const paymentKinds = ["coins", "product", "subscription", "gift"] as const;
 export type PaymentKind = (typeof paymentKinds)[number];
@@ -39,7 +39,7 @@ export const payments = pgTable(
   "payments",
   {
     id: serial("id").primaryKey(),
-    userId: ownerId(),
+    userId: accountId(),
     kind: text("kind", { enum: paymentKinds }).notNull(),
     provider: text("provider").notNull(),
     /** The provider's checkout session id (for the test provider, an unguessable token). */

@@ -13,7 +13,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { galleryItems } from "./content";
 import { payments } from "./payments";
-import { ownerId } from "./users";
+import { accountId, ownerId } from "./users";
 
 export const productCategories = ["books", "prints", "limited"] as const;
 export type ProductCategory = (typeof productCategories)[number];
@@ -92,7 +92,7 @@ export const orders = pgTable(
   "orders",
   {
     id: serial("id").primaryKey(),
-    userId: ownerId(),
+    userId: accountId(),
     paymentId: integer("payment_id")
       .notNull()
       .unique()

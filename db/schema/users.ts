@@ -52,6 +52,12 @@ export const ownerId = () =>
     .notNull()
     .references(() => users.id, { onDelete: "cascade" });
 
+/**
+ * The account a money record belongs to (`user_id`): the record outlives the account for the accounts
+ * (issue 20), anonymised (null) when the account is deleted.
+ */
+export const accountId = () => integer("user_id").references(() => users.id, { onDelete: "set null" });
+
 /** Server-side sessions: only the hash of the cookie's token is stored. Revoking deletes the row. */
 export const sessions = pgTable(
   "sessions",

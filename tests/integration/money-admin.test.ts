@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { auditLog, galleryItems, membershipGrants, orders, payments, products } from "#db/schema";
+import { auditLog, coinLedger, galleryItems, membershipGrants, orders, payments, products } from "#db/schema";
 import { csvCell, exportCsv } from "~/features/admin/exports.server";
 import { moneyActionSchema } from "~/features/admin/order-forms";
 import {
@@ -16,6 +16,7 @@ import {
   orderIdOf,
   refundPayment,
 } from "~/features/admin/orders.server";
+import { deleteAccount } from "~/features/auth/commands.server";
 import { saveCart } from "~/features/cart/queries.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { placeOrder } from "~/features/orders/place.server";
@@ -150,6 +151,43 @@ describe.each(drivers)("orders and payments in the admin on %s", (driver) => {
       reason: "tooMuch",
     });
     expect(await refundPayment(paymentId, 1500, "The rest", author)).toEqual({ ok: true });
+    expect(await paymentOf(paymentId)).toMatchObject({ status: "refunded", refundedCents: 2500 });
+    expect((await getOrderForAdmin(orderId))?.status).toBe("refunded");
+  });
+
+  it("keeps a deleted account's order, payment and ledger for the accounts, anonymised; a refund still works", async () => {
+    const author = await createAuthor("after_deletion");
+    const { reader, orderId, paymentId } = await paidOrder("leaving");
+    const ledgerBefore = await handle.db.select().from(coinLedger).where(eq(coinLedger.userId, reader.id));
+    expect(ledgerBefore.length).toBeGreaterThan(0);
+    await deleteAccount(reader.id, reader.password);
+
+    const [order] = await handle.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order).toMatchObject({
+      userId: null,
+      status: "paid",
+      totalCents: 2500,
+      shipName: null,
+      shipLine1: null,
+      shipCity: null,
+      shipPostalCode: null,
+      dedication: null,
+      shipCountry: "GB",
+    });
+    expect(await paymentOf(paymentId)).toMatchObject({ userId: null, status: "paid", amountCents: 2500 });
+    const ledgerIds = ledgerBefore.map((entry) => entry.id);
+    const kept = await handle.db.select().from(coinLedger).where(inArray(coinLedger.id, ledgerIds));
+    expect(kept.map((entry) => [entry.userId, entry.delta])).toEqual(
+      ledgerBefore.map((e) => [null, e.delta]),
+    );
+    const listed = await getOrderForAdmin(orderId);
+    expect(listed?.payment).toMatchObject({ buyerId: null, buyer: null, email: null });
+    expect((await listOrdersForAdmin({ q: String(orderId) })).orders[0]).toMatchObject({
+      id: orderId,
+      buyer: null,
+    });
+
+    expect(await refundPayment(paymentId, "rest", "Account closed", author)).toEqual({ ok: true });
     expect(await paymentOf(paymentId)).toMatchObject({ status: "refunded", refundedCents: 2500 });
     expect((await getOrderForAdmin(orderId))?.status).toBe("refunded");
   });

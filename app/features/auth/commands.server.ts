@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { passwordResetTokens, sessions, users } from "#db/schema";
+import { orders, passwordResetTokens, payments, sessions, users } from "#db/schema";
 import { WELCOME_COINS } from "~/features/coins/constants";
 import { book } from "~/features/coins/ledger.server";
 import { sendInBackground, sendWithRetries } from "~/features/mail/mailer.server";
@@ -343,9 +343,28 @@ export async function changePassword(
     );
 }
 
-/** Deletes the account and everything personal (sessions, ledger, progress, identities: ON DELETE CASCADE). */
+/**
+ * Deletes the account and everything personal (sessions, progress, identities: ON DELETE CASCADE). The money
+ * records the accounts need (payments, orders and their lines, the coin ledger) stay, anonymised: their
+ * account becomes null (ON DELETE SET NULL), and an order's address, dedication and a payment's wall name
+ * are erased in the same transaction.
+ */
 export async function deleteAccount(userId: number, currentPassword: string | undefined) {
   await assertCurrentPassword(userId, currentPassword);
-  await db().delete(users).where(eq(users.id, userId));
+  await db().transaction(async (tx) => {
+    await tx
+      .update(orders)
+      .set({
+        shipName: null,
+        shipLine1: null,
+        shipLine2: null,
+        shipCity: null,
+        shipPostalCode: null,
+        dedication: null,
+      })
+      .where(eq(orders.userId, userId));
+    await tx.update(payments).set({ supporterChoice: null }).where(eq(payments.userId, userId));
+    await tx.delete(users).where(eq(users.id, userId));
+  });
   logger.info({ userId }, "account deleted");
 }

@@ -137,7 +137,7 @@ export async function startCheckout(
  * grants its tier is refused (they change tier from the account), and a newer join replaces an unanswered
  * one (its pending payment fails, so its test page can no longer approve it).
  */
-async function recordSubscriptionCheckout(values: typeof payments.$inferInsert) {
+async function recordSubscriptionCheckout(values: typeof payments.$inferInsert & { userId: number }) {
   const now = new Date();
   return db().transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, values.userId)).for("update");

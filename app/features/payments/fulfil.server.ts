@@ -78,7 +78,8 @@ async function takeBackCoins(
   eventId: string,
   meta: RequestMeta | undefined,
 ): Promise<number> {
-  if (coins <= 0) return 0;
+  // A deleted account's payment: there is no balance left to take from.
+  if (coins <= 0 || payment.userId === null) return 0;
   const [row] = await tx
     .select({ balance: users.coinBalance })
     .from(users)
@@ -118,7 +119,7 @@ async function fulfil(
     payment.kind === "product" && payment.status === "failed" && (await cancelledByExpiry(tx, payment.id))
       ? "failed"
       : "pending";
-  const [paid] = await tx
+  const [updated] = await tx
     .update(payments)
     .set({
       status: "paid",
@@ -128,7 +129,13 @@ async function fulfil(
     })
     .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
     .returning();
-  if (!paid) return "no-change" as const;
+  if (!updated) return "no-change" as const;
+  if (updated.userId === null) {
+    // The account was deleted while the payment was open: the money is recorded, there is nobody to grant.
+    logger.warn({ paymentId: updated.id }, "paid for a deleted account: refund it");
+    return "fulfilled" as const;
+  }
+  const paid = { ...updated, userId: updated.userId };
   if (paid.kind === "product") await orderPaid(tx, paid, now);
   if (paid.coins > 0)
     await book(

@@ -68,7 +68,7 @@ export async function lockPendingCheckout(
  */
 export async function startSubscription(
   tx: Tx,
-  paid: Payment,
+  paid: Payment & { userId: number },
   start: { subscriptionId: string; invoiceId?: string | null; periodEnd?: Date | null },
   now: Date,
 ): Promise<void> {

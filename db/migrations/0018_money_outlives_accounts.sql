@@ -1,0 +1,12 @@
+ALTER TABLE "coin_ledger" DROP CONSTRAINT "coin_ledger_user_id_users_id_fk";
+--> statement-breakpoint
+ALTER TABLE "payments" DROP CONSTRAINT "payments_user_id_users_id_fk";
+--> statement-breakpoint
+ALTER TABLE "orders" DROP CONSTRAINT "orders_user_id_users_id_fk";
+--> statement-breakpoint
+ALTER TABLE "coin_ledger" ALTER COLUMN "user_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "payments" ALTER COLUMN "user_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "orders" ALTER COLUMN "user_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "coin_ledger" ADD CONSTRAINT "coin_ledger_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;
