@@ -88,4 +88,18 @@ test("an author ships a reader's Art Print with a tracking number, then refunds 
   await buyer.reload();
   await expect(buyer.getByTestId("order-status")).toContainText(en.orders.statuses.refunded);
   await context.close();
+
+  // The overview: its charts are images with a name, and their figures open as a table by keyboard.
+  await page.goto("/admin");
+  await hydrated(page);
+  const shop = page.getByTestId("overview-revenue").getByRole("link").nth(1);
+  await expect(shop).toHaveAttribute("href", "/admin/payments?kind=product");
+  await expect(page.getByRole("img", { name: "Readers a day" })).toBeVisible();
+  const revenue = page.getByRole("img", { name: "Revenue by source (USD)" });
+  await expect(revenue).toBeVisible();
+  const table = page.locator("figure").filter({ has: revenue }).locator("details");
+  await table.locator("summary").focus();
+  await page.keyboard.press("Enter");
+  await expect(table.getByRole("rowheader", { name: en.admin.money.kinds.product })).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("admin-overview.png"), fullPage: true });
 });
