@@ -44,6 +44,7 @@ const sections = [
   // Current on either legal page, not only the one it opens.
   { to: "/admin/legal/terms", key: "legal", end: false, under: "/admin/legal/" },
   { to: "/admin/readers", key: "readers", end: false },
+  { to: "/admin/analytics", key: "analytics", end: false },
   { to: "/admin/authors", key: "authors", end: false },
   { to: "/admin/audit", key: "audit", end: false },
   { to: "/admin/clock", key: "clock", end: false, testClock: true },
