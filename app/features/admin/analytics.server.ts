@@ -42,38 +42,51 @@ function firstChapterReaders() {
     .as("first_readers");
 }
 
-/** One tenth's count among the readers who stopped before finishing. */
-const stoppedIn = (tenth: number) =>
-  sql`(count(*) filter (where ${progress.completionPercentage} < ${FINISHED_AT} and ${progress.completionPercentage} / ${TENTHS} = ${tenth}))::int`;
+/** Where a reader is in a chapter: the tenth they stopped in (0–9), or TENTHS when they finished it. */
+const tenthOf = sql`case when ${progress.completionPercentage} >= ${FINISHED_AT} then ${TENTHS}
+  else ${progress.completionPercentage} / ${TENTHS} end`;
 
 /**
- * Every figure of the chapters (all of them, or the one `chapterId`) in one statement: progress and unlocks
- * are each aggregated once per chapter in the database, whatever the number of chapters and readers
- * (ADR 42). Chapters without readers have zeros.
+ * Every figure of the chapters (all of them, or the one `chapterId`) in one statement, whatever the number of
+ * chapters and readers (ADR 42). The progress rows are grouped once by chapter and tenth (a few aggregates per
+ * row: about a third faster on PGlite than a dozen filtered counts), then the at most eleven groups of each
+ * chapter are summed. Chapters without readers have zeros.
  */
 export async function chapterAnalytics(chapterId?: number): Promise<ChapterFigures[]> {
   const firstReaders = firstChapterReaders();
   const onChapter = (column: typeof progress.chapterId | typeof chapterUnlocks.chapterId): SQL | undefined =>
     chapterId === undefined ? undefined : eq(column, chapterId);
-  const perChapter = db()
+  const byTenth = db()
     .select({
       chapterId: progress.chapterId,
-      started: sql<number>`count(*)::int`.as("started"),
-      finished:
-        sql<number>`(count(*) filter (where ${progress.completionPercentage} >= ${FINISHED_AT}))::int`.as(
-          "finished",
-        ),
-      averageSeconds: sql<number>`round(avg(${progress.readingTimeSeconds}))::int`.as("average_seconds"),
-      reached: sql<number>`count(${firstReaders.userId})::int`.as("reached"),
-      dropOff: sql<number[]>`array[${sql.join(
-        Array.from({ length: TENTHS }, (_, tenth) => stoppedIn(tenth)),
-        sql`, `,
-      )}]`.as("drop_off"),
+      tenth: sql<number>`${tenthOf}`.as("tenth"),
+      readers: sql<number>`count(*)`.as("readers"),
+      seconds: sql<number>`sum(${progress.readingTimeSeconds})`.as("seconds"),
+      reached: sql<number>`count(${firstReaders.userId})`.as("reached"),
     })
     .from(progress)
     .leftJoin(firstReaders, eq(firstReaders.userId, progress.userId))
     .where(onChapter(progress.chapterId))
-    .groupBy(progress.chapterId)
+    .groupBy(progress.chapterId, sql`${sql.identifier("tenth")}`)
+    .as("by_tenth");
+  const readersIn = (tenth: number) =>
+    sql`coalesce(sum(${byTenth.readers}) filter (where ${byTenth.tenth} = ${tenth}), 0)::int`;
+  const perChapter = db()
+    .select({
+      chapterId: byTenth.chapterId,
+      started: sql<number>`sum(${byTenth.readers})::int`.as("started"),
+      finished: sql<number>`${readersIn(TENTHS)}`.as("finished"),
+      averageSeconds: sql<number>`round(sum(${byTenth.seconds}) / sum(${byTenth.readers}))::int`.as(
+        "average_seconds",
+      ),
+      reached: sql<number>`sum(${byTenth.reached})::int`.as("reached"),
+      dropOff: sql<number[]>`array[${sql.join(
+        Array.from({ length: TENTHS }, (_, tenth) => readersIn(tenth)),
+        sql`, `,
+      )}]`.as("drop_off"),
+    })
+    .from(byTenth)
+    .groupBy(byTenth.chapterId)
     .as("per_chapter");
   const unlocked = db()
     .select({
