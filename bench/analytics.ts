@@ -38,21 +38,24 @@ async function generate(handle: DatabaseHandle) {
     await tx.execute(sql`
       insert into users (username, email)
       select 'bench' || g, 'bench' || g || '@example.com' from generate_series(1, ${readers}) g`);
+    // The stopping place is drawn in the select list of the join, so once per row (a lateral subquery's
+    // would be memoized per chapter by the planner: every reader of a chapter would stop at the same place).
     await tx.execute(sql`
       insert into reading_progress
         (user_id, chapter_id, completion_percentage, reading_time_seconds, scroll_position, completed)
-      select r.id, c.id, p.percentage, floor(random() * 1800)::int, p.percentage / 100.0, p.percentage = 100
+      select user_id, chapter_id, percentage, floor(random() * 1800)::int, percentage / 100.0, percentage = 100
       from (
-        select id,
-          case when random() < 0.8 then 1 else 1 + floor(random() * ${chapterCount})::int end as start,
-          floor(exp(random() * ln(100)))::int as depth
-        from users
-      ) r
-      join chapters c on c.number >= r.start and c.number < r.start + r.depth
-      cross join lateral (
-        select case when random() + 0 * c.id < 0.6 then 98 + floor(random() * 3)::int
-          else floor(random() * 98)::int end as percentage
-      ) p`);
+        select r.id as user_id, c.id as chapter_id,
+          case when random() < 0.6 then 98 + floor(random() * 3)::int else floor(random() * 98)::int end
+            as percentage
+        from (
+          select id,
+            case when random() < 0.8 then 1 else 1 + floor(random() * ${chapterCount})::int end as start,
+            floor(exp(random() * ln(100)))::int as depth
+          from users
+        ) r
+        join chapters c on c.number >= r.start and c.number < r.start + r.depth
+      ) rows`);
     await tx.execute(sql`
       insert into chapter_unlocks (user_id, chapter_id, coins_spent)
       select p.user_id, p.chapter_id, c.coins_required

@@ -3,6 +3,8 @@ import { useFormat } from "~/ui/use-format";
 
 const WIDTH = 600;
 const HEIGHT = 200;
+/** Label size in the drawing's units: the drawing is scaled to the page's width (about half at 360 px). */
+const LABEL = 22;
 
 /** A share as the pages show it: a percentage with one decimal ("42.5 %" in the reader's language). */
 export function usePercent() {
@@ -52,6 +54,7 @@ export function FunnelChart({
   const points = funnel.map((point, index) => `${x(index).toFixed(1)},${y(point.reached).toFixed(1)}`);
   const summary = t("admin.analytics.funnelSummary", {
     count: base,
+    readers: format.number(base),
     reached: format.number(last.reached),
     number: last.number,
   });
@@ -130,13 +133,13 @@ export function DropOffChart({ dropOff, finishedAt }: { dropOff: number[]; finis
   const stopped = dropOff.reduce((sum, count) => sum + count, 0);
   const most = Math.max(1, ...dropOff);
   const band = WIDTH / dropOff.length;
-  const summary = t("admin.analytics.dropOffSummary", { count: stopped });
+  const summary = t("admin.analytics.dropOffSummary", { count: stopped, readers: format.number(stopped) });
   return (
     <figure className="flex flex-col gap-3">
       <svg
         role="img"
         aria-label={summary}
-        viewBox={`0 -16 ${WIDTH} ${HEIGHT + 36}`}
+        viewBox={`0 ${-LABEL - 4} ${WIDTH} ${HEIGHT + 2 * LABEL + 12}`}
         className="h-auto w-full max-w-2xl"
         data-testid="drop-off-chart"
       >
@@ -155,15 +158,17 @@ export function DropOffChart({ dropOff, finishedAt }: { dropOff: number[]; finis
                 x={tenth * band + band / 2}
                 y={HEIGHT - height - 4}
                 textAnchor="middle"
-                className="fill-current text-xs"
+                fontSize={LABEL}
+                className="fill-current"
               >
                 {format.number(count)}
               </text>
               <text
                 x={tenth * band + band / 2}
-                y={HEIGHT + 16}
+                y={HEIGHT + LABEL + 4}
                 textAnchor="middle"
-                className="fill-current text-xs"
+                fontSize={LABEL}
+                className="fill-current"
               >
                 {tenth * 10}
               </text>

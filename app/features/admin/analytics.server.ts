@@ -49,7 +49,7 @@ const tenthOf = sql`case when ${progress.completionPercentage} >= ${FINISHED_AT}
 /**
  * Every figure of the chapters (all of them, or the one `chapterId`) in one statement, whatever the number of
  * chapters and readers (ADR 42). The progress rows are grouped once by chapter and tenth (a few aggregates per
- * row: about a third faster on PGlite than a dozen filtered counts), then the at most eleven groups of each
+ * row: a fifth faster on PGlite than a dozen filtered counts), then the at most eleven groups of each
  * chapter are summed. Chapters without readers have zeros.
  */
 export async function chapterAnalytics(chapterId?: number): Promise<ChapterFigures[]> {
