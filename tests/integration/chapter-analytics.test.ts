@@ -86,6 +86,9 @@ describe.each(drivers)("chapter analytics on %s", (driver) => {
     // Readers who never reached the serial's first chapter are in the figures but not the funnel.
     expect(reading.progress.length).toBeGreaterThan(300);
     expect(reading.unlocks.length).toBeGreaterThan(20);
+    // Readers on each side of the finishing line and of a tenth's boundary.
+    const places = new Set(reading.progress.map((row) => row.completionPercentage));
+    for (const place of [9, 10, 97, 98]) expect(places.has(place), String(place)).toBe(true);
     const figures = await chapterAnalytics();
     const chapters = figures.map(({ id, number, title }) => ({ id, number, title }));
     expect(chapters.map((chapter) => chapter.id)).toEqual(reading.chapters.map((chapter) => chapter.id));

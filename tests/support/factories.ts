@@ -130,12 +130,16 @@ export type SerialReading = {
   unlocks: { userId: number; chapterId: number; coinsSpent: number }[];
 };
 
+/** Stopping places on either side of each boundary (a tenth's, the finishing line's), drawn more often. */
+const EDGES = [0, 9, 10, 19, 89, 90, 97, 98, 99, 100];
+
 /**
  * `readers` accounts reading a serial of `chapterCount` new chapters (every third one paid), written as rows
  * (the progress route's rows, without its reading days): each reader starts at the first chapter or, one in
  * five, further on, and reads on for a random number of chapters, stopping anywhere in each (more than half
- * past the finishing line) with a random reading time; a paid chapter read is unlocked one time in two. All
- * from `seed`, so a failure repeats. Returns the rows, for a test to compute its expected figures from.
+ * past the finishing line, often right on a boundary) with a random reading time; a paid chapter read is
+ * unlocked one time in two. All from `seed`, so a failure repeats. Returns the rows, for a test to compute its
+ * expected figures from.
  */
 export async function seedSerialReading({
   readers,
@@ -172,7 +176,9 @@ export async function seedSerialReading({
     const start = random() < 0.8 ? 0 : below(chapterCount);
     const end = Math.min(chapterCount, start + 1 + below(chapterCount));
     for (const chapter of made.slice(start, end)) {
-      const completionPercentage = random() < 0.55 ? 98 + below(3) : below(98);
+      const roll = random();
+      const completionPercentage =
+        roll < 0.15 ? (EDGES[below(EDGES.length)] ?? 0) : roll < 0.6 ? 98 + below(3) : below(98);
       progress.push({ userId, chapterId: chapter.id, completionPercentage, readingTimeSeconds: below(3600) });
       if (chapter.coinsRequired && random() < 0.5)
         unlocks.push({ userId, chapterId: chapter.id, coinsSpent: chapter.coinsRequired });
