@@ -87,6 +87,8 @@ export default [
     route("admin/payments/:id", "routes/admin/payment.tsx"),
     route("admin/readers", "routes/admin/readers.tsx"),
     route("admin/readers/:id", "routes/admin/reader.tsx"),
+    route("admin/analytics", "routes/admin/analytics.tsx"),
+    route("admin/analytics/:id", "routes/admin/analytics-chapter.tsx"),
     route("admin/authors", "routes/admin/authors.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
     route("admin/clock", "routes/admin/clock.tsx"),

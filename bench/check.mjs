@@ -1,14 +1,36 @@
-// npm run bench:check: compares bench/results/latest.json with bench/budgets.json; exits 1 on a miss.
+// npm run bench:check: compares bench/results/latest.json (npm run bench) and bench/results/analytics.json
+// (npm run bench:analytics) with bench/budgets.json; exits 1 on a miss. `--only=analytics` checks the
+// analytics budgets alone (their bench is separate: it fills a database of its own).
 import fs from "node:fs";
 
-const results = JSON.parse(fs.readFileSync("bench/results/latest.json", "utf8"));
+const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined);
 const budgets = JSON.parse(fs.readFileSync("bench/budgets.json", "utf8"));
 const misses = [];
 const check = (name, ok, detail) => {
   console.log(`${ok ? "ok  " : "MISS"} ${name}: ${detail}`);
   if (!ok) misses.push(name);
 };
+const analytics = read("bench/results/analytics.json");
 for (const [name, b] of Object.entries(budgets)) {
+  if (b.analytics) {
+    // A median of timed calls against the generated readership (bench/analytics.ts).
+    const ms = analytics?.medianMs?.[b.analytics];
+    if (ms === undefined) check(name, false, "no figure (run npm run bench:analytics)");
+    else
+      check(
+        name,
+        ms <= b.maxMs,
+        `${b.analytics} ${ms} ms median on ${analytics.driver}, ${analytics.readers} readers, ${analytics.chapters} chapters (max ${b.maxMs})`,
+      );
+    continue;
+  }
+  if (only === "analytics") continue;
+  const results = read("bench/results/latest.json");
+  if (!results) {
+    check(name, false, "no bench/results/latest.json (run npm run bench)");
+    continue;
+  }
   if (b.of) {
     const ratio = results.runs[b.run].rps / results.runs[b.of].rps;
     check(name, ratio >= b.min, `${b.run} ${ratio.toFixed(3)}x of ${b.of} (min ${b.min})`);

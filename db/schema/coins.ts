@@ -52,7 +52,11 @@ export const chapterUnlocks = pgTable(
     coinsSpent: integer("coins_spent").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("chapter_unlocks_user_chapter").on(t.userId, t.chapterId)],
+  (t) => [
+    uniqueIndex("chapter_unlocks_user_chapter").on(t.userId, t.chapterId),
+    // A chapter's unlocks (the admin's analytics of one chapter): the unique index leads with the reader.
+    index("chapter_unlocks_chapter_id").on(t.chapterId),
+  ],
 );
 
 /** A coin pack sold on /coins (content the author edits: `content/coin-packs/`). */

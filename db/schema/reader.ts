@@ -4,6 +4,7 @@ import {
   boolean,
   check,
   date,
+  index,
   integer,
   jsonb,
   pgTable,
@@ -39,6 +40,9 @@ export const readingProgress = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.chapterId] }),
+    // A chapter's readers (the admin's analytics of one chapter, the funnel's first chapter): the primary key
+    // leads with the reader.
+    index("reading_progress_chapter_id").on(t.chapterId),
     check("reading_progress_scroll_range", sql`${t.scrollPosition} >= 0 and ${t.scrollPosition} <= 1`),
     check("reading_progress_completion_range", sql`${t.completionPercentage} between 0 and 100`),
   ],

@@ -459,4 +459,47 @@ describe("the author's admin", () => {
     expect(rows[1]).toContain(",Royal Mail,RM123456785GB");
     expect((await reader.get("/admin/export/orders.csv")).status).toBe(404);
   });
+
+  it("shows chapter analytics from the readers' progress: a reader stopping at 45 % is in the chapter's 40–49 % tenth", async () => {
+    const figure = (html: string, key: string) =>
+      Number(new RegExp(`data-figure="${key}">([\\d,]+)<`).exec(html)?.[1]?.replace(/,/g, ""));
+    const tenth = (html: string) =>
+      Number(/<th scope="row"[^>]*>40–49%<\/th><td[^>]*>(\d+)</.exec(html)?.[1]);
+    const before = await (await author.get("/admin/analytics/1")).text();
+    const progress = {
+      scrollPosition: 0.45,
+      paragraph: 1,
+      completionPercentage: 45,
+      readingTime: 30,
+      completed: false,
+      bookmarks: [],
+      lastReadAt: new Date().toISOString(),
+    };
+    const written = await fetch(`${server.url}/reader/progress`, {
+      method: "POST",
+      body: JSON.stringify({ entries: [{ chapter: 1, progress }] }),
+      headers: { cookie: reader.cookieHeader, origin: server.url, "sec-fetch-site": "same-origin" },
+    });
+    expect(written.ok).toBe(true);
+    const after = await (await author.get("/admin/analytics/1")).text();
+    expect(figure(after, "started")).toBe(figure(before, "started") + 1);
+    expect(figure(after, "finished")).toBe(figure(before, "finished"));
+    expect(tenth(after)).toBe(tenth(before) + 1);
+    expect(after).toContain('data-testid="drop-off-chart"');
+    const list = await (await author.get("/admin/analytics")).text();
+    expect(list).toContain('data-testid="funnel-chart"');
+    expect(list).toContain('href="/admin/analytics/1"');
+
+    // A query the page does not know is dropped; an id that is no chapter is the admin's 404; no form: 405.
+    for (const query of [
+      "sort=%00",
+      "sort=coins&dir=sideways&page=-1",
+      `page=${"9".repeat(400)}`,
+      "sort[]=x",
+    ])
+      expect((await author.get(`/admin/analytics?${query}`)).status, query).toBe(200);
+    for (const id of ["2000000000", "99999999999", "x", "-1", "1.5"])
+      expect((await author.get(`/admin/analytics/${id}`)).status, id).toBe(404);
+    expect((await author.post("/admin/analytics", { sort: "coins" })).status).toBe(405);
+  });
 });

@@ -115,6 +115,10 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/export/payments.csv": "resource",
   "admin/readers": [{ path: "/admin/readers", status: 404, translated: true }],
   "admin/readers/:id": [{ path: "/admin/readers/1", status: 404, translated: true }],
+  "admin/analytics": [
+    { path: "/admin/analytics?sort=coins&dir=asc", status: 404, translated: true, signedIn: true },
+  ],
+  "admin/analytics/:id": [{ path: "/admin/analytics/1", status: 404, translated: true }],
   "admin/drafts": "resource",
   "admin/uploads": [{ path: "/admin/uploads", status: 404, translated: true, signedIn: true }],
   "admin/site": [{ path: "/admin/site", status: 404, translated: true, signedIn: true }],

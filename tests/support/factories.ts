@@ -1,6 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { chapters, membershipGrants, supporters, users, volumes } from "#db/schema";
+import {
+  chapters,
+  chapterUnlocks,
+  membershipGrants,
+  readingProgress,
+  supporters,
+  users,
+  volumes,
+} from "#db/schema";
 import { createAccount } from "~/features/auth/commands.server";
 import { createSession } from "~/features/auth/session.server";
 import { book } from "~/features/coins/ledger.server";
@@ -113,6 +121,81 @@ function seededRandom(seed: number): () => number {
     value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
     return ((value ^ (value >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+export type SerialReading = {
+  /** The chapters made, by number (the first is the serial's first when the database had none). */
+  chapters: { id: number; number: number; coinsRequired: number }[];
+  progress: { userId: number; chapterId: number; completionPercentage: number; readingTimeSeconds: number }[];
+  unlocks: { userId: number; chapterId: number; coinsSpent: number }[];
+};
+
+/** Stopping places on either side of each boundary (a tenth's, the finishing line's), drawn more often. */
+const EDGES = [0, 9, 10, 19, 89, 90, 97, 98, 99, 100];
+
+/**
+ * `readers` accounts reading a serial of `chapterCount` new chapters (every third one paid), written as rows
+ * (the progress route's rows, without its reading days): each reader starts at the first chapter or, one in
+ * five, further on, and reads on for a random number of chapters, stopping anywhere in each (more than half
+ * past the finishing line, often right on a boundary) with a random reading time; a paid chapter read is
+ * unlocked one time in two. All from `seed`, so a failure repeats. Returns the rows, for a test to compute its
+ * expected figures from.
+ */
+export async function seedSerialReading({
+  readers,
+  chapterCount,
+  seed,
+}: {
+  readers: number;
+  chapterCount: number;
+  seed: number;
+}): Promise<SerialReading> {
+  const random = seededRandom(seed);
+  const below = (limit: number) => Math.floor(random() * limit);
+  const [volume] = await db().select({ id: volumes.id }).from(volumes).limit(1);
+  if (!volume) await db().insert(volumes).values({ number: 1, title: "A Volume Made For A Test" });
+  const made: SerialReading["chapters"] = [];
+  for (let index = 0; index < chapterCount; index++) {
+    const coinsRequired = index % 3 === 2 ? 3 + below(5) : 0;
+    const number = await createChapter({ coinsRequired });
+    const [row] = await db().select({ id: chapters.id }).from(chapters).where(eq(chapters.number, number));
+    made.push({ id: row?.id ?? 0, number, coinsRequired });
+  }
+  const accounts = await db()
+    .insert(users)
+    .values(
+      Array.from({ length: readers }, () => {
+        const username = unique("serial");
+        return { username, email: `${username}@example.com` };
+      }),
+    )
+    .returning({ id: users.id });
+  const progress: SerialReading["progress"] = [];
+  const unlocks: SerialReading["unlocks"] = [];
+  for (const { id: userId } of accounts) {
+    const start = random() < 0.8 ? 0 : below(chapterCount);
+    const end = Math.min(chapterCount, start + 1 + below(chapterCount));
+    for (const chapter of made.slice(start, end)) {
+      const roll = random();
+      const completionPercentage =
+        roll < 0.15 ? (EDGES[below(EDGES.length)] ?? 0) : roll < 0.6 ? 98 + below(3) : below(98);
+      progress.push({ userId, chapterId: chapter.id, completionPercentage, readingTimeSeconds: below(3600) });
+      if (chapter.coinsRequired && random() < 0.5)
+        unlocks.push({ userId, chapterId: chapter.id, coinsSpent: chapter.coinsRequired });
+    }
+  }
+  if (progress.length)
+    await db()
+      .insert(readingProgress)
+      .values(
+        progress.map((row) => ({
+          ...row,
+          scrollPosition: row.completionPercentage / 100,
+          completed: row.completionPercentage === 100,
+        })),
+      );
+  if (unlocks.length) await db().insert(chapterUnlocks).values(unlocks);
+  return { chapters: made, progress, unlocks };
 }
 
 /** The UTC offset of New York in hours, by the US rule (DST from the second Sunday of March to the first of November, 02:00). */

@@ -1,0 +1,2 @@
+CREATE INDEX "chapter_unlocks_chapter_id" ON "chapter_unlocks" USING btree ("chapter_id");--> statement-breakpoint
+CREATE INDEX "reading_progress_chapter_id" ON "reading_progress" USING btree ("chapter_id");
