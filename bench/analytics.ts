@@ -69,6 +69,9 @@ async function generate(handle: DatabaseHandle) {
       from users u cross join generate_series(0, 39) d
       where random() < 0.25`);
     await tx.execute(sql`
+      update users set last_read_on = r.day
+      from (select user_id, max(day) as day from reading_days group by user_id) r where r.user_id = users.id`);
+    await tx.execute(sql`
       insert into payments (user_id, kind, provider, status, amount_cents, refunded_cents, currency, description,
         paid_at)
       select 1 + floor(random() * ${readers})::int,

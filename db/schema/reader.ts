@@ -1,6 +1,7 @@
 /** A signed-in reader's place in each chapter and reading settings. */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -83,9 +84,20 @@ export const readingDays = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.day] }),
+    index("reading_days_day").on(t.day),
     check("reading_days_seconds_range", sql`${t.seconds} between 0 and 86400`),
   ],
 );
+
+/**
+ * Readers and reading time of a past day, all readers together, kept once the day can no longer change
+ * (ADR 43): the admin overview's chart reads 30 rows instead of every reader's day.
+ */
+export const readingDayTotals = pgTable("reading_day_totals", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  readers: integer("readers").notNull(),
+  seconds: bigint("seconds", { mode: "number" }).notNull(),
+});
 
 export type LocalizedText = Record<"en" | "es" | "fr" | "ja", string>;
 

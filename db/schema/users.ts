@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import {
   boolean,
   check,
+  date,
   index,
   integer,
   pgTable,
@@ -37,8 +38,15 @@ export const users = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Set while the author has suspended the account: it cannot sign in and has no sessions. */
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+    /**
+     * The newest day the reader read on (their `reading_days`, in their zone), moved with each progress write:
+     * the admin overview counts readers of a period from it without reading every day's rows (issue 20).
+     */
+    lastReadOn: date("last_read_on", { mode: "string" }),
   },
   (t) => [
+    index("users_last_read_on").on(t.lastReadOn),
+    index("users_created_at").on(t.createdAt),
     uniqueIndex("users_username_lower").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_lower").on(sql`lower(${t.email})`),
     check("users_coin_balance_non_negative", sql`${t.coinBalance} >= 0`),

@@ -1,4 +1,4 @@
-import { and, count, eq, gte, inArray, lt, sql, sum } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lt, type SQL, sql, sum } from "drizzle-orm";
 import { db } from "#db/client.server";
 import {
   orders,
@@ -6,13 +6,14 @@ import {
   paymentKinds,
   payments,
   readingDays,
+  readingDayTotals,
   subscriptions,
   users,
 } from "#db/schema";
 import { monthOf } from "~/features/fundraiser/period";
 import { getGoals } from "~/features/fundraiser/queries.server";
 import { getEnv } from "~/lib/env.server";
-import { addDays, localDay } from "~/lib/local-time";
+import { addDays, dayNumber, localDay } from "~/lib/local-time";
 import { adminOverview } from "./chapters.server";
 
 /** The reading chart's days, today included. */
@@ -62,6 +63,51 @@ function revenueBetween(start: Date, end: Date) {
     .groupBy(payments.kind, payments.currency);
 }
 
+/**
+ * Days a reader may still write to: a reader's day is their own zone's, up to 26 hours from the site's, so
+ * the site's today and the two days before it are counted live; older days are kept in reading_day_totals.
+ */
+const LIVE_DAYS = 3;
+
+/**
+ * Readers and reading time of each day from `first` to `today`: days older than the live ones from their kept
+ * totals (a day not kept yet is counted once and kept), the live ones from the readers' days (ADR 43).
+ */
+async function readingByDay(first: string, today: string) {
+  const days = Array.from({ length: dayNumber(today) - dayNumber(first) + 1 }, (_, index) =>
+    addDays(first, index),
+  );
+  const closed = days.slice(0, Math.max(0, days.length - LIVE_DAYS));
+  const totals = (where: SQL | undefined) =>
+    db()
+      .select({
+        day: readingDays.day,
+        readers: count(),
+        seconds: sum(readingDays.seconds).mapWith(Number),
+      })
+      .from(readingDays)
+      .where(and(where, sql`${readingDays.seconds} > 0`))
+      .groupBy(readingDays.day);
+  type DayTotal = { day: string; readers: number; seconds: number };
+  const [kept, live] = await Promise.all([
+    closed.length
+      ? db().select().from(readingDayTotals).where(inArray(readingDayTotals.day, closed))
+      : Promise.resolve<DayTotal[]>([]),
+    totals(gte(readingDays.day, addDays(today, -(LIVE_DAYS - 1)))),
+  ]);
+  const missing = closed.filter((day) => !kept.some((row) => row.day === day));
+  if (missing.length) {
+    const counted = await totals(inArray(readingDays.day, missing));
+    const rows = missing.map(
+      (day) => counted.find((row) => row.day === day) ?? { day, readers: 0, seconds: 0 },
+    );
+    await db().insert(readingDayTotals).values(rows).onConflictDoNothing();
+    kept.push(...rows);
+  }
+  const all = [...kept, ...live];
+  return days.map((day) => all.find((row) => row.day === day) ?? { day, readers: 0, seconds: 0 });
+}
+
 type Revenue = { kind: PaymentKind; currency: string; cents: number }[];
 
 /** This month's and last month's money by source, a table per currency (the site's prices are in USD). */
@@ -95,31 +141,17 @@ export async function getOverview(now = new Date()) {
   const [readers, perDay, joinedRows, revenueNow, revenueBefore, supporters, toShip, goals, chapters] =
     await Promise.all([
       db()
-        .select({
-          ...Object.fromEntries(
+        .select(
+          Object.fromEntries(
             WINDOWS.map((days) => [
               `readers${days}`,
-              sql<number>`count(distinct ${readingDays.userId}) filter (where ${readingDays.day} >= ${since(days)})`.mapWith(
-                Number,
-              ),
+              sql<number>`count(*) filter (where ${users.lastReadOn} >= ${since(days)})`.mapWith(Number),
             ]),
           ),
-          ...Object.fromEntries(
-            WINDOWS.map((days) => [
-              `seconds${days}`,
-              sql<number>`coalesce(sum(${readingDays.seconds}) filter (where ${readingDays.day} >= ${since(days)}), 0)`.mapWith(
-                Number,
-              ),
-            ]),
-          ),
-        })
-        .from(readingDays)
-        .where(and(gte(readingDays.day, firstDay), sql`${readingDays.seconds} > 0`)),
-      db()
-        .select({ day: readingDays.day, readers: count() })
-        .from(readingDays)
-        .where(and(gte(readingDays.day, firstDay), sql`${readingDays.seconds} > 0`))
-        .groupBy(readingDays.day),
+        )
+        .from(users)
+        .where(gte(users.lastReadOn, since(30))),
+      readingByDay(firstDay, today),
       db()
         .select(
           Object.fromEntries(
@@ -142,18 +174,16 @@ export async function getOverview(now = new Date()) {
     ]);
   const row = (readers[0] ?? {}) as Record<string, number>;
   const joined = (joinedRows[0] ?? {}) as Record<string, number>;
-  const byDay = new Map(perDay.map((entry) => [entry.day, entry.readers]));
+  const secondsSince = (day: string) =>
+    perDay.filter((entry) => entry.day >= day).reduce((total, entry) => total + entry.seconds, 0);
   return {
     readers: WINDOWS.map((days) => ({
       days,
       readers: row[`readers${days}`] ?? 0,
-      seconds: row[`seconds${days}`] ?? 0,
+      seconds: secondsSince(since(days)),
       joined: joined[`joined${days}`] ?? 0,
     })),
-    readingChart: Array.from({ length: CHART_DAYS }, (_, index) => {
-      const day = addDays(firstDay, index);
-      return { day, readers: byDay.get(day) ?? 0 };
-    }),
+    readingChart: perDay.map(({ day, readers }) => ({ day, readers })),
     revenue: revenueBySource(revenueNow, revenueBefore),
     supporters,
     ordersToShip: toShip[0]?.count ?? 0,

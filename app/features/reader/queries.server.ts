@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, readingDays, readingProgress, readingSettings, users } from "#db/schema";
 import type { ReadingSettings } from "~/features/reading-settings/settings";
@@ -128,6 +128,13 @@ export async function saveProgress(
           },
         })
         .returning({ seconds: readingDays.seconds });
+      // The reader's newest reading day, for the overview's counts (only a newer day writes the row).
+      await tx
+        .update(users)
+        .set({ lastReadOn: local.slice(0, 10) })
+        .where(
+          and(eq(users.id, userId), or(isNull(users.lastReadOn), lt(users.lastReadOn, local.slice(0, 10)))),
+        );
       // Crossing the reading-day threshold (or a new language) may move a streak.
       readingDay =
         (day?.seconds ?? 0) >= READING_DAY_SECONDS && (day?.seconds ?? 0) - added < READING_DAY_SECONDS;
