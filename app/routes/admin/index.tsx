@@ -67,7 +67,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
               key={window.days}
               label={t(`admin.overview.windows.${window.days}`)}
               value={format.number(window.readers)}
-              to="/admin/readers"
+              to="/admin/analytics"
               detail={`${hours(window.seconds)} · ${t("admin.overview.joined", { count: window.joined })}`}
             />
           ))}
