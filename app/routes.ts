@@ -85,6 +85,7 @@ export default [
     route("admin/orders/:id", "routes/admin/order.tsx"),
     route("admin/payments", "routes/admin/payments.tsx"),
     route("admin/payments/:id", "routes/admin/payment.tsx"),
+    route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
     route("admin/readers", "routes/admin/readers.tsx"),
     route("admin/readers/:id", "routes/admin/reader.tsx"),
     route("admin/analytics", "routes/admin/analytics.tsx"),

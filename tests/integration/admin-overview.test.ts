@@ -31,7 +31,6 @@ describe.each(drivers)("the admin overview on %s", (driver) => {
     handle = await openTestDatabase(driver);
     const next = random(20);
     const pick = <T>(items: readonly T[]) => items[Math.floor(next() * items.length)] as T;
-    const today = localDay(now, "UTC");
     const thisMonth = monthOf(now, "UTC");
     const lastMonth = monthOf(new Date(thisMonth.start.getTime() - 1), "UTC");
     for (let index = 0; index < 12; index++) {

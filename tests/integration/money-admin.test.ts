@@ -5,9 +5,18 @@ import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { auditLog, coinLedger, galleryItems, membershipGrants, orders, payments, products } from "#db/schema";
+import {
+  auditLog,
+  coinLedger,
+  galleryItems,
+  membershipGrants,
+  orders,
+  payments,
+  products,
+  subscriptions,
+} from "#db/schema";
 import { csvCell, exportCsv } from "~/features/admin/exports.server";
-import { moneyActionSchema } from "~/features/admin/order-forms";
+import { cancelSubscriptionSchema, moneyActionSchema } from "~/features/admin/order-forms";
 import {
   getOrderForAdmin,
   listOrdersForAdmin,
@@ -16,11 +25,16 @@ import {
   orderIdOf,
   refundPayment,
 } from "~/features/admin/orders.server";
+import {
+  cancelSubscriptionForAuthor,
+  listSubscriptionsForAdmin,
+} from "~/features/admin/subscriptions.server";
 import { deleteAccount } from "~/features/auth/commands.server";
 import { saveCart } from "~/features/cart/queries.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { placeOrder } from "~/features/orders/place.server";
 import { getOwnOrder } from "~/features/orders/queries.server";
+import { startCheckout } from "~/features/payments/checkout.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import { parseForm } from "~/lib/forms";
 import { drivers, openTestDatabase } from "../support/database";
@@ -192,6 +206,43 @@ describe.each(drivers)("orders and payments in the admin on %s", (driver) => {
     expect((await getOrderForAdmin(orderId))?.status).toBe("refunded");
   });
 
+  it("lists support subscriptions granting their tier, and cancels one at its period end through the provider", async () => {
+    const author = await createAuthor("subscription_keeper");
+    const backer = await createReader({ prefix: "backer_admin" });
+    const { url } = await startCheckout(
+      backer,
+      { kind: "subscription", tierKey: "analyst" },
+      { ip: unique() },
+    );
+    await answerTestCheckout(url.replace("/pay/test/", ""), "approve");
+    const [sub] = await handle.db.select().from(subscriptions).where(eq(subscriptions.userId, backer.id));
+    if (!sub) throw new Error("no subscription");
+    const listed = await listSubscriptionsForAdmin({ tier: "analyst", current: true });
+    expect(listed.subscriptions.find((row) => row.id === sub.id)).toMatchObject({
+      subscriber: backer.username,
+      phase: "active",
+      cancellable: true,
+    });
+    expect(
+      (await listSubscriptionsForAdmin({ tier: "observer" })).subscriptions.map((row) => row.id),
+    ).not.toContain(sub.id);
+
+    expect(await cancelSubscriptionForAuthor(sub.id, "Asked by e-mail", author)).toEqual({ ok: true });
+    const [cancelled] = await handle.db.select().from(subscriptions).where(eq(subscriptions.id, sub.id));
+    expect(cancelled).toMatchObject({ cancelAtPeriodEnd: true, status: "active" });
+    expect(await getMembership(backer.id)).toMatchObject({ tier: "analyst", source: "subscription" });
+    expect(await cancelSubscriptionForAuthor(sub.id, "Again", author)).toEqual({
+      ok: false,
+      reason: "status",
+    });
+    expect(await cancelSubscriptionForAuthor(2_000_000_000, "None", author)).toEqual({
+      ok: false,
+      reason: "notFound",
+    });
+    const audits = await handle.db.select().from(auditLog).where(eq(auditLog.action, "subscription.cancel"));
+    expect(audits.filter((entry) => entry.subjectId === String(sub.id))).toHaveLength(1);
+  });
+
   it("lists orders and payments by status, number and buyer, and exports them as CSV", async () => {
     const { reader, orderId, paymentId } = await paidOrder("listed_buyer");
     const byBuyer = await listOrdersForAdmin({ q: reader.username.toUpperCase() });
@@ -256,6 +307,23 @@ describe("money forms and CSV cells", () => {
     expect(amounts("")).toMatchObject({ ok: true, data: { amount: "rest" } });
     for (const wrong of ["0", "0.00", "-1", "1.234", "1e3", "12345678", "abc"])
       expect(amounts(wrong)).toMatchObject({ ok: false, errors: { amount: "admin.money.errors.amount" } });
+  });
+
+  it("name the subscription to cancel in the intent, with a reason and a confirmation", () => {
+    expect(
+      parseForm(cancelSubscriptionSchema, form({ intent: "cancel-42", note: "Asked", confirm: "on" })),
+    ).toMatchObject({ ok: true, data: { subscription: 42, note: "Asked" } });
+    for (const intent of ["cancel-", "cancel-x", "cancel-12345678901", "delete-1"])
+      expect(parseForm(cancelSubscriptionSchema, form({ intent, note: "Asked", confirm: "on" })).ok).toBe(
+        false,
+      );
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 400 }), (intent, note) => {
+        const parsed = parseForm(cancelSubscriptionSchema, form({ intent, note, confirm: "on" }));
+        if (parsed.ok) expect(parsed.data.subscription).toBeGreaterThanOrEqual(0);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it("never throw on any fields (fuzz)", () => {

@@ -2,14 +2,14 @@ import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
-import { auditLog, siteSettings, users } from "#db/schema";
+import { auditLog, siteSettings } from "#db/schema";
 import { legalSchema, siteFields, siteSchema } from "~/features/admin/site-form";
 import { getLegalForEdit, getSiteForEdit, saveLegal, saveSite } from "~/features/admin/site-settings.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { parseForm } from "~/lib/forms";
 import { drivers, openTestDatabase } from "../support/database";
-import { createAuthor, createReader } from "../support/factories";
+import { createAuthor } from "../support/factories";
 
 /** The settings form as posted: the settings as they are, with changes. */
 async function posted(change: Record<string, string> = {}) {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
-import { auditLog, users, wikiPages } from "#db/schema";
+import { auditLog, wikiPages } from "#db/schema";
 import {
   createWikiPage,
   deleteWikiPage,
@@ -15,7 +15,7 @@ import { readContentDir } from "~/features/content/files.server";
 import { getWikiPage } from "~/features/wiki/queries.server";
 import { parseForm } from "~/lib/forms";
 import { drivers, openTestDatabase } from "../support/database";
-import { createAuthor, createReader } from "../support/factories";
+import { createAuthor } from "../support/factories";
 import { tempDir } from "../support/temp";
 import { unique } from "../support/unique";
 

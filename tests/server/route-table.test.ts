@@ -110,6 +110,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/orders": [{ path: "/admin/orders", status: 404, translated: true, signedIn: true }],
   "admin/orders/:id": [{ path: "/admin/orders/1", status: 404, translated: true }],
   "admin/payments": [{ path: "/admin/payments", status: 404, translated: true }],
+  "admin/subscriptions": [{ path: "/admin/subscriptions", status: 404, translated: true, signedIn: true }],
   "admin/payments/:id": [{ path: "/admin/payments/1", status: 404, translated: true, signedIn: true }],
   "admin/export/orders.csv": "resource",
   "admin/export/payments.csv": "resource",

@@ -32,6 +32,11 @@ const refundAmount = z
     return cents;
   });
 
+/** The author's reason, kept in the audit log. */
+const note = requiredText(MONEY_FORM_LIMITS.note, "admin.money.errors.note").pipe(
+  z.string().min(3, { error: "admin.money.errors.note" }),
+);
+
 /** The order page's and the payment page's forms, told apart by `intent`. */
 export const moneyActionSchema = z.discriminatedUnion("intent", [
   z.object({
@@ -43,9 +48,16 @@ export const moneyActionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("refund"),
     amount: refundAmount,
-    note: requiredText(MONEY_FORM_LIMITS.note, "admin.money.errors.note").pipe(
-      z.string().min(3, { error: "admin.money.errors.note" }),
-    ),
+    note,
     confirm,
   }),
 ]);
+
+/** The cancel form of a subscription's row ("cancel-<id>" names the subscription), with a reason, confirmed. */
+export const cancelSubscriptionSchema = z
+  .object({
+    intent: z.string().regex(/^cancel-\d{1,10}$/, { error: "admin.money.errors.status" }),
+    note,
+    confirm,
+  })
+  .transform(({ intent, ...rest }) => ({ ...rest, subscription: Number(intent.slice("cancel-".length)) }));

@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, ilike, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, lt, or, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { type OrderStatus, orderLines, orders, type PaymentKind, payments, users } from "#db/schema";
+import { type OrderStatus, orders, type PaymentKind, payments, users } from "#db/schema";
 import { sendShippedMail } from "~/features/order-fulfilment/confirmation.server";
 import { shippingColumns } from "~/features/order-fulfilment/shipping-columns.server";
 import { orderLinesOf } from "~/features/orders/queries.server";

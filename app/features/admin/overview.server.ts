@@ -25,7 +25,7 @@ const WINDOWS = [1, 7, 30] as const;
  * When a subscription stops granting its tier, in SQL: the same rule as subscriptionAccessEnd
  * (membership/subscription-access.ts), so supporters are counted in the database, never row by row.
  */
-const accessEnd = sql`case
+export const accessEnd = sql`case
   when ${subscriptions.status} = 'canceled' or ${subscriptions.endedAt} is not null
     then least(coalesce(${subscriptions.endedAt}, ${subscriptions.currentPeriodEnd}), ${subscriptions.currentPeriodEnd})
   when ${subscriptions.status} = 'past_due'

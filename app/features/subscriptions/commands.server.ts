@@ -30,7 +30,8 @@ async function currentSubscription(userId: number, now: Date) {
   return sub;
 }
 
-async function ask(
+/** Asks the subscription's provider for a change; what changes reaches us as the provider's events. */
+export async function ask(
   sub: NonNullable<Awaited<ReturnType<typeof latestSubscription>>>,
   change: SubscriptionChange,
   meta: RequestMeta | undefined,

@@ -132,7 +132,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
                 key={tier}
                 label={t(`tiers.${tier}`)}
                 value={format.number(supporters.find((row) => row.tier === tier)?.count ?? 0)}
-                to={`/admin/payments?kind=subscription`}
+                to={`/admin/subscriptions?tier=${tier}&current=1`}
               />
             ))}
           </dl>

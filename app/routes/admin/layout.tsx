@@ -46,6 +46,7 @@ const sections = [
   { to: "/admin/readers", key: "readers", end: false },
   { to: "/admin/orders", key: "orders", end: false },
   { to: "/admin/payments", key: "payments", end: false },
+  { to: "/admin/subscriptions", key: "subscriptions", end: false },
   { to: "/admin/analytics", key: "analytics", end: false },
   { to: "/admin/authors", key: "authors", end: false },
   { to: "/admin/audit", key: "audit", end: false },
