@@ -54,11 +54,7 @@ export function RefundForm({
       submit={t("admin.money.refund")}
       confirmLabel={t("admin.money.confirmRefund")}
       result={result}
-      note={{
-        label: t("admin.money.note"),
-        hint: t("admin.money.noteHint"),
-        maxLength: MONEY_FORM_LIMITS.note,
-      }}
+      note={useReasonField()}
     >
       <Field
         name="amount"
@@ -71,4 +67,10 @@ export function RefundForm({
       />
     </ConfirmedForm>
   );
+}
+
+/** The reason a money action asks for (kept in the audit log), as ConfirmedForm's `note`. */
+export function useReasonField() {
+  const { t } = useTranslation();
+  return { label: t("admin.money.note"), hint: t("admin.money.noteHint"), maxLength: MONEY_FORM_LIMITS.note };
 }

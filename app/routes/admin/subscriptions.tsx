@@ -3,6 +3,7 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { ConfirmedForm, type FormResult } from "~/features/admin/confirmed-form";
 import { FilterForm, FilterSelect, nextPagePath } from "~/features/admin/filters";
+import { useReasonField } from "~/features/admin/money-forms";
 import { cancelSubscriptionSchema, MONEY_FORM_LIMITS } from "~/features/admin/order-forms";
 import {
   cancelSubscriptionForAuthor,
@@ -71,6 +72,7 @@ export default function AdminSubscriptions({ loaderData, actionData }: Route.Com
   const format = useFormat();
   const { subscriptions, next, filter, done } = loaderData;
   const result = actionData as FormResult | undefined;
+  const reason = useReasonField();
   return (
     <>
       <DocumentTitle name={t("admin.subscriptions.title")} />
@@ -120,11 +122,7 @@ export default function AdminSubscriptions({ loaderData, actionData }: Route.Com
                     submit={t("admin.subscriptions.cancel")}
                     confirmLabel={t("admin.subscriptions.confirmCancel")}
                     result={result}
-                    note={{
-                      label: t("admin.money.note"),
-                      hint: t("admin.money.noteHint"),
-                      maxLength: MONEY_FORM_LIMITS.note,
-                    }}
+                    note={reason}
                   />
                 </details>
               ) : null}
