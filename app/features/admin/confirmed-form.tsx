@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Field, FormAlert } from "~/ui/form";
@@ -33,8 +33,10 @@ export function ConfirmedForm({
 }) {
   const { t } = useTranslation();
   const mine = result?.intent === intent ? result : undefined;
+  // A new page (the redirect after a change is made) empties the form, so a second click changes nothing.
+  const { key } = useLocation();
   return (
-    <Form method="post" className="flex flex-col gap-3">
+    <Form key={key} method="post" className="flex flex-col gap-3">
       <input type="hidden" name="intent" value={intent} />
       {children}
       {note ? (

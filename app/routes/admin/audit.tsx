@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
 import { z } from "zod";
 import { listAudit } from "~/features/admin/audit.server";
-import { FilterForm, FilterText } from "~/features/admin/filters";
+import { FilterForm, FilterText, nextPagePath } from "~/features/admin/filters";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
@@ -39,13 +39,6 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
   const { entries, next, filter } = loaderData;
-  const nextLink = () => {
-    const params = new URLSearchParams();
-    if (filter.action) params.set("action", filter.action);
-    if (filter.subject) params.set("subject", filter.subject);
-    params.set("before", String(next));
-    return `/admin/audit?${params}`;
-  };
   return (
     <>
       <DocumentTitle name={t("admin.audit.title")} />
@@ -86,7 +79,10 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         <p className="text-muted">{t("admin.audit.empty")}</p>
       )}
       {next ? (
-        <Link to={nextLink()} className={buttonClass("outline", "self-center")}>
+        <Link
+          to={nextPagePath("/admin/audit", { action: filter.action, subject: filter.subject }, next)}
+          className={buttonClass("outline", "self-center")}
+        >
           {t("admin.audit.older")}
         </Link>
       ) : null}
