@@ -60,3 +60,42 @@ test("an author adjusts a reader's coins: -5 of 3 is refused, +5 is booked with 
   await expect(entry).toContainText('"balance":8');
   await expect(entry).toContainText(author.username);
 });
+
+test("an author cancels a supporter's subscription at its period end; the supporter's account says it ends", async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "the same forms as on a phone, walked once");
+  const context = await browser.newContext();
+  const supporter = await context.newPage();
+  const reader = await register(supporter);
+  await supporter.goto("/account");
+  await hydrated(supporter);
+  const panel = supporter.getByRole("region", { name: en.subscriptions.panelTitle });
+  await panel.getByRole("radio", { name: /^Observer/ }).check();
+  await panel.getByRole("button", { name: en.subscriptions.joinForm.submit }).click();
+  await supporter.getByRole("button", { name: en.payments.test.approve }).click();
+  await expect(supporter).toHaveURL(/\/fundraiser\/thanks\?payment=\d+$/);
+
+  const author = await register(page);
+  await grantAuthor(author.email);
+  await page.goto("/admin/subscriptions?tier=observer&current=1");
+  await hydrated(page);
+  const row = page
+    .getByTestId("admin-subscriptions")
+    .getByRole("listitem")
+    .filter({ hasText: reader.username });
+  await expect(row).toContainText(en.subscriptions.phase.active);
+  await expect(row).toContainText("$3 a month");
+  await row.getByText(en.admin.subscriptions.cancel).first().click();
+  await row.getByLabel(en.admin.money.note, { exact: true }).fill("Asked by e-mail");
+  await row.getByLabel(en.admin.subscriptions.confirmCancel).check();
+  await row.getByRole("button", { name: en.admin.subscriptions.cancel }).click();
+  await expect(page.getByText(en.admin.subscriptions.done)).toBeVisible();
+  await expect(row).toContainText(en.subscriptions.phase.ending);
+  await page.screenshot({ path: testInfo.outputPath("admin-subscriptions.png"), fullPage: true });
+
+  await supporter.goto("/account");
+  await expect(panel.getByTestId("subscription-status")).toHaveText(en.subscriptions.phase.ending);
+  await context.close();
+});

@@ -107,8 +107,9 @@ export default function AdminSubscriptions({ loaderData, actionData }: Route.Com
                   {sub.subscriber}
                 </Link>
                 <span className="text-sm text-muted">
-                  {t(`tiers.${sub.tierKey}`)} · {format.money(sub.amountCents, sub.currency)}{" "}
-                  {t("subscriptions.perMonth")} · {t(`subscriptions.phase.${sub.phase}`)} ·{" "}
+                  {t(`tiers.${sub.tierKey}`)} ·{" "}
+                  {t("subscriptions.perMonth", { amount: format.money(sub.amountCents, sub.currency) })} ·{" "}
+                  {t(`subscriptions.phase.${sub.phase}`)} ·{" "}
                   {t("admin.subscriptions.periodEnd", { date: format.date(sub.periodEnd) })}
                 </span>
               </p>
