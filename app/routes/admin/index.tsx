@@ -52,8 +52,10 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   const format = useFormat();
   const { readers, readingChart, revenue, supporters, ordersToShip, goals, chapters, accounts, upcoming } =
     loaderData;
-  const hours = (seconds: number) =>
-    t("admin.overview.hours", { hours: format.number(Math.round(seconds / 360) / 10) });
+  const readingTime = (seconds: number) =>
+    seconds < 3600
+      ? t("admin.overview.minutes", { minutes: format.number(Math.round(seconds / 60)) })
+      : t("admin.overview.hours", { hours: format.number(Math.round(seconds / 360) / 10) });
   const shortDay = (day: string) =>
     format.date(`${day}T12:00:00Z`, { month: "short", day: "numeric", timeZone: "UTC" });
   return (
@@ -68,7 +70,7 @@ export default function AdminOverview({ loaderData }: Route.ComponentProps) {
               label={t(`admin.overview.windows.${window.days}`)}
               value={format.number(window.readers)}
               to="/admin/analytics"
-              detail={`${hours(window.seconds)} · ${t("admin.overview.joined", { count: window.joined })}`}
+              detail={`${readingTime(window.seconds)} · ${t("admin.overview.joined", { count: window.joined })}`}
             />
           ))}
         </dl>
