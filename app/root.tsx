@@ -104,6 +104,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
             here rather than by <Links />, which would give it the request's nonce, a difference on hydration. */}
         <link rel="stylesheet" href={stylesheet} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* The releases feed, for feed readers that find it from any page (issue 21). */}
+        <link rel="alternate" type="application/atom+xml" href="/feed.atom" />
+        <link rel="alternate" type="application/rss+xml" href="/feed.rss" />
         <Meta />
         <Links />
       </head>

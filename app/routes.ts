@@ -52,6 +52,9 @@ export default [
   route("pay/test/subscription/:subscription", "routes/payments/test-subscription.tsx"),
   route("webhooks/:provider", "routes/payments/webhook.ts"),
   // The author's admin (ADR 34): every loader and action checks the role; anyone else gets the 404.
+  // The releases feed (issue 21), Atom and RSS 2.0.
+  route("feed.atom", "routes/feed.ts", { id: "feed-atom" }),
+  route("feed.rss", "routes/feed.ts", { id: "feed-rss" }),
   route("admin/drafts", "routes/admin/drafts.ts"),
   route("admin/preview", "routes/admin/preview.ts"),
   route("admin/export/orders.csv", "routes/admin/export.ts", { id: "admin-export-orders" }),

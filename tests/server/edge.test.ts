@@ -404,3 +404,24 @@ describe("the log", () => {
     }
   });
 });
+
+describe("the releases feed", () => {
+  it("answers Atom and RSS with their types, links on this origin, kept by caches for 5 minutes", async () => {
+    for (const [path, type] of [
+      ["/feed.atom", "application/atom+xml; charset=utf-8"],
+      ["/feed.rss", "application/rss+xml; charset=utf-8"],
+    ] as const) {
+      const response = await fetch(`${origin}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-type"), path).toBe(type);
+      expect(response.headers.get("cache-control"), path).toBe("public, max-age=300");
+      const body = await response.text();
+      expect(body, path).toContain(`${origin}/chapter/1`);
+      expect(body, path).toContain("Chapter 1: ");
+    }
+    // The site's pages name the feed for feed readers to find.
+    expect(await (await fetch(`${origin}/`)).text()).toContain(
+      '<link rel="alternate" type="application/atom+xml"',
+    );
+  });
+});

@@ -121,6 +121,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   ],
   "admin/analytics/:id": [{ path: "/admin/analytics/1", status: 404, translated: true }],
   "admin/drafts": "resource",
+  "feed.atom": "resource",
+  "feed.rss": "resource",
   "admin/uploads": [{ path: "/admin/uploads", status: 404, translated: true, signedIn: true }],
   "admin/site": [{ path: "/admin/site", status: 404, translated: true, signedIn: true }],
   "admin/wiki": [{ path: "/admin/wiki", status: 404, translated: true, signedIn: true }],

@@ -1,0 +1,60 @@
+import { parseFeed } from "@rowanmanning/feed-parser";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#db/client.server";
+import { chapters } from "#db/schema";
+import { chapterStatus } from "~/features/chapters/access";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { excerptOf, releasesFeed } from "~/features/feeds/releases.server";
+import { openTestDatabase } from "../support/database";
+
+/** The releases feed (issue 21): what a feed reader gets, parsed by a feed parser as one would. */
+describe("the releases feed", () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase("pglite");
+  });
+  afterAll(() => handle.close());
+
+  const bodyOf = async (number: number) =>
+    (await handle.db.select({ bodyMd: chapters.bodyMd }).from(chapters).where(eq(chapters.number, number)))[0]
+      ?.bodyMd ?? "";
+
+  for (const format of ["atom", "rss"] as const)
+    it(`lists every released chapter, newest first, and no text a visitor cannot read (${format})`, async () => {
+      const now = new Date();
+      const xml = await releasesFeed(format, now);
+      const feed = parseFeed(xml);
+      expect(feed.meta.type).toBe(format);
+      expect(feed.title).toBe("Crimson Covenant");
+      const catalog = await getChapterCatalog();
+      const released = catalog.published.filter((chapter) => chapterStatus(chapter, now) !== "locked");
+      const scheduled = catalog.published.filter((chapter) => chapterStatus(chapter, now) === "locked");
+      expect(scheduled.length).toBeGreaterThan(0);
+      expect(feed.items.map((item) => item.url)).toEqual(
+        [...released]
+          .sort((a, b) => b.releaseAt.getTime() - a.releaseAt.getTime() || b.number - a.number)
+          .map((chapter) => `http://localhost:3000/chapter/${chapter.number}`),
+      );
+      for (const chapter of scheduled) expect(xml).not.toContain(chapter.title);
+      const first = feed.items.find((item) => item.url?.endsWith("/chapter/1"));
+      expect(first?.title).toBe(`Chapter 1: ${catalog.byNumber.get(1)?.title}`);
+      expect(first?.description).toBe(excerptOf(await bodyOf(1)));
+      // A paid chapter: an invitation to unlock it, and not a word of its text.
+      const paid = released.find((chapter) => chapterStatus(chapter, now) === "paid");
+      if (!paid) throw new Error("the demo has a released paid chapter");
+      const entry = feed.items.find((item) => item.url?.endsWith(`/chapter/${paid.number}`));
+      const coins = paid.coinsRequired === 1 ? "1 coin" : `${paid.coinsRequired} coins`;
+      expect(entry?.description).toBe(`A new chapter, to unlock with ${coins} on the site.`);
+      const opening = excerptOf(await bodyOf(paid.number), 40).replace("…", "");
+      expect(xml).not.toContain(opening);
+    });
+
+  it("cuts an excerpt at a word, as plain text, whatever the Markdown holds", () => {
+    expect(excerptOf("The **bell** rang & <script>alert(1)</script> once.")).toBe("The bell rang & once.");
+    const long = excerptOf(`${"word ".repeat(100)}end`, 30);
+    expect(long).toBe("word word word word word word…");
+    expect(excerptOf("[a link](javascript:alert(1)) stays text")).toBe("a link stays text");
+    expect(excerptOf("Caf&#xe9; &#233; &lt;b&gt; &bogus;")).toBe("Café é <b> &bogus;");
+  });
+});
