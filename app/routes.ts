@@ -55,6 +55,8 @@ export default [
   // The releases feed (issue 21), Atom and RSS 2.0.
   route("feed.atom", "routes/feed.ts", { id: "feed-atom" }),
   route("feed.rss", "routes/feed.ts", { id: "feed-rss" }),
+  route("sitemap.xml", "routes/sitemap.ts", { id: "sitemap" }),
+  route("robots.txt", "routes/sitemap.ts", { id: "robots" }),
   route("admin/drafts", "routes/admin/drafts.ts"),
   route("admin/preview", "routes/admin/preview.ts"),
   route("admin/export/orders.csv", "routes/admin/export.ts", { id: "admin-export-orders" }),

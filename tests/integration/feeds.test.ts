@@ -6,6 +6,7 @@ import { chapters } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { excerptOf, releasesFeed } from "~/features/feeds/releases.server";
+import { robots, sitemap } from "~/features/feeds/sitemap.server";
 import { openTestDatabase } from "../support/database";
 
 /** The releases feed (issue 21): what a feed reader gets, parsed by a feed parser as one would. */
@@ -56,5 +57,36 @@ describe("the releases feed", () => {
     expect(long).toBe("word word word word word word…");
     expect(excerptOf("[a link](javascript:alert(1)) stays text")).toBe("a link stays text");
     expect(excerptOf("Caf&#xe9; &#233; &lt;b&gt; &bogus;")).toBe("Café é <b> &bogus;");
+  });
+
+  it("maps the public pages, every released chapter and no scheduled one, the wiki and the products", async () => {
+    const now = new Date();
+    const xml = await sitemap(now);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+      ),
+    ).toBe(true);
+    const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) =>
+      match[1]?.replace("http://localhost:3000", ""),
+    );
+    const catalog = await getChapterCatalog();
+    const chaptersListed = locs.filter((loc) => loc?.startsWith("/chapter/"));
+    expect(chaptersListed).toEqual(
+      catalog.published
+        .filter((chapter) => chapterStatus(chapter, now) !== "locked")
+        .map((chapter) => `/chapter/${chapter.number}`),
+    );
+    expect(catalog.published.some((chapter) => chapterStatus(chapter, now) === "locked")).toBe(true);
+    expect(locs).toEqual(expect.arrayContaining(["/", "/toc", "/wiki/world/new-lumen", "/shop/product/1"]));
+    expect(new Set(locs).size).toBe(locs.length);
+    expect(xml).toMatch(
+      /<url><loc>http:\/\/localhost:3000\/chapter\/1<\/loc><lastmod>\d{4}-\d{2}-\d{2}<\/lastmod><\/url>/,
+    );
+    const text = robots();
+    expect(text).toContain("User-agent: *\nDisallow: /admin\n");
+    for (const path of ["/account", "/settings", "/checkout", "/pay/", "/webhooks/"])
+      expect(text).toContain(`Disallow: ${path}\n`);
+    expect(text).toContain("Sitemap: http://localhost:3000/sitemap.xml");
   });
 });

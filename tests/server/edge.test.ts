@@ -424,4 +424,13 @@ describe("the releases feed", () => {
       '<link rel="alternate" type="application/atom+xml"',
     );
   });
+
+  it("answers sitemap.xml and robots.txt for search engines, with this origin's addresses", async () => {
+    const map = await fetch(`${origin}/sitemap.xml`);
+    expect(map.headers.get("content-type")).toBe("application/xml; charset=utf-8");
+    expect(await map.text()).toContain(`<loc>${origin}/chapter/1</loc>`);
+    const robots = await fetch(`${origin}/robots.txt`);
+    expect(robots.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+    expect(await robots.text()).toContain(`Sitemap: ${origin}/sitemap.xml`);
+  });
 });

@@ -123,6 +123,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/drafts": "resource",
   "feed.atom": "resource",
   "feed.rss": "resource",
+  "sitemap.xml": "resource",
+  "robots.txt": "resource",
   "admin/uploads": [{ path: "/admin/uploads", status: 404, translated: true, signedIn: true }],
   "admin/site": [{ path: "/admin/site", status: 404, translated: true, signedIn: true }],
   "admin/wiki": [{ path: "/admin/wiki", status: 404, translated: true, signedIn: true }],

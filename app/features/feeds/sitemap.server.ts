@@ -1,0 +1,87 @@
+import { chapterStatus } from "~/features/chapters/access";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { listProducts } from "~/features/shop/queries.server";
+import { listWikiPages } from "~/features/wiki/queries.server";
+import { releaseTime } from "~/lib/clock.server";
+import { getEnv } from "~/lib/env.server";
+
+/** The public pages that are not a chapter, a wiki page or a product. */
+const PAGES = [
+  "/",
+  "/about",
+  "/toc",
+  "/wiki",
+  "/gallery",
+  "/shop",
+  "/fundraiser",
+  "/fundraiser/supporters",
+  "/terms",
+  "/privacy",
+];
+
+/**
+ * Paths search engines must not crawl (issue 21): the admin, a reader's own pages, forms and payment steps,
+ * and the machine endpoints.
+ */
+const PRIVATE = [
+  "/admin",
+  "/account",
+  "/settings",
+  "/orders/",
+  "/cart",
+  "/checkout",
+  "/pay/",
+  "/outbox",
+  "/reader/",
+  "/auth/",
+  "/webhooks/",
+  "/preferences",
+  "/fundraiser/thanks",
+  "/login",
+  "/register",
+  "/forgot-password",
+  "/reset-password",
+];
+
+const escapeXml = (text: string) =>
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c] ?? c,
+  );
+
+/**
+ * `sitemap.xml` (sitemaps.org 0.9): the public pages, every released chapter with the day it last changed
+ * (its release, or a later edit), the wiki's pages and the products. A scheduled chapter or a draft is not
+ * listed: the release clock decides, as for every page.
+ */
+export async function sitemap(now = releaseTime()): Promise<string> {
+  const origin = getEnv().origin;
+  const [catalog, wiki, products] = await Promise.all([getChapterCatalog(), listWikiPages(), listProducts()]);
+  const entries: { path: string; lastmod?: Date }[] = [
+    ...PAGES.map((path) => ({ path })),
+    ...catalog.published
+      .filter((chapter) => chapterStatus(chapter, now) !== "locked")
+      .map((chapter) => ({
+        path: `/chapter/${chapter.number}`,
+        lastmod: new Date(Math.max(chapter.releaseAt.getTime(), chapter.updatedAt.getTime())),
+      })),
+    ...wiki.map((page) => ({ path: `/wiki/${page.section}/${page.slug}` })),
+    ...products.map((product) => ({ path: `/shop/product/${product.id}` })),
+  ];
+  const urls = entries.map(
+    ({ path, lastmod }) =>
+      `<url><loc>${escapeXml(`${origin}${path}`)}</loc>${lastmod ? `<lastmod>${lastmod.toISOString().slice(0, 10)}</lastmod>` : ""}</url>`,
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
+}
+
+/** `robots.txt`: everything but the private paths, and where the sitemap is. */
+export function robots(): string {
+  return [
+    "User-agent: *",
+    ...PRIVATE.map((path) => `Disallow: ${path}`),
+    "",
+    `Sitemap: ${getEnv().origin}/sitemap.xml`,
+    "",
+  ].join("\n");
+}
