@@ -55,6 +55,7 @@ export default [
   // The releases feed (issue 21), Atom and RSS 2.0.
   route("feed.atom", "routes/feed.ts", { id: "feed-atom" }),
   route("feed.rss", "routes/feed.ts", { id: "feed-rss" }),
+  route("feed/private/:token", "routes/feed-private.ts"),
   route("sitemap.xml", "routes/sitemap.ts", { id: "sitemap" }),
   route("robots.txt", "routes/sitemap.ts", { id: "robots" }),
   route("admin/drafts", "routes/admin/drafts.ts"),

@@ -20,6 +20,12 @@ import {
   parseForm,
 } from "~/features/auth/schemas";
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
+import {
+  createFeedToken,
+  hasFeedToken,
+  privateFeedPath,
+  revokeFeedToken,
+} from "~/features/feeds/private.server";
 import { saveReadingSettings } from "~/features/reader/queries.server";
 import { parseSettings } from "~/features/reading-settings/settings";
 import {
@@ -34,6 +40,7 @@ import { emailChoicesSchema, sessionSchema, timeZoneSchema, unlinkSchema } from 
 import {
   AppearanceForm,
   EmailChoicesForm,
+  PrivateFeedForm,
   ReadingForm,
   SessionList,
   TimeZoneForm,
@@ -41,6 +48,7 @@ import {
 import { timeZoneNames } from "~/features/settings/time-zones.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { getEnv } from "~/lib/env.server";
 import { canonicalTimeZone, getPreferences, readCookies } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
@@ -51,10 +59,11 @@ import type { Route } from "./+types/settings";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [choices, sessions, linked] = await Promise.all([
+  const [choices, sessions, linked, feed] = await Promise.all([
     getAccountChoices(user.id),
     listSessions(user.id, user.sessionId),
     getLinkedIdentities(user.id),
+    hasFeedToken(user.id),
   ]);
   const preferences = getPreferences(request);
   return {
@@ -73,6 +82,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     sessions,
     linked,
     providers: listConfiguredProviders(),
+    feed,
   };
 }
 
@@ -145,6 +155,17 @@ export async function action({ request, context }: Route.ActionArgs) {
         );
         return done("account.password.done");
       }
+      case "feedToken": {
+        const token = await createFeedToken(user.id);
+        return {
+          intent,
+          done: "settings.feed.created",
+          feedUrl: `${getEnv().origin}${privateFeedPath(token)}`,
+        };
+      }
+      case "feedTokenOff":
+        await revokeFeedToken(user.id);
+        return done("settings.feed.turnedOff");
       case "deleteAccount": {
         const parsed = parseForm(deleteAccountSchema, form);
         if (!parsed.ok) return fail(parsed.errors);
@@ -159,7 +180,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   return formFailure({ formError: "account.unknownAction" });
 }
 
-const sections = ["reading", "appearance", "time-zone", "emails", "sessions", "linked", "email"] as const;
+const sections = [
+  "reading",
+  "appearance",
+  "time-zone",
+  "emails",
+  "feed",
+  "sessions",
+  "linked",
+  "email",
+] as const;
 
 export default function Settings({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
@@ -197,6 +227,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       </Panel>
       <Panel id="emails" title={t("settings.emails.title")}>
         <EmailChoicesForm {...loaderData.emails} actionData={result} />
+      </Panel>
+      <Panel id="feed" title={t("settings.feed.title")}>
+        <PrivateFeedForm active={loaderData.feed} actionData={result} />
       </Panel>
       <Panel id="sessions" title={t("settings.sessions.title")}>
         <SessionList sessions={loaderData.sessions} now={loaderData.now} actionData={result} />

@@ -127,3 +127,15 @@ export const userAchievements = pgTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.key] })],
 );
+
+/**
+ * A reader's private feed address (issue 21): the hash of its token only, one a reader; a new one replaces
+ * the old, which then answers 404.
+ */
+export const feedTokens = pgTable("feed_tokens", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,3 +1,4 @@
+import en from "../../app/i18n/locales/en.json" with { type: "json" };
 import { login, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
@@ -106,4 +107,26 @@ test.describe("with JavaScript off", () => {
     await expect(page.getByText("Your reading preferences are saved.")).toBeVisible();
     await expect(page.locator("html")).toHaveAttribute("data-line-height", "2");
   });
+});
+
+test("/settings makes a private feed address to copy; a new one retires it", async ({
+  page,
+  request,
+}, testInfo) => {
+  await register(page);
+  await page.goto("/settings#feed");
+  await hydrated(page);
+  const panel = page.getByRole("region", { name: en.settings.feed.title });
+  await panel.getByRole("button", { name: en.settings.feed.create }).click();
+  await expect(panel.getByText(en.settings.feed.created)).toBeVisible();
+  const first = await panel.getByTestId("private-feed-url").inputValue();
+  expect(first).toMatch(/\/feed\/private\/[\w-]{20,}$/);
+  const feed = await request.get(first);
+  expect(feed.status()).toBe(200);
+  expect(await feed.text()).toContain("/chapter/1</id>");
+  await panel.screenshot({ path: testInfo.outputPath("private-feed.png") });
+
+  await panel.getByRole("button", { name: en.settings.feed.renew }).click();
+  await expect(panel.getByTestId("private-feed-url")).not.toHaveValue(first);
+  expect((await request.get(first)).status()).toBe(404);
 });

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Client, registerAndSignIn } from "../support/http";
+import { Client, registerAndSignIn, registerReader } from "../support/http";
 import { waitForMail } from "../support/mail";
 import { waitFor } from "../support/poll";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
@@ -432,5 +432,26 @@ describe("the releases feed", () => {
     const robots = await fetch(`${origin}/robots.txt`);
     expect(robots.headers.get("content-type")).toBe("text/plain; charset=utf-8");
     expect(await robots.text()).toContain(`Sitemap: ${origin}/sitemap.xml`);
+  });
+
+  it("gives a signed-in reader a private feed address from /settings; a new one makes the old one a 404", async () => {
+    const client = new Client(origin);
+    await registerReader(client, dataDir, "feeder");
+    const address = async () => {
+      const answer = await client.post("/settings", { intent: "feedToken" });
+      expect(answer.status).toBe(200);
+      const url = /value="(http[^"]*\/feed\/private\/[^"]+)"/.exec(await answer.text())?.[1];
+      expect(url).toBeDefined();
+      return url ?? "";
+    };
+    const first = await address();
+    const feed = await fetch(first);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("content-type")).toBe("application/atom+xml; charset=utf-8");
+    expect(await feed.text()).toContain('<content type="html">');
+    const second = await address();
+    expect((await fetch(first)).status).toBe(404);
+    expect((await fetch(second)).status).toBe(200);
+    expect((await fetch(`${origin}/feed/private/not-a-real-token-at-all-0000`)).status).toBe(404);
   });
 });

@@ -123,6 +123,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/drafts": "resource",
   "feed.atom": "resource",
   "feed.rss": "resource",
+  "feed/private/:token": "resource",
   "sitemap.xml": "resource",
   "robots.txt": "resource",
   "admin/uploads": [{ path: "/admin/uploads", status: 404, translated: true, signedIn: true }],

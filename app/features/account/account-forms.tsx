@@ -12,7 +12,12 @@ import { Checkbox, FormAlert, FormNotice, useFormValidation } from "~/ui/form";
  * the page's action, which answers with the intent it handled, so only that form shows the errors or the
  * notice.
  */
-export type ActionResult = FormFailure & { intent?: string; done?: string };
+export type ActionResult = FormFailure & {
+  intent?: string;
+  done?: string;
+  /** A new private feed address, shown once (only its token's hash is kept). */
+  feedUrl?: string;
+};
 
 export function useSection(intent: string, actionData: ActionResult | undefined) {
   const mine = actionData?.intent === intent ? actionData : undefined;

@@ -9,6 +9,7 @@ import {
   chapterUnlocks,
   coinLedger,
   editorDrafts,
+  feedTokens,
   membershipGrants,
   oauthIdentities,
   oauthRequests,
@@ -70,6 +71,11 @@ export const exportedTables = [
   { table: readingProgress, section: "readingProgress", withheld: { userId: ownerColumn } },
   { table: readingSettings, section: "readingSettings", withheld: { userId: ownerColumn } },
   { table: readingDays, section: "readingDays", withheld: { userId: ownerColumn } },
+  {
+    table: feedTokens,
+    section: "privateFeed",
+    withheld: { userId: ownerColumn, tokenHash: "a secret: it identifies the private feed's address" },
+  },
   { table: userAchievements, section: "achievements", withheld: { userId: ownerColumn } },
   {
     table: payments,
@@ -177,6 +183,7 @@ export async function exportAccountData(userId: number) {
     days,
     earned,
     wall,
+    feed,
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -219,6 +226,7 @@ export async function exportAccountData(userId: number) {
     rowsOf(readingDays, eq(readingDays.userId, userId), readingDays.day),
     rowsOf(userAchievements, eq(userAchievements.userId, userId), userAchievements.earnedAt),
     rowsOf(supporters, eq(supporters.userId, userId), supporters.id),
+    rowsOf(feedTokens, eq(feedTokens.userId, userId), feedTokens.userId),
   ]);
   return {
     ...exportFormat,
@@ -242,5 +250,6 @@ export async function exportAccountData(userId: number) {
     readingDays: days,
     achievements: earned,
     supportersWall: wall,
+    privateFeed: feed,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

@@ -3,10 +3,10 @@ import { Feed } from "feed";
 import { db } from "#db/client.server";
 import { chapters } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
-import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { type ChapterFacts, getChapterCatalog } from "~/features/chapters/catalog.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { getSiteSettings } from "~/features/site/queries.server";
-import { defaultLanguage } from "~/i18n/config";
+import { defaultLanguage, type Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
 import { releaseTime } from "~/lib/clock.server";
 import { getEnv } from "~/lib/env.server";
@@ -37,6 +37,60 @@ export function excerptOf(markdown: string, max = EXCERPT_CHARS): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 1))}…`;
 }
 
+type FeedEntry = { chapter: ChapterFacts; description: string; content?: string };
+
+/** A feed of chapter entries in `language`, Atom or RSS 2.0, with the site's name and links. */
+async function writeFeed(
+  format: "atom" | "rss",
+  entries: FeedEntry[],
+  language: Language,
+  self: { atom: string; rss?: string },
+  now: Date,
+): Promise<string> {
+  const origin = getEnv().origin;
+  const site = await getSiteSettings();
+  const t = serverTranslator(language);
+  const feed = new Feed({
+    id: `${origin}/`,
+    link: `${origin}/`,
+    title: site.title,
+    description: site.tagline,
+    language,
+    updated: entries[0]?.chapter.releaseAt ?? now,
+    author: { name: site.author, link: `${origin}/about` },
+    feedLinks: self,
+    copyright: `© ${site.author}`,
+    generator: false,
+  });
+  for (const { chapter, description, content } of entries) {
+    const link = `${origin}/chapter/${chapter.number}`;
+    feed.addItem({
+      id: link,
+      link,
+      title: t("feed.itemTitle", { number: chapter.number, title: chapter.title }),
+      date: chapter.releaseAt,
+      published: chapter.releaseAt,
+      description,
+      ...(content !== undefined && { content }),
+    });
+  }
+  return format === "atom" ? feed.atom1() : feed.rss2();
+}
+
+/** The newest first: by release, then by number. */
+export const newestFirst = (a: ChapterFacts, b: ChapterFacts) =>
+  b.releaseAt.getTime() - a.releaseAt.getTime() || b.number - a.number;
+
+/** The Markdown texts of some chapters, in one query. */
+export async function textsOf(ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db()
+    .select({ id: chapters.id, bodyMd: chapters.bodyMd })
+    .from(chapters)
+    .where(inArray(chapters.id, ids));
+  return new Map(rows.map((row) => [row.id, row.bodyMd]));
+}
+
 /**
  * The releases feed (issue 21): every released chapter, newest first, with its title, date, link and an
  * excerpt. What a visitor cannot read (a paid chapter) gives no text: its entry says it can be unlocked; a
@@ -44,44 +98,28 @@ export function excerptOf(markdown: string, max = EXCERPT_CHARS): string {
  */
 export async function releasesFeed(format: "atom" | "rss", now = releaseTime()): Promise<string> {
   const origin = getEnv().origin;
-  const [catalog, site] = await Promise.all([getChapterCatalog(), getSiteSettings()]);
-  const released = catalog.published
+  const released = (await getChapterCatalog()).published
     .filter((chapter) => chapterStatus(chapter, now) !== "locked")
-    .sort((a, b) => b.releaseAt.getTime() - a.releaseAt.getTime() || b.number - a.number)
+    .sort(newestFirst)
     .slice(0, FEED_SIZE);
-  const free = released
-    .filter((chapter) => chapterStatus(chapter, now) === "free")
-    .map((chapter) => chapter.id);
-  const texts = free.length
-    ? await db()
-        .select({ id: chapters.id, bodyMd: chapters.bodyMd })
-        .from(chapters)
-        .where(inArray(chapters.id, free))
-    : [];
+  const texts = await textsOf(
+    released.filter((chapter) => chapterStatus(chapter, now) === "free").map((chapter) => chapter.id),
+  );
   const t = serverTranslator(defaultLanguage);
-  const feed = new Feed({
-    id: `${origin}/`,
-    link: `${origin}/`,
-    title: site.title,
-    description: site.tagline,
-    language: defaultLanguage,
-    updated: released[0]?.releaseAt ?? now,
-    author: { name: site.author, link: `${origin}/about` },
-    feedLinks: { atom: `${origin}/feed.atom`, rss: `${origin}/feed.rss` },
-    copyright: `© ${site.author}`,
-    generator: false,
-  });
-  for (const chapter of released) {
-    const link = `${origin}/chapter/${chapter.number}`;
-    const body = texts.find((row) => row.id === chapter.id)?.bodyMd;
-    feed.addItem({
-      id: link,
-      link,
-      title: t("feed.itemTitle", { number: chapter.number, title: chapter.title }),
-      date: chapter.releaseAt,
-      published: chapter.releaseAt,
+  const entries = released.map((chapter) => {
+    const body = texts.get(chapter.id);
+    return {
+      chapter,
       description: body === undefined ? t("feed.unlock", { count: chapter.coinsRequired }) : excerptOf(body),
-    });
-  }
-  return format === "atom" ? feed.atom1() : feed.rss2();
+    };
+  });
+  return writeFeed(
+    format,
+    entries,
+    defaultLanguage,
+    { atom: `${origin}/feed.atom`, rss: `${origin}/feed.rss` },
+    now,
+  );
 }
+
+export { writeFeed };

@@ -35,6 +35,7 @@ const PRIVATE = [
   "/reader/",
   "/auth/",
   "/webhooks/",
+  "/feed/private/",
   "/preferences",
   "/fundraiser/thanks",
   "/login",

@@ -267,3 +267,49 @@ export function SessionList({
     </div>
   );
 }
+
+/**
+ * The private feed (issue 21): make an address (shown once, to copy into a feed reader), make a new one
+ * (the old stops working), or turn it off.
+ */
+export function PrivateFeedForm({ active, actionData }: { active: boolean; actionData?: ActionResult }) {
+  const { t } = useTranslation();
+  const url = actionData?.intent === "feedToken" ? actionData.feedUrl : undefined;
+  return (
+    <div className="flex flex-col gap-4">
+      <SectionMessages intent="feedToken" actionData={actionData} />
+      <SectionMessages intent="feedTokenOff" actionData={actionData} />
+      <p>{t("settings.feed.text")}</p>
+      {url ? (
+        <label className="flex flex-col gap-1">
+          <span className="text-sm">{t("settings.feed.address")}</span>
+          <input
+            readOnly
+            value={url}
+            onFocus={(event) => event.currentTarget.select()}
+            className="min-h-11 w-full rounded-md border border-line bg-[color:var(--surface)] px-3 font-mono text-sm"
+            data-testid="private-feed-url"
+          />
+        </label>
+      ) : active ? (
+        <p className="text-sm text-muted">{t("settings.feed.active")}</p>
+      ) : null}
+      <div className="flex flex-wrap gap-3">
+        <Form method="post">
+          <input type="hidden" name="intent" value="feedToken" />
+          <button type="submit" className={buttonClass("primary")}>
+            {active ? t("settings.feed.renew") : t("settings.feed.create")}
+          </button>
+        </Form>
+        {active ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="feedTokenOff" />
+            <button type="submit" className={buttonClass("outline")}>
+              {t("settings.feed.off")}
+            </button>
+          </Form>
+        ) : null}
+      </div>
+    </div>
+  );
+}
