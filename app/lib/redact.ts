@@ -23,8 +23,11 @@ const secretParams = new Set([
   "code_verifier",
 ]);
 
-/** Path segments that are themselves secrets: the test provider's checkout page is /pay/test/<session id>. */
-const secretPaths: RegExp[] = [/^(\/pay\/[^/?#]+\/)[^/?#]+/];
+/**
+ * Path segments that are themselves secrets: the test provider's checkout page is /pay/test/<session id>, a
+ * reader's private feed /feed/private/<token> (ADR 44).
+ */
+const secretPaths: RegExp[] = [/^(\/pay\/[^/?#]+\/)[^/?#]+/, /^(\/feed\/private\/)[^/?#]+/];
 
 /** The URL (a path with its query, as an access log has it) with every secret value replaced. */
 export function redactUrl(url: string | undefined): string | undefined {

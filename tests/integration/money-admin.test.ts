@@ -16,6 +16,7 @@ import {
   subscriptions,
 } from "#db/schema";
 import { csvCell, exportCsv } from "~/features/admin/exports.server";
+import { orderFilterSchema, paymentFilterSchema } from "~/features/admin/money-filters";
 import { cancelSubscriptionSchema, moneyActionSchema } from "~/features/admin/order-forms";
 import {
   getOrderForAdmin,
@@ -323,6 +324,29 @@ describe("money forms and CSV cells", () => {
         if (parsed.ok) expect(parsed.data.subscription).toBeGreaterThanOrEqual(0);
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it("read any list query string without an error: what is out of range is ignored (fuzz)", () => {
+    fc.assert(
+      fc.property(
+        fc.dictionary(
+          fc.constantFrom("status", "kind", "q", "before"),
+          fc.oneof(
+            fc.string({ maxLength: 400 }),
+            fc.constantFrom("paid", "coins", "0", "-1", "2147483648", "7"),
+          ),
+        ),
+        (query) => {
+          const orders = orderFilterSchema.parse(query);
+          const payments = paymentFilterSchema.parse(query);
+          for (const filter of [orders, payments]) {
+            expect((filter.q ?? "").length).toBeLessThanOrEqual(254);
+            if (filter.before !== undefined) expect(filter.before).toBeGreaterThanOrEqual(1);
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -2,13 +2,13 @@ import { parseFeed } from "@rowanmanning/feed-parser";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { chapters, users } from "#db/schema";
+import { chapters, feedTokens, users } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { createFeedToken, hasFeedToken, privateFeed, revokeFeedToken } from "~/features/feeds/private.server";
-import { openTestDatabase } from "../support/database";
+import { drivers, openTestDatabase } from "../support/database";
 import { createReader, grantCoins, grantMembership } from "../support/factories";
 
 /** A reader's private feed (issue 21): the full text of what they may read, by a token they can replace. */
@@ -77,5 +77,21 @@ describe("the private feed", () => {
     expect(await privateFeed(token, now)).toBeUndefined();
     for (const made of ["", "x", "a".repeat(43), "../../etc/passwd", "%00".repeat(20)])
       expect(await privateFeed(made, now)).toBeUndefined();
+  });
+});
+
+describe.runIf(drivers.includes("postgres"))("the private feed under concurrency", () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase("postgres");
+  });
+  afterAll(() => handle.close());
+
+  it("makes four addresses at once for one reader: one row, and only the last one made works", async () => {
+    const reader = await createReader({ prefix: "feedrace" });
+    const tokens = await Promise.all([0, 1, 2, 3].map(() => createFeedToken(reader.id)));
+    expect(await handle.db.select().from(feedTokens).where(eq(feedTokens.userId, reader.id))).toHaveLength(1);
+    const answers = await Promise.all(tokens.map((token) => privateFeed(token)));
+    expect(answers.filter((answer) => answer !== undefined)).toHaveLength(1);
   });
 });
