@@ -30,7 +30,7 @@ test("chapter 11, scheduled for tomorrow: locked to a visitor, read ahead by a m
   const author = await register(page);
   await grantAuthor(author.email);
 
-  await uploadPng(page, "bell.png", 900, 500, 120);
+  await uploadPng(page, "bell.png", 900, 500);
 
   const release = new Date(Date.now() + 86_400_000);
   await page.goto("/admin/chapters/new");

@@ -66,14 +66,15 @@ export async function grantAuthor(email: string): Promise<void> {
 }
 
 /**
- * Uploads a new PNG of `width`×`height` named `name` on /admin/uploads, as an author does; its colour comes
- * from `shade` (0 to 200), so each test's image has bytes (and so an upload key) of its own.
+ * Uploads a new PNG of `width`×`height` named `name` on /admin/uploads, as an author does. Its colour is one
+ * of 16.7 million drawn at random, so each call's image has bytes (and so an upload key) of its own: two
+ * tests running at once never meet "already uploaded" (a colour from the clock's milliseconds did, 1 in 200).
  */
-export async function uploadPng(page: Page, name: string, width: number, height: number, shade: number) {
+export async function uploadPng(page: Page, name: string, width: number, height: number) {
   const { default: sharp } = await import("sharp");
-  const png = await sharp({
-    create: { width, height, channels: 3, background: { r: shade, g: 30, b: 200 - shade } },
-  })
+  const { randomInt } = await import("node:crypto");
+  const background = { r: randomInt(256), g: randomInt(256), b: randomInt(256) };
+  const png = await sharp({ create: { width, height, channels: 3, background } })
     .png()
     .toBuffer();
   await page.goto("/admin/uploads");
