@@ -13,8 +13,13 @@ import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
-import { sharedViewer } from "~/features/page-cache/viewer.server";
-import { currentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
+import { sharedViewer, showsComments } from "~/features/page-cache/viewer.server";
+import {
+  currentRevision,
+  currentRevisionWithComments,
+  startRevisionPoll,
+  stopRevisionPoll,
+} from "~/features/site/revision.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
 import { releaseTimeMs } from "~/lib/clock.server";
 import type { RequestContext } from "~/lib/context";
@@ -177,7 +182,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         maxAgeMs: 60_000,
         // Stale-if-error: a day covers an outage someone is fixing, not a database left for dead.
         staleMs: 24 * 60 * 60_000,
-        revision: currentRevision,
+        revision: (pathname) => (showsComments(pathname) ? currentRevisionWithComments() : currentRevision()),
         nextReleaseAfter,
         now: releaseTimeMs,
         preferences: preferencesFromCookies,

@@ -26,8 +26,11 @@ export type PageCacheOptions = HeaderOptions & {
   maxBytes: number;
   /** The longest an entry is served without a fresh render (relative times, monthly figures). */
   maxAgeMs: number;
-  /** The content revision now, or undefined when it is not known (then nothing is served from the cache). */
-  revision: () => number | undefined;
+  /**
+   * The revision a page at `pathname` is kept by now (the content's; with the comments' for pages that show
+   * comments), or undefined when it is not known (then nothing is served from the cache).
+   */
+  revision: (pathname: string) => number | undefined;
   /** The first chapter release after a time: a page rendered before it may show the chapter locked. */
   nextReleaseAfter: (time: number) => Promise<number | undefined>;
   /** The release time now, in ms (the real time unless a test moved it: app/lib/clock.server.ts). */
@@ -202,7 +205,7 @@ export class PageCache {
     shared: PendingPage["shared"],
     next: () => void,
   ) {
-    const revision = this.options.revision();
+    const revision = this.options.revision(pathname);
     const entry = this.entries.get(key);
     if (revision === undefined) {
       // The revision poll fails: the database does not answer. What was kept is better than an error page.

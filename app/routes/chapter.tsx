@@ -1,6 +1,7 @@
-import { data, redirect } from "react-router";
+import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { movedChapterNumber } from "~/features/chapters/catalog.server";
+import { CommentsSlot } from "~/features/comments/slot";
 import { loadChapterForReader, previewAudiences } from "~/features/reader/access.server";
 import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
@@ -46,6 +47,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 
 export const headers = shareableIfLoaderSays;
 
+/** A comment, a heart or a report changes nothing of the chapter: its text is not loaded again. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>
+  formAction?.endsWith("/comments") ? false : defaultShouldRevalidate;
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const number = parseId(params.id);
   const user = await getSessionUser(request);
@@ -69,7 +74,16 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) =>
 
 export default function Chapter({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData && "error" in actionData ? actionData.error : undefined;
-  return <ChapterPage chapter={loaderData.chapter} signedIn={loaderData.signedIn} error={error} />;
+  const { chapter } = loaderData;
+  return (
+    <ChapterPage
+      chapter={chapter}
+      signedIn={loaderData.signedIn}
+      error={error}
+      // An author's preview shows the chapter as its audience would, without the live thread.
+      comments={chapter.preview ? undefined : <CommentsSlot chapter={chapter.number} />}
+    />
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

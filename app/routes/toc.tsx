@@ -7,6 +7,7 @@ import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
 import { ChapterStatusBadge } from "~/features/chapters/status-badge";
 import { unlockedChapterNumbers } from "~/features/coins/queries.server";
+import { commentCounts } from "~/features/comments/queries.server";
 import { readsAheadOf } from "~/features/reader/access.server";
 import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/continue";
 import { getProgress } from "~/features/reader/queries.server";
@@ -27,7 +28,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     throw data(null, { status: 404 });
   const user = await getSessionUser(request);
   const now = releaseTime();
-  const [volumes, site, progress] = await Promise.all([
+  const [volumes, site, progress, comments] = await Promise.all([
     // A signed-in reader's table is rendered for them alone (not kept): their read-ahead and unlocks show.
     user
       ? Promise.all([readsAheadOf(user.id, now), unlockedChapterNumbers(user.id)]).then(([ahead, unlocked]) =>
@@ -36,13 +37,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       : getTableOfContents(now),
     getSiteSettings(),
     user ? getProgress(user.id) : undefined,
+    commentCounts(),
   ]);
   if (requested !== undefined && !volumes.some((volume) => volume.number === requested))
     throw data(null, { status: 404 });
   const marks = progress ? toMarks(progress) : undefined;
   // A visitor's marks come from browser storage after the page shows: the page is the same for all of them.
   return data(
-    { ...tocPage(volumes, { requested, marks }), synopsis: site.synopsis, marks },
+    { ...tocPage(volumes, { requested, marks }), synopsis: site.synopsis, marks, comments },
     { headers: shareableIf(!user) },
   );
 }
@@ -72,7 +74,15 @@ function ProgressBadge({ mark }: { mark?: ProgressMark }) {
   );
 }
 
-const ChapterRow = memo(function ChapterRow({ chapter, mark }: { chapter: TocChapter; mark?: ProgressMark }) {
+const ChapterRow = memo(function ChapterRow({
+  chapter,
+  mark,
+  comments,
+}: {
+  chapter: TocChapter;
+  mark?: ProgressMark;
+  comments?: number;
+}) {
   const { t } = useTranslation();
   const label = (
     <>
@@ -83,7 +93,10 @@ const ChapterRow = memo(function ChapterRow({ chapter, mark }: { chapter: TocCha
       <span className="flex shrink-0 flex-col items-end gap-1">
         <ChapterStatusBadge chapter={chapter} />
         <ProgressBadge mark={mark} />
-        <span className="text-xs text-muted">{t("toc.minutes", { count: chapter.minutes })}</span>
+        <span className="text-xs text-muted">
+          {t("toc.minutes", { count: chapter.minutes })}
+          {comments ? ` · ${t("toc.comments", { count: comments })}` : ""}
+        </span>
       </span>
     </>
   );
@@ -171,7 +184,11 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
               >
                 {ordered(volume.chapters).map((chapter) => (
                   <li key={chapter.number}>
-                    <ChapterRow chapter={chapter} mark={marks[chapter.number]} />
+                    <ChapterRow
+                      chapter={chapter}
+                      mark={marks[chapter.number]}
+                      comments={loaderData.comments[chapter.number]}
+                    />
                   </li>
                 ))}
               </ol>

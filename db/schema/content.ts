@@ -132,6 +132,12 @@ export const contentRevision = pgTable(
   {
     id: integer("id").primaryKey().default(1),
     revision: integer("revision").notNull().default(0),
+    /**
+     * Moved by every write to comments and hearts (migration 0022): the pages that show comments or their
+     * counts (a chapter's comments, the table of contents) are kept per both counters, every other page per
+     * `revision` alone, so a comment never retires the chapter pages (ADR 47).
+     */
+    comments: integer("comments").notNull().default(0),
   },
   (t) => [check("content_revision_single_row", sql`${t.id} = 1`)],
 );

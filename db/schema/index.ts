@@ -5,6 +5,7 @@
 
 export * from "./admin";
 export * from "./coins";
+export * from "./comments";
 export * from "./content";
 export * from "./fundraiser";
 export * from "./payments";

@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { type DefaultTreeAdapterTypes, parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
-import { renderChapter, renderMarkdown, sanitizeHtml } from "./markdown.server";
+import { renderChapter, renderCommentMarkdown, renderMarkdown, sanitizeHtml } from "./markdown.server";
 
 /** Every element of an HTML fragment, parsed as a browser would. */
 function elements(html: string): DefaultTreeAdapterTypes.Element[] {
@@ -96,6 +96,54 @@ describe("renderMarkdown", () => {
         const html = renderMarkdown(markdown);
         expect(dangers(html)).toEqual([]);
         expect(sanitizeHtml(html)).toBe(html);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("renderCommentMarkdown (a reader's comment, issue 21)", () => {
+  it("keeps emphasis, quotes, spoilers and links marked as the reader's", () => {
+    expect(renderCommentMarkdown("*a* **b** ||end|| [x](https://e.example)\n\n> said")).toBe(
+      '<p><em>a</em> <strong>b</strong> <span class="spoiler" tabindex="0">end</span> <a href="https://e.example" rel="nofollow ugc noopener">x</a></p>\n<blockquote>\n<p>said</p>\n</blockquote>',
+    );
+  });
+
+  it("shows raw HTML as text, drops images and headings' markup, empties javascript: links", () => {
+    expect(renderCommentMarkdown("<b onclick=x>hi</b>")).toBe("<p>&#x3C;b onclick=x>hi&#x3C;/b></p>");
+    expect(renderCommentMarkdown("# Big\n\n![i](https://e.example/i.png)")).toBe("<p>Big</p>\n<p></p>");
+    expect(renderCommentMarkdown("[x](javascript:alert(1))")).toBe("<p><a>x</a></p>");
+  });
+
+  it("never throws, never emits an element outside the subset or an active attribute (fuzzed)", () => {
+    const allowed = new Set(["p", "br", "em", "strong", "del", "a", "blockquote", "code", "span"]);
+    const fragments = fc.constantFrom(
+      "<script>",
+      "</script>",
+      "<img src=x onerror=alert(1)>",
+      "[x](javascript:alert(1))",
+      "[y](  JaVa\tScRiPt:alert(1))",
+      "<svg onload=alert(1)>",
+      "||",
+      "**",
+      "> ",
+      "`",
+      "www.example.com",
+      "\n\n",
+      "<",
+      '"',
+    );
+    const input = fc
+      .array(fc.oneof(fragments, fc.string()), { maxLength: 12 })
+      .map((parts) => parts.join(""));
+    fc.assert(
+      fc.property(input, (markdown) => {
+        const html = renderCommentMarkdown(markdown);
+        expect(dangers(html)).toEqual([]);
+        for (const element of elements(html)) {
+          expect(allowed.has(element.tagName)).toBe(true);
+          for (const attr of element.attrs) expect(["href", "rel", "class", "tabindex"]).toContain(attr.name);
+        }
       }),
       { numRuns: 300 },
     );

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Element, Root } from "hast";
+import type { Root as MdastRoot } from "mdast";
 import rehypeParse from "rehype-parse";
 import rehypeRaw from "rehype-raw";
-import rehypeSanitize, { defaultSchema } from "rehype-sanitize";
+import rehypeSanitize, { defaultSchema, type Options as Schema } from "rehype-sanitize";
 import rehypeStringify from "rehype-stringify";
 import remarkGfm from "remark-gfm";
 import remarkParse from "remark-parse";
@@ -92,29 +93,108 @@ const markdownProcessor = unified()
   .use(rehypeStringify)
   .freeze();
 
-const htmlProcessor = unified()
-  .use(rehypeParse, { fragment: true })
-  .use(unprefixIds)
-  .use(emptyDisallowedUrls)
-  .use(rehypeSanitize, sanitizeSchema)
-  .use(finishLinks)
-  .use(rehypeStringify)
-  .freeze();
+/** The sanitiser: parse as a browser would, empty disallowed addresses, keep what `schema` allows, finish. */
+function sanitizer(schema: Schema, finish: () => (tree: Root) => void) {
+  const processor = unified()
+    .use(rehypeParse, { fragment: true })
+    .use(unprefixIds)
+    .use(emptyDisallowedUrls)
+    .use(rehypeSanitize, schema)
+    .use(finish)
+    .use(rehypeStringify)
+    .freeze();
+  return (html: string): string => {
+    // Removing a foreign element (an <svg>) can leave children whose nesting a browser's parser would
+    // change, such as an <a> in an <a>; another pass re-parses them. It settles in a pass or two.
+    let current = html;
+    for (let pass = 0; pass < 5; pass++) {
+      const next = String(processor.processSync(current));
+      if (next === current) break;
+      current = next;
+    }
+    return current;
+  };
+}
 
 /**
  * HTML in, safe HTML out. It parses as a browser would (so nesting the parser would undo is undone first),
  * then sanitises; its output is a fixed point of it.
  */
-export function sanitizeHtml(html: string): string {
-  // Removing a foreign element (an <svg>) can leave children whose nesting a browser's parser would change,
-  // such as an <a> in an <a>; another pass re-parses them. It settles in a pass or two.
-  let current = html;
-  for (let pass = 0; pass < 5; pass++) {
-    const next = String(htmlProcessor.processSync(current));
-    if (next === current) break;
-    current = next;
-  }
-  return current;
+export const sanitizeHtml = sanitizer(sanitizeSchema, finishLinks);
+
+/**
+ * What a reader's comment may hold (issue 21): emphasis, links, quotes, inline code, line breaks and
+ * spoilers (`||hidden||`, a `span.spoiler`); everything else is unwrapped to its text or dropped.
+ */
+const commentSchema: Schema = {
+  ...sanitizeSchema,
+  tagNames: ["p", "br", "em", "strong", "del", "a", "blockquote", "code", "span"],
+  attributes: { a: ["href"], span: [["className", "spoiler"]] },
+  ancestors: {},
+  required: {},
+  protocols: { href: ["http", "https", "mailto"] },
+};
+
+/** Comment links are the reader's, not the site's: `nofollow ugc`; a spoiler can be focused to reveal it. */
+function finishCommentElements() {
+  return (tree: Root) => {
+    visit(tree, "element", (node: Element) => {
+      if (node.tagName === "a" && node.properties.href) node.properties.rel = ["nofollow", "ugc", "noopener"];
+      // A refused address (javascript:…) was emptied: the text stays, as no link.
+      else if (node.tagName === "a") node.properties = {};
+      if (node.tagName === "span") node.properties.tabIndex = 0;
+    });
+  };
+}
+
+const sanitizeCommentHtml = sanitizer(commentSchema, finishCommentElements);
+
+/** `||text||` in a text node becomes a spoiler span (before sanitising, which keeps only that class). */
+function spoilers() {
+  return (tree: Root) => {
+    visit(tree, "text", (node, index, parent) => {
+      if (!parent || index === undefined || !node.value.includes("||")) return;
+      const parts = node.value.split(/\|\|(.+?)\|\|/s);
+      if (parts.length === 1) return;
+      const children = parts.map((part, at) =>
+        at % 2
+          ? ({
+              type: "element",
+              tagName: "span",
+              properties: { className: ["spoiler"] },
+              children: [{ type: "text", value: part }],
+            } as Element)
+          : { type: "text" as const, value: part },
+      );
+      parent.children.splice(index, 1, ...children);
+      return index + children.length;
+    });
+  };
+}
+
+/** Raw HTML in a comment is shown as the text it is, never parsed; a heading is a paragraph. */
+function plainHtmlAndHeadings() {
+  return (tree: MdastRoot) => {
+    visit(tree, (node) => {
+      if (node.type === "html") Object.assign(node, { type: "text" });
+      if (node.type === "heading") Object.assign(node, { type: "paragraph" });
+    });
+  };
+}
+
+/** Markdown without raw HTML (a tag in a comment is its text, never an element), with spoilers. */
+const commentProcessor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(plainHtmlAndHeadings)
+  .use(remarkRehype)
+  .use(spoilers)
+  .use(rehypeStringify)
+  .freeze();
+
+/** A reader's comment (Markdown) to safe HTML, through the chapters' sanitiser with the comment subset. */
+export function renderCommentMarkdown(markdown: string): string {
+  return sanitizeCommentHtml(String(commentProcessor.processSync(markdown)));
 }
 
 /** Markdown (raw HTML allowed) to sanitised HTML. Never throws for any input string. */

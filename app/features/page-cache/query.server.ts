@@ -1,4 +1,5 @@
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
+import { COMMENT_LIMITS, commentOrders } from "~/features/comments/limits";
 import { WALL_MAX_PAGE } from "~/features/fundraiser/wall-page";
 import { wallTiers } from "~/features/fundraiser/wall-tiers";
 import { shopFilters } from "~/features/shop/catalog";
@@ -16,6 +17,14 @@ const pageParameters: { page: RegExp; parameters: Record<string, readonly string
     parameters: {
       tier: wallTiers,
       page: Array.from({ length: WALL_MAX_PAGE - 1 }, (_, index) => String(index + 2)),
+    },
+  },
+  // A chapter's comments (ADR 47): the order, and the page (the pager reaches no further than maxPage).
+  {
+    page: /^\/chapter\/\d{1,6}\/comments$/,
+    parameters: {
+      order: commentOrders.filter((order) => order !== "newest"),
+      page: Array.from({ length: COMMENT_LIMITS.maxPage - 1 }, (_, index) => String(index + 2)),
     },
   },
   // The inquiry form's "sent" notice (ADR 26).

@@ -29,6 +29,17 @@ export async function sharedViewer(
   return `reader ${fontSize} ${fontFamily} ${lineHeight}`;
 }
 
+/**
+ * The pages that show comments or their counts (a chapter's comments, the table of contents), and their
+ * route data: kept per the content and comments revisions together, every other page per the content's
+ * alone, so a new comment retires these and never the chapter pages (ADR 47).
+ */
+export function showsComments(pathname: string): boolean {
+  return COMMENT_PAGES.test(pathname);
+}
+
+const COMMENT_PAGES = /^\/(?:toc(?:\/volume\/\d{1,6})?|chapters|chapter\/\d{1,6}\/comments)(?:\.data)?$/;
+
 const ADMIN_PAGES = /^\/admin(\/|\.data$|$)/;
 
 /** The pages under the shop's layout (app/routes.ts), and their route data (`.data`). */

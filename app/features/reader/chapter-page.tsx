@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useRef, useState } from "react";
+import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { type LinkProps, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
 import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reading-settings/settings";
 import { useTranslation } from "~/i18n/react";
@@ -38,9 +38,12 @@ export function ChapterPage({
   chapter,
   signedIn,
   error,
+  comments,
 }: {
   chapter: ChapterView;
   signedIn: boolean;
+  /** What follows an open chapter's pager: its comments (features/comments), given by the route. */
+  comments?: ReactNode;
   /** A failed unlock's message key. */
   error?: string;
 }) {
@@ -240,6 +243,7 @@ export function ChapterPage({
             </ChapterLink>
           ) : null}
         </nav>
+        {chapter.lock ? null : comments}
       </div>
 
       {hint ? (

@@ -9,14 +9,19 @@ import { logger } from "~/lib/logger.server";
  * content within about a second of a change, whichever process or instance made it. Without the poll
  * (tests, scripts) nothing is memoised: `current()` is undefined and `memoByRevision` always recomputes.
  */
-const state: { revision?: number; timer?: NodeJS.Timeout } = {};
+const state: { revision?: number; comments?: number; timer?: NodeJS.Timeout } = {};
 
-export async function readContentRevision(): Promise<number> {
+/** Both counters: the content's, and the comments' (moved by comments and hearts, ADR 47). */
+export async function readRevisions(): Promise<{ revision: number; comments: number }> {
   const [row] = await db()
-    .select({ revision: contentRevision.revision })
+    .select({ revision: contentRevision.revision, comments: contentRevision.comments })
     .from(contentRevision)
     .where(eq(contentRevision.id, 1));
-  return row?.revision ?? 0;
+  return { revision: row?.revision ?? 0, comments: row?.comments ?? 0 };
+}
+
+export async function readContentRevision(): Promise<number> {
+  return (await readRevisions()).revision;
 }
 
 /** The revision last read, or undefined when no poll runs (every read then goes to the database). */
@@ -24,19 +29,32 @@ export function currentRevision(): number | undefined {
   return state.revision;
 }
 
+/**
+ * What a page showing comments (or their counts) is kept by: the sum of both counters, which moves whenever
+ * either does (each only grows). Undefined when no poll runs or the database does not answer.
+ */
+export function currentRevisionWithComments(): number | undefined {
+  return state.revision === undefined || state.comments === undefined
+    ? undefined
+    : state.revision + state.comments;
+}
+
+function remember(revisions: { revision: number; comments: number } | undefined) {
+  state.revision = revisions?.revision;
+  state.comments = revisions?.comments;
+}
+
 export async function startRevisionPoll(everyMs = 1000): Promise<void> {
-  state.revision = await readContentRevision();
+  remember(await readRevisions());
   let busy = false;
   state.timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    readContentRevision()
-      .then((revision) => {
-        state.revision = revision;
-      })
+    readRevisions()
+      .then(remember)
       .catch((error: unknown) => {
         // A lost database: forget the revision, so nothing cached is trusted until it answers again.
-        state.revision = undefined;
+        remember(undefined);
         logger.warn({ err: error }, "content revision poll failed");
       })
       .finally(() => {
@@ -52,13 +70,13 @@ export async function startRevisionPoll(everyMs = 1000): Promise<void> {
  */
 export async function refreshContentRevision(): Promise<void> {
   if (state.timer === undefined) return;
-  state.revision = await readContentRevision();
+  remember(await readRevisions());
 }
 
 export function stopRevisionPoll(): void {
   clearInterval(state.timer);
   state.timer = undefined;
-  state.revision = undefined;
+  remember(undefined);
 }
 
 /**
