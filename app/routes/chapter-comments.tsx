@@ -43,9 +43,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return answerComments(request, number, await getSessionUser(request), context);
 }
 
-export const meta: Route.MetaFunction = ({ data: page }) =>
-  page ? [{ title: `${page.chapter.number}. ${page.chapter.title}` }] : [];
-
 const hrefFor = (chapter: number) => (order: string, page: number) =>
   `/chapter/${chapter}/comments?order=${order}${page > 1 ? `&page=${page}` : ""}`;
 

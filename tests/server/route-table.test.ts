@@ -38,6 +38,12 @@ const pages: Record<string, Sample[] | "resource"> = {
     { path: "/chapter/1", status: 200, translated: false },
     { path: "/chapter/999", status: 404, translated: true },
   ],
+  // A locked chapter's comments are as locked as its text (issue 21).
+  "chapter/:id/comments": [
+    { path: "/chapter/1/comments", status: 200, translated: true },
+    { path: "/chapter/4/comments", status: 403, translated: true },
+    { path: "/chapter/999/comments", status: 404, translated: true },
+  ],
   "reader/progress": "resource",
   "reader/settings": "resource",
   wiki: [{ path: "/wiki", status: 200, translated: true }],
@@ -149,6 +155,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],
   "admin/chapters/:id/revisions": [{ path: "/admin/chapters/1/revisions", status: 404, translated: true }],
   "admin/preview": "resource",
+  "admin/comments": [{ path: "/admin/comments", status: 404, translated: true, signedIn: true }],
   "*": [{ path: "/no/such/page", status: 404, translated: true }],
 };
 

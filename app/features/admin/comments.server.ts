@@ -2,12 +2,10 @@ import { and, desc, eq, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, commentBans, commentReports, comments, users } from "#db/schema";
 import { type Actor, recordAudit } from "./audit.server";
+import type { ModerationAction, ModerationView } from "./comment-moderation";
 
 /** A page of the moderation list. */
 export const MODERATION_PAGE_SIZE = 50;
-
-export const moderationViews = ["reported", "hidden", "all"] as const;
-export type ModerationView = (typeof moderationViews)[number];
 
 /**
  * Comments for the author to moderate (issue 21), newest first, 50 a page (`before`: the last id seen):
@@ -51,9 +49,6 @@ export async function listForModeration(filter: { view: ModerationView; before?:
     next: rows.length > MODERATION_PAGE_SIZE ? rows[MODERATION_PAGE_SIZE - 1]?.id : undefined,
   };
 }
-
-export const moderationActions = ["hide", "restore", "delete", "dismiss"] as const;
-export type ModerationAction = (typeof moderationActions)[number];
 
 /**
  * Hides, restores or deletes a comment, or dismisses its reports (keeping it): audited, and every open

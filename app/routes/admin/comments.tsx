@@ -1,13 +1,8 @@
 import "~/i18n/full-catalogue";
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import {
-  listForModeration,
-  moderateComment,
-  moderationActions,
-  moderationViews,
-  setCommentBan,
-} from "~/features/admin/comments.server";
+import { moderationActions, moderationViews } from "~/features/admin/comment-moderation";
+import { listForModeration, moderateComment, setCommentBan } from "~/features/admin/comments.server";
 import { nextPagePath } from "~/features/admin/filters";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";

@@ -1,0 +1,6 @@
+/** The moderation page's lists and actions (issue 21), shared by its page and app/features/admin/comments.server.ts. */
+export const moderationViews = ["reported", "hidden", "all"] as const;
+export type ModerationView = (typeof moderationViews)[number];
+
+export const moderationActions = ["hide", "restore", "delete", "dismiss"] as const;
+export type ModerationAction = (typeof moderationActions)[number];
