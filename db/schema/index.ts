@@ -7,6 +7,7 @@ export * from "./admin";
 export * from "./coins";
 export * from "./content";
 export * from "./fundraiser";
+export * from "./notifications";
 export * from "./payments";
 export * from "./reader";
 export * from "./shop";

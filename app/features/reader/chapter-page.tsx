@@ -38,9 +38,12 @@ export function ChapterPage({
   chapter,
   signedIn,
   error,
+  lockedExtra,
 }: {
   chapter: ChapterView;
   signedIn: boolean;
+  /** Shown under a locked chapter's panel (the route's "Notify me", ADR 45). */
+  lockedExtra?: React.ReactNode;
   /** A failed unlock's message key. */
   error?: string;
 }) {
@@ -209,7 +212,9 @@ export function ChapterPage({
         ) : null}
         {chapter.lock ? (
           <Suspense fallback={null}>
-            <LockedView lock={chapter.lock} chapter={chapter.number} />
+            <LockedView lock={chapter.lock} chapter={chapter.number}>
+              {lockedExtra}
+            </LockedView>
           </Suspense>
         ) : (
           <>
