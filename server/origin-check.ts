@@ -4,20 +4,13 @@ import { logger } from "~/lib/logger.server";
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
- * A release e-mail's unsubscribe link (ADR 45): a mail program posts to it in one click (RFC 8058), from its
- * servers or from a webmail page on another site. It acts on the token in its path, never on a cookie, so a
- * cross-site POST there forges nothing: whoever holds the link may already stop those e-mails.
- */
-const TOKEN_ONLY_WRITES = /^\/unsubscribe\/[^/]+$/;
-
-/**
  * State changes come only from our own pages (docs/security-model.md S12): a browser's cross-site POST is refused.
  * Browsers send Sec-Fetch-Site (modern ones) or Origin on every POST; a request with neither is not a
  * browser's and carries no ambient credentials worth forging.
  */
 export function originCheck(configuredOrigin: string): RequestHandler {
   return (req, res, next) => {
-    if (SAFE_METHODS.has(req.method) || TOKEN_ONLY_WRITES.test(req.path)) return next();
+    if (SAFE_METHODS.has(req.method)) return next();
     const site = req.get("sec-fetch-site");
     const origin = req.get("origin");
     const ownOrigin = `${req.protocol}://${req.get("host")}`;
