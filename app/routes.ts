@@ -46,6 +46,9 @@ export default [
   route("account/supporter", "routes/account/supporter.tsx"),
   route("account/subscription", "routes/account/subscription.tsx"),
   route("settings", "routes/settings.tsx"),
+  // Release e-mails (ADR 45): "Notify me", and the e-mails' unsubscribe link (no sign-in needed).
+  route("notify", "routes/notify.ts"),
+  route("unsubscribe/:token", "routes/unsubscribe.tsx"),
   route("achievements", "routes/achievements.tsx"),
   route("coins", "routes/coins/index.tsx"),
   route("orders/:id", "routes/orders/order.tsx"),

@@ -14,6 +14,7 @@ import { importContent, isDatabaseEmpty } from "~/features/content/import.server
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { sharedViewer, showsComments } from "~/features/page-cache/viewer.server";
+import { startReleaseMails, stopReleaseMails } from "~/features/release-mails/worker.server";
 import {
   currentRevision,
   currentRevisionWithComments,
@@ -173,6 +174,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   await startRevisionPoll();
   // Orders whose reservation ended give their units back, every minute (ADR 25).
   startOrderExpiry();
+  // Chapter e-mails: openings queued once, a throttled batch sent every 15 s (ADR 45).
+  await startReleaseMails();
   const pages = vite
     ? undefined
     : new PageCache({
@@ -253,6 +256,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     if (!drained) server.closeAllConnections();
     stopRevisionPoll();
     stopOrderExpiry();
+    await stopReleaseMails();
     await settleAfterResponse(DRAIN_MS);
     await closeAdminSocket();
     await handle

@@ -86,6 +86,8 @@ const schema = z
     AUTHOR_EMAIL: z.email("must be an e-mail address").max(254).optional(),
     /** Inquiries one IP may send per hour (ADR 26); each sender's address has its own, fixed limit. */
     INQUIRY_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(5),
+    /** Release e-mails one app instance sends a minute at most (ADR 45); the rest wait for the next tick. */
+    RELEASE_MAILS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
     /** Memory for whole pages kept for many readers (server/page-cache.ts). */
     PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
     /** The site's time zone: a monthly fundraiser goal counts the calendar month there (ADR 28). */

@@ -18,6 +18,7 @@ describe("redactUrl", () => {
     ["/pay/test", "/pay/test"],
     ["/feed/private/Zk3x_secret-token", "/feed/private/[redacted]"],
     ["/feed/private/Zk3x_secret-token?x=1", "/feed/private/[redacted]?x=1"],
+    ["/unsubscribe/Zk3x_secret-token", "/unsubscribe/[redacted]"],
     ["/feed.atom", "/feed.atom"],
     ["/chapter/1?lang=en&page=2", "/chapter/1?lang=en&page=2"],
     ["/x?token", "/x?token"],

@@ -25,9 +25,13 @@ const secretParams = new Set([
 
 /**
  * Path segments that are themselves secrets: the test provider's checkout page is /pay/test/<session id>, a
- * reader's private feed /feed/private/<token> (ADR 44).
+ * reader's private feed /feed/private/<token> (ADR 44), a release e-mail's /unsubscribe/<token> (ADR 45).
  */
-const secretPaths: RegExp[] = [/^(\/pay\/[^/?#]+\/)[^/?#]+/, /^(\/feed\/private\/)[^/?#]+/];
+const secretPaths: RegExp[] = [
+  /^(\/pay\/[^/?#]+\/)[^/?#]+/,
+  /^(\/feed\/private\/)[^/?#]+/,
+  /^(\/unsubscribe\/)[^/?#]+/,
+];
 
 /** The URL (a path with its query, as an access log has it) with every secret value replaced. */
 export function redactUrl(url: string | undefined): string | undefined {

@@ -7,6 +7,8 @@ import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
+import { NotifyButton } from "~/features/release-mails/notify-button";
+import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { useTranslation } from "~/i18n/react";
 import { releaseTime } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms";
@@ -42,7 +44,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shared = mayShareChapterPage(user, Boolean(chapter.lock));
   // An author's preview shows the page as its audience sees it (a visitor is signed out); never kept.
   const signedIn = chapter.preview ? chapter.preview !== "visitor" : Boolean(user);
-  return data({ chapter, signedIn }, { headers: shareableIf(shared) });
+  // "Notify me" on a locked chapter: a reader's locked page is their own (never kept), so it may say their choice.
+  const notify = chapter.lock && user && !chapter.preview ? await newChapterEmailsOn(user.id) : undefined;
+  return data({ chapter, signedIn, notify }, { headers: shareableIf(shared) });
 }
 
 export const headers = shareableIfLoaderSays;
@@ -82,6 +86,12 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
       error={error}
       // An author's preview shows the chapter as its audience would, without the live thread.
       comments={chapter.preview ? undefined : <CommentsSlot chapter={chapter.number} />}
+      lockedExtra={
+        <NotifyButton
+          on={loaderData.signedIn ? loaderData.notify : undefined}
+          returnTo={`/chapter/${chapter.number}`}
+        />
+      }
     />
   );
 }

@@ -1,7 +1,7 @@
 import { releaseTime } from "~/lib/clock.server";
 import "~/i18n/full-catalogue";
 import { memo, startTransition, useEffect, useState } from "react";
-import { data } from "react-router";
+import { data, useLocation } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
@@ -12,6 +12,8 @@ import { readsAheadOf } from "~/features/reader/access.server";
 import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/continue";
 import { getProgress } from "~/features/reader/queries.server";
 import { loadAllStoredProgress } from "~/features/reader/storage";
+import { NotifyButton } from "~/features/release-mails/notify-button";
+import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { type TocPageVolume, tocPage } from "~/features/toc/page";
 import { useTranslation } from "~/i18n/react";
@@ -28,7 +30,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     throw data(null, { status: 404 });
   const user = await getSessionUser(request);
   const now = releaseTime();
-  const [volumes, site, progress, comments] = await Promise.all([
+  const [volumes, site, progress, notify, comments] = await Promise.all([
     // A signed-in reader's table is rendered for them alone (not kept): their read-ahead and unlocks show.
     user
       ? Promise.all([readsAheadOf(user.id, now), unlockedChapterNumbers(user.id)]).then(([ahead, unlocked]) =>
@@ -37,6 +39,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       : getTableOfContents(now),
     getSiteSettings(),
     user ? getProgress(user.id) : undefined,
+    // "Notify me": the reader's e-mail choice (a visitor's page, the same for all, links to sign in).
+    user ? newChapterEmailsOn(user.id) : undefined,
     commentCounts(),
   ]);
   if (requested !== undefined && !volumes.some((volume) => volume.number === requested))
@@ -44,7 +48,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const marks = progress ? toMarks(progress) : undefined;
   // A visitor's marks come from browser storage after the page shows: the page is the same for all of them.
   return data(
-    { ...tocPage(volumes, { requested, marks }), synopsis: site.synopsis, marks, comments },
+    { ...tocPage(volumes, { requested, marks }), synopsis: site.synopsis, marks, notify, comments },
     { headers: shareableIf(!user) },
   );
 }
@@ -144,6 +148,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const ordered = <T,>(list: T[]) => (reversed ? [...list].reverse() : list);
   const marks = useMarks(loaderData.marks);
   const next = continueTarget(marks, loaderData.readable);
+  const { pathname } = useLocation();
   return (
     <Page title={t("toc.heading")} name={t("toc.title")} intro={loaderData.synopsis} width="max-w-3xl">
       <div className="mb-6 flex flex-wrap justify-between gap-3">
@@ -162,6 +167,9 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
         >
           {t("toc.reverseOrder")}
         </button>
+      </div>
+      <div className="mb-8">
+        <NotifyButton on={loaderData.notify} returnTo={pathname} />
       </div>
       <div className="flex flex-col gap-10">
         {ordered(loaderData.volumes).map((volume) => (

@@ -8,6 +8,7 @@ export * from "./coins";
 export * from "./comments";
 export * from "./content";
 export * from "./fundraiser";
+export * from "./notifications";
 export * from "./payments";
 export * from "./reader";
 export * from "./shop";

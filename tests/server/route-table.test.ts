@@ -130,6 +130,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   "feed.atom": "resource",
   "feed.rss": "resource",
   "feed/private/:token": "resource",
+  notify: "resource",
+  "unsubscribe/:token": [{ path: "/unsubscribe/not-a-real-link", status: 404, translated: true }],
   "sitemap.xml": "resource",
   "robots.txt": "resource",
   "admin/uploads": [{ path: "/admin/uploads", status: 404, translated: true, signedIn: true }],

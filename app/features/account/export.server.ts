@@ -21,6 +21,7 @@ import {
   readingDays,
   readingProgress,
   readingSettings,
+  releaseMails,
   sessions,
   subscriptions,
   supporters,
@@ -75,6 +76,14 @@ export const exportedTables = [
     table: feedTokens,
     section: "privateFeed",
     withheld: { userId: ownerColumn, tokenHash: "a secret: it identifies the private feed's address" },
+  },
+  {
+    table: releaseMails,
+    section: "releaseEmails",
+    withheld: {
+      userId: ownerColumn,
+      unsubscribeHash: "a secret: it identifies the e-mail's unsubscribe link",
+    },
   },
   { table: userAchievements, section: "achievements", withheld: { userId: ownerColumn } },
   {
@@ -184,6 +193,7 @@ export async function exportAccountData(userId: number) {
     earned,
     wall,
     feed,
+    releaseEmails,
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -227,6 +237,7 @@ export async function exportAccountData(userId: number) {
     rowsOf(userAchievements, eq(userAchievements.userId, userId), userAchievements.earnedAt),
     rowsOf(supporters, eq(supporters.userId, userId), supporters.id),
     rowsOf(feedTokens, eq(feedTokens.userId, userId), feedTokens.userId),
+    rowsOf(releaseMails, eq(releaseMails.userId, userId), releaseMails.id),
   ]);
   return {
     ...exportFormat,
@@ -251,5 +262,6 @@ export async function exportAccountData(userId: number) {
     achievements: earned,
     supportersWall: wall,
     privateFeed: feed,
+    releaseEmails,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

@@ -11,6 +11,8 @@ export type MailMessage = {
   html: string;
   /** Where a reply goes instead of MAIL_FROM (an inquiry to the author: the sender, ADR 26). */
   replyTo?: string;
+  /** Further header fields as written (a release e-mail's List-Unsubscribe and List-Unsubscribe-Post, ADR 45). */
+  headers?: Record<string, string>;
 };
 
 /**
@@ -30,8 +32,8 @@ class SmtpMailer implements Mailer {
   ) {
     this.transport = nodemailer.createTransport(url);
   }
-  async send({ to, subject, text, html, replyTo }: MailMessage) {
-    await this.transport.sendMail({ from: this.from, to, subject, text, html, replyTo });
+  async send({ to, subject, text, html, replyTo, headers }: MailMessage) {
+    await this.transport.sendMail({ from: this.from, to, subject, text, html, replyTo, headers });
     logger.info({ event: "mail.sent", subject, toDomain: domainOf(to) }, "e-mail sent");
   }
 }
@@ -46,8 +48,16 @@ class OutboxMailer implements Mailer {
     readonly dir: string,
     private readonly from: string,
   ) {}
-  async send({ to, subject, text, html, replyTo }: MailMessage) {
-    const info = await this.transport.sendMail({ from: this.from, to, subject, text, html, replyTo });
+  async send({ to, subject, text, html, replyTo, headers }: MailMessage) {
+    const info = await this.transport.sendMail({
+      from: this.from,
+      to,
+      subject,
+      text,
+      html,
+      replyTo,
+      headers,
+    });
     await fs.mkdir(this.dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, "-");
     const file = path.join(this.dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`);

@@ -159,3 +159,60 @@ export function shippedMail(
     label: serverTranslator(language)("mail.order.button"),
   });
 }
+
+export type ReleaseMailValues = {
+  username: string;
+  site: string;
+  number: string;
+  title: string;
+  /** The reader's tier, named in their language: only for an early notice. */
+  tier?: string;
+  /** A free chapter's opening as plain text, or a paid one's invitation to unlock it: never a locked text. */
+  excerpt: string;
+  link: string;
+  unsubscribeLink: string;
+};
+
+/**
+ * A chapter is out, or open early to the reader's tier (ADR 45): its title, an excerpt and a link, then how to
+ * stop these e-mails. The headers give mail programs their own unsubscribe button (RFC 2369) that works in one
+ * click, without opening a page (RFC 8058).
+ */
+export function releaseMail(
+  language: Language,
+  to: string,
+  kind: "release" | "early",
+  values: ReleaseMailValues,
+): MailMessage {
+  const t = serverTranslator(language);
+  const named = { ...values, tier: values.tier ?? "" };
+  const paragraphs = t(`mail.${kind}.body`, named).split("\n\n");
+  const button = t("mail.release.button", named);
+  const footer = t("mail.release.footer", named);
+  const stop = t("mail.release.unsubscribe", named);
+  const signature = t("mail.signature", named);
+  const text = [
+    ...paragraphs,
+    values.excerpt,
+    `${button}: ${values.link}`,
+    signature,
+    `${footer}\n${stop}: ${values.unsubscribeLink}`,
+  ].join("\n\n");
+  const html = [
+    ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+    `<blockquote>${escapeHtml(values.excerpt)}</blockquote>`,
+    `<p><a href="${escapeHtml(values.link)}">${escapeHtml(button)}</a></p>`,
+    `<p>${escapeHtml(signature)}</p>`,
+    `<p><small>${escapeHtml(footer)} <a href="${escapeHtml(values.unsubscribeLink)}">${escapeHtml(stop)}</a></small></p>`,
+  ].join("\n");
+  return {
+    to,
+    subject: t(`mail.${kind}.subject`, named),
+    text,
+    html,
+    headers: {
+      "List-Unsubscribe": `<${values.unsubscribeLink}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
+}

@@ -39,11 +39,14 @@ export function ChapterPage({
   signedIn,
   error,
   comments,
+  lockedExtra,
 }: {
   chapter: ChapterView;
   signedIn: boolean;
   /** What follows an open chapter's pager: its comments (features/comments), given by the route. */
   comments?: ReactNode;
+  /** Shown under a locked chapter's panel (the route's "Notify me", ADR 45). */
+  lockedExtra?: ReactNode;
   /** A failed unlock's message key. */
   error?: string;
 }) {
@@ -212,7 +215,9 @@ export function ChapterPage({
         ) : null}
         {chapter.lock ? (
           <Suspense fallback={null}>
-            <LockedView lock={chapter.lock} chapter={chapter.number} />
+            <LockedView lock={chapter.lock} chapter={chapter.number}>
+              {lockedExtra}
+            </LockedView>
           </Suspense>
         ) : (
           <>

@@ -12,7 +12,16 @@ import type { Lock } from "./access.server";
 const GET_MORE_BELOW = 5;
 
 /** What a reader sees instead of a chapter they may not read yet (never the text itself). */
-export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
+export function LockedView({
+  lock,
+  chapter,
+  children,
+}: {
+  lock: Lock;
+  chapter: number;
+  /** More the page offers here (the route's "Notify me"). */
+  children?: React.ReactNode;
+}) {
   const { t } = useTranslation();
   const format = useFormat();
   const navigation = useNavigation();
@@ -92,6 +101,7 @@ export function LockedView({ lock, chapter }: { lock: Lock; chapter: number }) {
           ) : null}
         </>
       )}
+      {children}
     </section>
   );
 }

@@ -1,0 +1,40 @@
+import { useFetcher } from "react-router";
+import { useTranslation } from "~/i18n/react";
+import { buttonClass } from "~/ui/button";
+import { Link } from "~/ui/link";
+
+/**
+ * "Notify me" (ADR 45) on the table of contents and a locked chapter: the release e-mail opt-in of /settings.
+ * A plain form to /notify that works without JavaScript (it goes back to `returnTo`), sent by a fetcher once
+ * the page runs. A visitor gets a link to sign in that comes back here. `on` is undefined for a visitor.
+ */
+export function NotifyButton({ on, returnTo }: { on: boolean | undefined; returnTo: string }) {
+  const { t } = useTranslation();
+  const fetcher = useFetcher();
+  if (on === undefined)
+    return (
+      <Link to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} className={buttonClass("outline")}>
+        {t("reader.notify.signIn")}
+      </Link>
+    );
+  // While the choice is on its way, show what it will be.
+  const pending = fetcher.formData?.get("notify");
+  const shownOn = pending === undefined || pending === null ? on : pending === "on";
+  return (
+    <fetcher.Form
+      method="post"
+      action="/notify"
+      preventScrollReset
+      className="flex flex-wrap items-center gap-3"
+    >
+      <input type="hidden" name="redirectTo" value={returnTo} />
+      <input type="hidden" name="notify" value={shownOn ? "off" : "on"} />
+      <p role="status" className="text-sm text-muted">
+        {shownOn ? t("reader.notify.on") : null}
+      </p>
+      <button type="submit" className={buttonClass("outline")} disabled={fetcher.state !== "idle"}>
+        {shownOn ? t("reader.notify.stop") : t("reader.notify.button")}
+      </button>
+    </fetcher.Form>
+  );
+}

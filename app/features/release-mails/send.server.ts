@@ -1,0 +1,176 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { type Database, db } from "#db/client.server";
+import { releaseMails, users } from "#db/schema";
+import { chapterStatus } from "~/features/chapters/access";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { excerptOf, textsOf } from "~/features/feeds/releases.server";
+import { getMailer, type Mailer } from "~/features/mail/mailer.server";
+import { releaseMail } from "~/features/mail/templates.server";
+import { getMembership } from "~/features/membership/queries.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { defaultLanguage, isLanguage } from "~/i18n/config";
+import { serverTranslator } from "~/i18n/server";
+import { releaseTime } from "~/lib/clock.server";
+import { getEnv } from "~/lib/env.server";
+import { describeError } from "~/lib/errors";
+import { logger } from "~/lib/logger.server";
+import { hashToken, randomToken } from "~/lib/tokens.server";
+
+/** How long a claimed e-mail is held by its worker: far longer than sending a tick's batch takes. */
+export const LEASE_MS = 5 * 60_000;
+/** Waits after each failed attempt; past the last, the e-mail is kept as failed. */
+export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+export const unsubscribePath = (token: string) => `/unsubscribe/${token}`;
+
+type Claimed = { id: number; userId: number; chapterId: number; kind: "release" | "early"; attempts: number };
+
+/**
+ * Claims up to `limit` due e-mails in one statement: rows another worker holds (locked now, or leased) are
+ * skipped, not waited for. The claim sets a lease and counts the attempt, and commits at once: no transaction
+ * stays open while mail is sent.
+ */
+export async function claimDueMails(now: Date, limit: number, database: Database = db()): Promise<Claimed[]> {
+  const due = database
+    .select({ id: releaseMails.id })
+    .from(releaseMails)
+    .where(
+      and(
+        eq(releaseMails.status, "queued"),
+        lte(releaseMails.nextAttemptAt, now),
+        or(isNull(releaseMails.lockedUntil), lte(releaseMails.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(releaseMails.nextAttemptAt), asc(releaseMails.id))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return database
+    .update(releaseMails)
+    .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${releaseMails.attempts} + 1` })
+    .where(inArray(releaseMails.id, due))
+    .returning({
+      id: releaseMails.id,
+      userId: releaseMails.userId,
+      chapterId: releaseMails.chapterId,
+      kind: releaseMails.kind,
+      attempts: releaseMails.attempts,
+    });
+}
+
+export type SendOptions = {
+  /** The real time: leases and retries (ADR 39: mail keeps the real time). */
+  now?: Date;
+  /** The release time: whether a chapter is free, paid or still early. */
+  releaseNow?: Date;
+  limit?: number;
+  mailer?: Mailer;
+  database?: Database;
+};
+
+/**
+ * Sends the due e-mails this worker claims, one at a time, each marked sent, retried later or (past
+ * MAX_ATTEMPTS) kept as failed and logged. A reader who turned the e-mails off since, or was suspended, is
+ * skipped (`cancelled`). Returns what happened to each.
+ */
+export async function sendDueMails({
+  now = new Date(),
+  releaseNow = releaseTime(),
+  limit = 20,
+  mailer = getMailer(),
+  database = db(),
+}: SendOptions = {}): Promise<{ sent: number; retried: number; failed: number; cancelled: number }> {
+  const outcome = { sent: 0, retried: 0, failed: 0, cancelled: 0 };
+  const claimed = await claimDueMails(now, limit, database);
+  if (!claimed.length) return outcome;
+  const readers = await database
+    .select({
+      id: users.id,
+      email: users.email,
+      username: users.username,
+      language: users.language,
+      optedIn: users.emailNewChapters,
+      suspendedAt: users.suspendedAt,
+    })
+    .from(users)
+    .where(
+      inArray(
+        users.id,
+        claimed.map((mail) => mail.userId),
+      ),
+    );
+  const readerOf = new Map(readers.map((reader) => [reader.id, reader]));
+  const catalog = await getChapterCatalog();
+  const chapterOf = new Map(catalog.published.map((chapter) => [chapter.id, chapter]));
+  const texts = await textsOf([...new Set(claimed.map((mail) => mail.chapterId))]);
+  const site = await getSiteSettings();
+  const origin = getEnv().origin;
+
+  for (const mail of claimed) {
+    const reader = readerOf.get(mail.userId);
+    const chapter = chapterOf.get(mail.chapterId);
+    if (!reader || !chapter || !reader.optedIn || reader.suspendedAt) {
+      await database
+        .update(releaseMails)
+        .set({ status: "cancelled", lockedUntil: null })
+        .where(eq(releaseMails.id, mail.id));
+      outcome.cancelled++;
+      continue;
+    }
+    const language = isLanguage(reader.language) ? reader.language : defaultLanguage;
+    const t = serverTranslator(language);
+    // An early notice goes to a reader whose tier reads the chapter: its opening, like a free chapter's. A paid
+    // chapter gets its invitation to unlock, never its text.
+    const status = chapterStatus(chapter, releaseNow);
+    const body = texts.get(chapter.id) ?? "";
+    const excerpt = status === "paid" ? t("feed.unlock", { count: chapter.coinsRequired }) : excerptOf(body);
+    const tier =
+      mail.kind === "early" ? t(`tiers.${(await getMembership(reader.id, releaseNow)).tier}`) : undefined;
+    const token = randomToken();
+    try {
+      await database
+        .update(releaseMails)
+        .set({ unsubscribeHash: hashToken(token) })
+        .where(eq(releaseMails.id, mail.id));
+      await mailer.send(
+        releaseMail(language, reader.email, mail.kind, {
+          username: reader.username,
+          site: site.title,
+          number: String(chapter.number),
+          title: chapter.title,
+          ...(tier ? { tier } : {}),
+          excerpt,
+          link: `${origin}/chapter/${chapter.number}`,
+          unsubscribeLink: `${origin}${unsubscribePath(token)}`,
+        }),
+      );
+    } catch (error) {
+      const { code } = describeError(error);
+      const failed = mail.attempts >= MAX_ATTEMPTS;
+      const delay = RETRY_DELAYS_MS[mail.attempts - 1] ?? 0;
+      await database
+        .update(releaseMails)
+        .set({
+          lockedUntil: null,
+          lastError: code,
+          ...(failed ? { status: "failed" as const } : { nextAttemptAt: new Date(now.getTime() + delay) }),
+        })
+        .where(eq(releaseMails.id, mail.id));
+      const line = { event: "release-mail.failed", mailId: mail.id, attempts: mail.attempts, code };
+      if (failed) {
+        logger.error(line, "release e-mail failed for good (kept as failed)");
+        outcome.failed++;
+      } else {
+        logger.warn({ ...line, retryInMs: delay }, "release e-mail failed, trying again later");
+        outcome.retried++;
+      }
+      continue;
+    }
+    await database
+      .update(releaseMails)
+      .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null })
+      .where(eq(releaseMails.id, mail.id));
+    outcome.sent++;
+  }
+  return outcome;
+}
