@@ -2,8 +2,10 @@ import { data, redirect } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { movedChapterNumber } from "~/features/chapters/catalog.server";
 import { loadChapterForReader, previewAudiences } from "~/features/reader/access.server";
+import { ChapterMeta } from "~/features/reader/chapter-meta";
 import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
+import { chapterShare } from "~/features/reader/share.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
 import { useTranslation } from "~/i18n/react";
@@ -33,15 +35,26 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       chapter.lock,
       await purchaseContext(chapter.lock, user.id, new URL(request.url).searchParams),
     );
-  // A page load carries the text once, in the HTML; route data for client navigations carries it itself.
+  // What search engines and previews read: decided as for a visitor (ADR 46).
+  const { summary, ...share } = (await chapterShare(chapter.number, releaseTime())) ?? {
+    status: "locked" as const,
+    image: { url: "/card/site.png", width: 1200, height: 630, alt: "" },
+  };
+  // A page load carries the text (and its opening, in the head) once, in the HTML; route data for client
+  // navigations carries them itself.
   if (context.documentRequest && chapter.html !== undefined) {
     context.documentOnly.chapterHtml = chapter.html;
     delete chapter.html;
   }
+  const documentSummary = context.documentRequest && summary !== undefined;
+  if (documentSummary) context.documentOnly.chapterSummary = summary;
   const shared = mayShareChapterPage(user, Boolean(chapter.lock));
   // An author's preview shows the page as its audience sees it (a visitor is signed out); never kept.
   const signedIn = chapter.preview ? chapter.preview !== "visitor" : Boolean(user);
-  return data({ chapter, signedIn }, { headers: shareableIf(shared) });
+  return data(
+    { chapter, signedIn, share, ...(summary === undefined || documentSummary ? {} : { summary }) },
+    { headers: shareableIf(shared) },
+  );
 }
 
 export const headers = shareableIfLoaderSays;
@@ -69,7 +82,13 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) =>
 
 export default function Chapter({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData && "error" in actionData ? actionData.error : undefined;
-  return <ChapterPage chapter={loaderData.chapter} signedIn={loaderData.signedIn} error={error} />;
+  const { chapter, share, summary } = loaderData;
+  return (
+    <>
+      <ChapterMeta number={chapter.number} title={chapter.title} share={share} summary={summary} />
+      <ChapterPage chapter={chapter} signedIn={loaderData.signedIn} error={error} />
+    </>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
