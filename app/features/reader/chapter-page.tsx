@@ -225,7 +225,10 @@ export function ChapterPage({
             value={linkToCopy}
             aria-label={t("reader.copyLink")}
             className="reader-link-field"
-            ref={(field) => field?.select()}
+            ref={(field) => {
+              field?.focus();
+              field?.select();
+            }}
             onBlur={() => setLinkToCopy(undefined)}
           />
         ) : null}
