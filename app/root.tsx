@@ -23,8 +23,10 @@ import { simulatedPaymentsNotice } from "./features/site/notices.server";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
 import { AppScripts } from "./lib/app-scripts";
+import { getEnv } from "./lib/env.server";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
+import { isPrivatePath } from "./lib/private-paths";
 import { themeForPath } from "./lib/route-theme";
 import { useScrollRestoration } from "./lib/router-internals";
 
@@ -35,6 +37,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     ...preferences,
     site: { title: site.title, tagline: site.tagline },
+    // The public origin, for the absolute addresses of search engines and link previews (lib/seo.ts): the
+    // configuration's, never the request's Host header, so every kept page carries the same one (S55).
+    origin: getEnv().origin,
     // Nothing else of the account: every page is the same for all readers with the same settings, so the
     // page cache can share it (server/page-cache.ts). Personal figures are fetched by the parts showing them.
     signedIn: Boolean(user),
@@ -107,6 +112,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* The releases feed, for feed readers that find it from any page (issue 21). */}
         <link rel="alternate" type="application/atom+xml" href="/feed.atom" />
         <link rel="alternate" type="application/rss+xml" href="/feed.rss" />
+        {/* A reader's own pages, forms and the admin are not for search engines (robots.txt says it too). */}
+        {isPrivatePath(pathname) ? <meta name="robots" content="noindex" /> : null}
         <Meta />
         <Links />
       </head>

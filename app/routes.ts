@@ -62,6 +62,9 @@ export default [
   route("feed/private/:token", "routes/feed-private.ts"),
   route("sitemap.xml", "routes/sitemap.ts", { id: "sitemap" }),
   route("robots.txt", "routes/sitemap.ts", { id: "robots" }),
+  // Link preview cards (ADR 46).
+  route("card/site.png", "routes/card.ts", { id: "card-site" }),
+  route("card/chapter/:file", "routes/card.ts", { id: "card-chapter" }),
   route("admin/drafts", "routes/admin/drafts.ts"),
   route("admin/preview", "routes/admin/preview.ts"),
   route("admin/export/orders.csv", "routes/admin/export.ts", { id: "admin-export-orders" }),

@@ -26,7 +26,7 @@ export default function About({ loaderData }: Route.ComponentProps) {
     [t("about.started"), String(site.startedYear)],
   ] as const;
   return (
-    <Page title={t("about.heading")} width="max-w-3xl">
+    <Page title={t("about.heading")} width="max-w-3xl" share={{ description: site.synopsis, path: "/about" }}>
       <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 rounded-xl border border-line bg-[color:var(--surface)] p-6">
         {facts.map(([label, value]) => (
           <div key={label} className="contents">

@@ -3,8 +3,10 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { movedChapterNumber } from "~/features/chapters/catalog.server";
 import { CommentsSlot } from "~/features/comments/slot";
 import { loadChapterForReader, previewAudiences } from "~/features/reader/access.server";
+import { ChapterMeta } from "~/features/reader/chapter-meta";
 import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
+import { chapterShare } from "~/features/reader/share.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
 import { NotifyButton } from "~/features/release-mails/notify-button";
@@ -36,17 +38,28 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       chapter.lock,
       await purchaseContext(chapter.lock, user.id, new URL(request.url).searchParams),
     );
-  // A page load carries the text once, in the HTML; route data for client navigations carries it itself.
+  // What search engines and previews read: decided as for a visitor (ADR 46).
+  const { summary, ...share } = (await chapterShare(chapter.number, releaseTime())) ?? {
+    status: "locked" as const,
+    image: { url: "/card/site.png", width: 1200, height: 630, alt: "" },
+  };
+  // A page load carries the text (and its opening, in the head) once, in the HTML; route data for client
+  // navigations carries them itself.
   if (context.documentRequest && chapter.html !== undefined) {
     context.documentOnly.chapterHtml = chapter.html;
     delete chapter.html;
   }
+  const documentSummary = context.documentRequest && summary !== undefined;
+  if (documentSummary) context.documentOnly.chapterSummary = summary;
   const shared = mayShareChapterPage(user, Boolean(chapter.lock));
   // An author's preview shows the page as its audience sees it (a visitor is signed out); never kept.
   const signedIn = chapter.preview ? chapter.preview !== "visitor" : Boolean(user);
   // "Notify me" on a locked chapter: a reader's locked page is their own (never kept), so it may say their choice.
   const notify = chapter.lock && user && !chapter.preview ? await newChapterEmailsOn(user.id) : undefined;
-  return data({ chapter, signedIn, notify }, { headers: shareableIf(shared) });
+  return data(
+    { chapter, signedIn, notify, share, ...(summary === undefined || documentSummary ? {} : { summary }) },
+    { headers: shareableIf(shared) },
+  );
 }
 
 export const headers = shareableIfLoaderSays;
@@ -78,21 +91,24 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) =>
 
 export default function Chapter({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData && "error" in actionData ? actionData.error : undefined;
-  const { chapter } = loaderData;
+  const { chapter, share, summary } = loaderData;
   return (
-    <ChapterPage
-      chapter={chapter}
-      signedIn={loaderData.signedIn}
-      error={error}
-      // An author's preview shows the chapter as its audience would, without the live thread.
-      comments={chapter.preview ? undefined : <CommentsSlot chapter={chapter.number} />}
-      lockedExtra={
-        <NotifyButton
-          on={loaderData.signedIn ? loaderData.notify : undefined}
-          returnTo={`/chapter/${chapter.number}`}
-        />
-      }
-    />
+    <>
+      <ChapterMeta number={chapter.number} title={chapter.title} share={share} summary={summary} />
+      <ChapterPage
+        chapter={chapter}
+        signedIn={loaderData.signedIn}
+        error={error}
+        // An author's preview shows the chapter as its audience would, without the live thread.
+        comments={chapter.preview ? undefined : <CommentsSlot chapter={chapter.number} />}
+        lockedExtra={
+          <NotifyButton
+            on={loaderData.signedIn ? loaderData.notify : undefined}
+            returnTo={`/chapter/${chapter.number}`}
+          />
+        }
+      />
+    </>
   );
 }
 

@@ -242,7 +242,12 @@ export default function Fundraiser({ loaderData, actionData }: Route.ComponentPr
   const { monthly, campaign, tiers, recent, supporterCount } = loaderData;
   const result = actionData as ActionResult | undefined;
   return (
-    <Page title={t("fundraiser.heading")} intro={t("fundraiser.intro")} width="max-w-5xl">
+    <Page
+      title={t("fundraiser.heading")}
+      intro={t("fundraiser.intro")}
+      width="max-w-5xl"
+      share={{ description: t("fundraiser.intro"), path: "/fundraiser" }}
+    >
       <div className="flex flex-col gap-6">
         {monthly ? (
           <GoalSection id="monthly-goal" eyebrow={t("fundraiser.monthlyGoal")} goal={monthly} />

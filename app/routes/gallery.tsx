@@ -28,7 +28,12 @@ export async function loader() {
 export default function Gallery({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
-    <Page title={t("gallery.heading")} intro={t("gallery.intro")} width="max-w-6xl">
+    <Page
+      title={t("gallery.heading")}
+      intro={t("gallery.intro")}
+      width="max-w-6xl"
+      share={{ description: t("gallery.intro"), path: "/gallery" }}
+    >
       {loaderData.items.length === 0 ? (
         <p className="text-center italic">{t("gallery.empty")}</p>
       ) : (

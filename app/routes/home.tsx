@@ -8,9 +8,12 @@ import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
+import { siteCard } from "~/lib/seo";
 import { shareablePage } from "~/lib/shareable";
+import { book } from "~/lib/structured-data";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
+import { PageMeta, useSiteFacts } from "~/ui/page-meta";
 import type { Route } from "./+types/home";
 
 export const headers = shareablePage;
@@ -25,7 +28,7 @@ export async function loader() {
     countSupporters(),
   ]);
   return {
-    site: { title: site.title, tagline: site.tagline, author: site.author },
+    site: { title: site.title, tagline: site.tagline, author: site.author, synopsis: site.synopsis },
     latest,
     products: products.slice(0, 6).map(productSummary),
     fundraiser: goals.campaign && { goal: goals.campaign, supporters, supporterCount },
@@ -34,7 +37,6 @@ export async function loader() {
 
 export const meta: Route.MetaFunction = ({ data }) => [
   { title: data ? `${data.site.title} — ${data.site.tagline}` : undefined },
-  { name: "description", content: data?.site.tagline },
 ];
 
 const tiles = [
@@ -54,8 +56,28 @@ function SectionHeading({ id, children }: { id: string; children: React.ReactNod
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { site, latest, products, fundraiser } = loaderData;
+  const facts = useSiteFacts();
+  const image = siteCard(site.title);
   return (
     <>
+      <PageMeta
+        title={`${site.title} — ${site.tagline}`}
+        description={site.synopsis}
+        path="/"
+        type="book"
+        image={image}
+        jsonLd={{
+          "@context": "https://schema.org",
+          ...book({
+            name: site.title,
+            author: site.author,
+            url: `${facts.origin}/`,
+            language: facts.language,
+            description: site.synopsis,
+            image: `${facts.origin}${image.url}`,
+          }),
+        }}
+      />
       <section
         className="relative isolate overflow-hidden border-b border-line bg-[url(/media/art/chapter-7.svg)] bg-cover bg-fixed bg-center motion-reduce:bg-scroll"
         aria-labelledby="hero-title"

@@ -17,6 +17,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!page) throw data(null, { status: 404 });
   return {
     title: page.title,
+    path: `/${slug}`,
     html: renderMarkdownCached(page.bodyMd),
     updatedAt: page.updatedAt.toISOString(),
   };
@@ -30,6 +31,10 @@ export default function Legal({ loaderData }: Route.ComponentProps) {
       title={loaderData.title}
       width="max-w-3xl"
       intro={t("legal.updated", { date: format.date(loaderData.updatedAt) })}
+      share={{
+        description: `${loaderData.title}. ${t("legal.updated", { date: format.date(loaderData.updatedAt) })}`,
+        path: loaderData.path,
+      }}
     >
       <Prose html={loaderData.html} />
     </Page>

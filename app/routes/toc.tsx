@@ -18,9 +18,11 @@ import { getSiteSettings } from "~/features/site/queries.server";
 import { type TocPageVolume, tocPage } from "~/features/toc/page";
 import { useTranslation } from "~/i18n/react";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
+import { book } from "~/lib/structured-data";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
+import { useSiteFacts } from "~/ui/page-meta";
 import type { Route } from "./+types/toc";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -48,7 +50,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const marks = progress ? toMarks(progress) : undefined;
   // A visitor's marks come from browser storage after the page shows: the page is the same for all of them.
   return data(
-    { ...tocPage(volumes, { requested, marks }), synopsis: site.synopsis, marks, notify, comments },
+    {
+      ...tocPage(volumes, { requested, marks }),
+      synopsis: site.synopsis,
+      author: site.author,
+      path: requested === undefined ? "/toc" : `/toc/volume/${requested}`,
+      marks,
+      notify,
+      comments,
+    },
     { headers: shareableIf(!user) },
   );
 }
@@ -149,8 +159,41 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const marks = useMarks(loaderData.marks);
   const next = continueTarget(marks, loaderData.readable);
   const { pathname } = useLocation();
+  const site = useSiteFacts();
+  // The book and the released chapters this page lists (/chapters is the same page as /toc).
+  const parts = loaderData.volumes.flatMap((volume) =>
+    (volume.chapters ?? [])
+      .filter((chapter) => chapter.status !== "locked" && chapter.status !== "early")
+      .map((chapter) => ({
+        name: chapter.title,
+        position: chapter.number,
+        url: `${site.origin}/chapter/${chapter.number}`,
+      })),
+  );
+  const share = {
+    description: loaderData.synopsis,
+    path: loaderData.path,
+    type: "book" as const,
+    jsonLd: {
+      "@context": "https://schema.org",
+      ...book({
+        name: site.name,
+        author: loaderData.author,
+        url: `${site.origin}/`,
+        language: site.language,
+        description: loaderData.synopsis,
+        parts,
+      }),
+    },
+  };
   return (
-    <Page title={t("toc.heading")} name={t("toc.title")} intro={loaderData.synopsis} width="max-w-3xl">
+    <Page
+      title={t("toc.heading")}
+      name={t("toc.title")}
+      intro={loaderData.synopsis}
+      width="max-w-3xl"
+      share={share}
+    >
       <div className="mb-6 flex flex-wrap justify-between gap-3">
         {next ? (
           <Link to={`/chapter/${next}`} className={buttonClass("primary")}>

@@ -18,6 +18,7 @@ export const MenuIcon = icon("menu");
 export const CloseIcon = icon("close");
 export const SunIcon = icon("sun");
 export const MoonIcon = icon("moon");
+export const LinkIcon = icon("link");
 const Bookmark = icon("bookmark");
 const BookmarkFilled = icon("bookmark-filled");
 

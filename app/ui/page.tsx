@@ -1,5 +1,18 @@
 import type { ReactNode } from "react";
+import { type SharedPage, siteCard } from "~/lib/seo";
 import { DocumentTitle } from "./document-title";
+import { PageMeta, useSiteFacts } from "./page-meta";
+
+/** A public page's description, address and picture for search engines and previews (the site's card by default). */
+export type PageShare = Omit<SharedPage, "title" | "image"> & {
+  image?: SharedPage["image"];
+  jsonLd?: unknown;
+};
+
+function Share({ name, share }: { name: string; share: PageShare }) {
+  const site = useSiteFacts();
+  return <PageMeta title={name} image={siteCard(site.name)} {...share} />;
+}
 
 /** The common page frame: a centred column with a display heading, which also names the page (its `<title>`). */
 export function Page({
@@ -9,6 +22,7 @@ export function Page({
   intro,
   children,
   width = "max-w-5xl",
+  share,
 }: {
   title: string;
   /** The page's name in its `<title>`, where the heading is not one (a slogan). */
@@ -17,10 +31,13 @@ export function Page({
   intro?: ReactNode;
   children?: ReactNode;
   width?: string;
+  /** A public page's description and canonical path (lib/seo.ts); private pages have none. */
+  share?: PageShare;
 }) {
   return (
     <div className={`mx-auto ${width} px-4 py-10 sm:px-6 sm:py-14`}>
       <DocumentTitle name={name} />
+      {share ? <Share name={name} share={share} /> : null}
       <header className="mb-8 text-center">
         {eyebrow ? (
           <p className="mb-2 font-display text-sm tracking-[0.3em] text-accent uppercase">{eyebrow}</p>

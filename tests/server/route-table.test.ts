@@ -134,6 +134,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   "unsubscribe/:token": [{ path: "/unsubscribe/not-a-real-link", status: 404, translated: true }],
   "sitemap.xml": "resource",
   "robots.txt": "resource",
+  "card/site.png": "resource",
+  "card/chapter/:file": "resource",
   "admin/uploads": [{ path: "/admin/uploads", status: 404, translated: true, signedIn: true }],
   "admin/site": [{ path: "/admin/site", status: 404, translated: true, signedIn: true }],
   "admin/wiki": [{ path: "/admin/wiki", status: 404, translated: true, signedIn: true }],

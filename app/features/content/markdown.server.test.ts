@@ -175,11 +175,16 @@ describe("the chapter fixture (raw HTML, GFM table, footnote, every link scheme)
     expect(dangers(html)).toEqual([]);
   });
 
-  it("numbers the chapter's top-level blocks for places and bookmarks", async () => {
+  it("numbers the chapter's top-level blocks for places and bookmarks, each an anchor (#p-N)", async () => {
     const html = await renderChapter(1, new Date(0), () => "One.\n\nTwo.\n\n* * *\n\nThree.");
     expect(html).toBe(
-      '<p data-p="0">One.</p>\n<p data-p="1">Two.</p>\n<hr data-p="2">\n<p data-p="3">Three.</p>',
+      '<p id="p-0" data-p="0">One.</p>\n<p id="p-1" data-p="1">Two.</p>\n<hr id="p-2" data-p="2">\n<p id="p-3" data-p="3">Three.</p>',
     );
+  });
+
+  it("keeps an author's id on a block, prefixed, and never lets one take a paragraph's anchor", async () => {
+    const html = await renderChapter(2, new Date(0), () => '<p id="p-1">Mine.</p>\n\nTwo.');
+    expect(html).toBe('<p id="user-content-p-1" data-p="0">Mine.</p>\n<p id="p-1" data-p="1">Two.</p>');
   });
 });
 

@@ -217,13 +217,21 @@ export function renderMarkdownCached(markdown: string): string {
   return html;
 }
 
-/** Numbers the top-level blocks (data-p="0", "1", …): the reader restores places and bookmarks by them. */
+/**
+ * Numbers the top-level blocks (data-p="0", "1", …): the reader restores places and bookmarks by them, and
+ * each is an anchor by the same number (id="p-0", …), so a paragraph's link opens the chapter at it (ADR 46).
+ * An author's ids are prefixed by the sanitiser (`user-content-`), so none can take these; a block that has
+ * one keeps it (an in-page link may point there).
+ */
 const numberBlocks = unified()
   .use(rehypeParse, { fragment: true })
   .use(() => (tree: Root) => {
     let index = 0;
     for (const node of tree.children) {
-      if (node.type === "element") node.properties.dataP = String(index++);
+      if (node.type === "element") {
+        node.properties.id ??= `p-${index}`;
+        node.properties.dataP = String(index++);
+      }
     }
   })
   .use(rehypeStringify)

@@ -4,7 +4,7 @@ import { db } from "#db/client.server";
 import { chapters } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
 import { type ChapterFacts, getChapterCatalog } from "~/features/chapters/catalog.server";
-import { renderMarkdown } from "~/features/content/markdown.server";
+import { excerptOf } from "~/features/content/excerpt.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, type Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
@@ -13,30 +13,6 @@ import { getEnv } from "~/lib/env.server";
 
 /** How many releases a feed lists (the newest). */
 export const FEED_SIZE = 50;
-/** An excerpt's most characters, cut at a word. */
-const EXCERPT_CHARS = 280;
-
-const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
-
-/** The text of an HTML character reference (the sanitiser writes `&#x26;` and `&amp;` alike). */
-function character(reference: string): string {
-  if (reference.startsWith("#x")) return String.fromCodePoint(Number.parseInt(reference.slice(2), 16));
-  if (reference.startsWith("#")) return String.fromCodePoint(Number(reference.slice(1)));
-  return named[reference] ?? "";
-}
-
-/** A chapter's opening as plain text: its sanitised HTML without tags, cut at a word under `max` characters. */
-export function excerptOf(markdown: string, max = EXCERPT_CHARS): string {
-  const text = renderMarkdown(markdown)
-    .replace(/<[^>]*>/g, " ")
-    .replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (_, reference: string) => character(reference))
-    .replace(/\s+/g, " ")
-    .trim();
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), 1))}…`;
-}
-
 type FeedEntry = { chapter: ChapterFacts; description: string; content?: string };
 
 /** A feed of chapter entries in `language`, Atom or RSS 2.0, with the site's name and links. */
@@ -122,4 +98,4 @@ export async function releasesFeed(format: "atom" | "rss", now = releaseTime()):
   );
 }
 
-export { writeFeed };
+export { excerptOf, writeFeed };

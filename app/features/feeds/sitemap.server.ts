@@ -4,6 +4,7 @@ import { listProducts } from "~/features/shop/queries.server";
 import { listWikiPages } from "~/features/wiki/queries.server";
 import { releaseTime } from "~/lib/clock.server";
 import { getEnv } from "~/lib/env.server";
+import { PRIVATE_PATHS } from "~/lib/private-paths";
 
 /** The public pages that are not a chapter, a wiki page or a product. */
 const PAGES = [
@@ -17,31 +18,6 @@ const PAGES = [
   "/fundraiser/supporters",
   "/terms",
   "/privacy",
-];
-
-/**
- * Paths search engines must not crawl (issue 21): the admin, a reader's own pages, forms and payment steps,
- * and the machine endpoints.
- */
-const PRIVATE = [
-  "/admin",
-  "/account",
-  "/settings",
-  "/orders/",
-  "/cart",
-  "/checkout",
-  "/pay/",
-  "/outbox",
-  "/reader/",
-  "/auth/",
-  "/webhooks/",
-  "/feed/private/",
-  "/preferences",
-  "/fundraiser/thanks",
-  "/login",
-  "/register",
-  "/forgot-password",
-  "/reset-password",
 ];
 
 const escapeXml = (text: string) =>
@@ -80,7 +56,7 @@ export async function sitemap(now = releaseTime()): Promise<string> {
 export function robots(): string {
   return [
     "User-agent: *",
-    ...PRIVATE.map((path) => `Disallow: ${path}`),
+    ...PRIVATE_PATHS.map((path) => `Disallow: ${path}`),
     "",
     `Sitemap: ${getEnv().origin}/sitemap.xml`,
     "",

@@ -3,7 +3,7 @@ import { type LinkProps, useNavigate, useNavigation, useRouteLoaderData } from "
 import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reading-settings/settings";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
-import { BookmarkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
+import { BookmarkIcon, LinkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
 import { lazyComponent } from "~/ui/lazy-component";
 import { useLazyDialog } from "~/ui/lazy-dialog";
 import { Link } from "~/ui/link";
@@ -56,7 +56,9 @@ export function ChapterPage({
   const navigation = useNavigation();
   const articleRef = useRef<HTMLElement>(null);
   // Signed-in readers' settings come with the root loader (rendered on <html>); visitors' from storage.
-  const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
+  const root = useRouteLoaderData("root") as
+    | { readingSettings?: ReadingSettings | null; origin?: string }
+    | undefined;
   const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
   const sheet = useLazyDialog(loadSettingsSheet);
 
@@ -89,6 +91,23 @@ export function ChapterPage({
     loadAccountProgress: signedIn && !chapter.lock ? loadAccountProgress : undefined,
     onSave: signedIn && !chapter.lock ? onSave : undefined,
   });
+
+  // "Copy link": the paragraph at the top of the view, as bookmarks take it, as `<origin>/chapter/N#p-K`;
+  // announced in the live region, or, where the clipboard is refused, shown selected to copy by hand.
+  const [linkToCopy, setLinkToCopy] = useState<string>();
+  const copyLink = () => {
+    const url = `${root?.origin ?? location.origin}/chapter/${chapter.number}#p-${currentParagraph()}`;
+    Promise.resolve()
+      .then(() => navigator.clipboard.writeText(url))
+      .then(
+        () => {
+          setLinkToCopy(undefined);
+          setEarned([t("reader.linkCopied")]);
+          setTimeout(() => setEarned([]), 4000);
+        },
+        () => setLinkToCopy(url),
+      );
+  };
 
   const goNext = chapter.next ? () => navigate(`/chapter/${chapter.next}`) : undefined;
   const goPrevious = chapter.previous ? () => navigate(`/chapter/${chapter.previous}`) : undefined;
@@ -184,6 +203,10 @@ export function ChapterPage({
                   <BookmarkIcon filled={bookmarked.has(progress.paragraph)} />
                   <span className="tool-label">{t("reader.bookmarks.toggle")}</span>
                 </button>
+                <button type="button" className={buttonClass("tool")} onClick={copyLink}>
+                  <LinkIcon />
+                  <span className="tool-label">{t("reader.copyLink")}</span>
+                </button>
                 <button type="button" className={buttonClass("tool")} {...sheet.triggerProps}>
                   <SlidersIcon />
                   <span className="tool-label">{t("reader.settings.open")}</span>
@@ -202,6 +225,19 @@ export function ChapterPage({
             aria-valuenow={progress.completionPercentage}
           />
         )}
+        {linkToCopy ? (
+          <input
+            readOnly
+            value={linkToCopy}
+            aria-label={t("reader.copyLink")}
+            className="reader-link-field"
+            ref={(field) => {
+              field?.focus();
+              field?.select();
+            }}
+            onBlur={() => setLinkToCopy(undefined)}
+          />
+        ) : null}
       </header>
 
       <div className="reader-column">

@@ -4,6 +4,7 @@ import { countSupporters, listSupporters } from "~/features/fundraiser/queries.s
 import { pageNumbers, parseWallQuery, WALL_PAGE_SIZE, wallHref } from "~/features/fundraiser/wall-page";
 import { wallTiers } from "~/features/fundraiser/wall-tiers";
 import { useTranslation } from "~/i18n/react";
+import { canonicalPath } from "~/lib/seo";
 import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
@@ -32,6 +33,14 @@ export default function Supporters({ loaderData }: Route.ComponentProps) {
     <Page
       title={t("supporters.heading")}
       intro={t("supporters.count", { count: total })}
+      share={{
+        description: t("supporters.count", { count: total }),
+        path: canonicalPath(
+          "/fundraiser/supporters",
+          new URLSearchParams({ page: page > 1 ? String(page) : "", tier: tier ?? "" }),
+          ["tier", "page"],
+        ),
+      }}
       eyebrow={<Link to="/fundraiser">{t("fundraiser.heading")}</Link>}
       width="max-w-5xl"
     >

@@ -28,7 +28,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { filter, products } = loaderData;
   return (
-    <Page title={t("shop.heading")} intro={t("shop.intro")} width="max-w-6xl">
+    <Page
+      title={t("shop.heading")}
+      intro={t("shop.intro")}
+      width="max-w-6xl"
+      // The category is the one query parameter that changes what the page lists.
+      share={{ description: t("shop.intro"), path: filter === "all" ? "/shop" : `/shop?category=${filter}` }}
+    >
       <nav aria-label={t("shop.filterLabel")} className="mb-8">
         <ul className="flex flex-wrap justify-center gap-2">
           {shopFilters.map((option) => (

@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data, isRouteErrorResponse } from "react-router";
 import { AddToCartForm } from "~/features/cart/add-to-cart";
+import { excerptOf } from "~/features/content/excerpt.server";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { listGalleryItems } from "~/features/gallery/queries.server";
 import { NotFoundScreen } from "~/features/layout/error-screen";
@@ -10,10 +11,13 @@ import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
 import { UploadedImage } from "~/features/uploads/uploaded-image";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
+import { absolute, siteCard } from "~/lib/seo";
 import { shareablePage } from "~/lib/shareable";
+import { breadcrumbs, graph, product as productData } from "~/lib/structured-data";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
+import { PageMeta, useSiteFacts } from "~/ui/page-meta";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/product";
 
@@ -30,6 +34,8 @@ export async function loader({ params }: Route.LoaderArgs) {
   const { descriptionMd, ...rest } = product;
   return {
     product: { ...rest, addedAt: rest.addedAt.toISOString() },
+    // For search engines and previews: the description's opening as plain text.
+    summary: excerptOf(descriptionMd, 155),
     html: renderMarkdownCached(descriptionMd),
     pieces: pieces.map(({ id, title }) => ({ id, title })),
     related: related.map(productSummary),
@@ -38,10 +44,45 @@ export async function loader({ params }: Route.LoaderArgs) {
 
 export default function Product({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { product, html, pieces, related } = loaderData;
+  const { product, html, pieces, related, summary } = loaderData;
   const action = productAction(product);
+  const site = useSiteFacts();
+  const path = `/shop/product/${product.id}`;
+  const url = absolute(site.origin, path);
+  // An uploaded image's largest PNG or JPEG; an address-only image (an SVG) is no preview: the site's card.
+  const image = product.picture
+    ? {
+        url: product.picture.src,
+        width: product.picture.width,
+        height: product.picture.height,
+        alt: product.name,
+      }
+    : siteCard(product.name);
   return (
     <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6">
+      <PageMeta
+        title={product.name}
+        description={summary || product.name}
+        path={path}
+        type="product"
+        image={image}
+        jsonLd={graph([
+          productData({
+            name: product.name,
+            description: summary,
+            url,
+            image: absolute(site.origin, image.url),
+            priceCents: product.priceCents,
+            currency: product.currency,
+            stock: product.stock > 0 ? "in" : "out",
+          }),
+          breadcrumbs([
+            { name: site.name, url: `${site.origin}/` },
+            { name: t("shop.heading"), url: `${site.origin}/shop` },
+            { name: product.name, url },
+          ]),
+        ])}
+      />
       <p className="mb-6">
         <Link to="/shop" className="text-primary underline underline-offset-2">
           {t("shop.backToShop")}

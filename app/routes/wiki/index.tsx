@@ -15,7 +15,11 @@ export async function loader() {
 export default function Wiki({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   return (
-    <Page title={t("wiki.heading")} intro={t("wiki.intro")}>
+    <Page
+      title={t("wiki.heading")}
+      intro={t("wiki.intro")}
+      share={{ description: t("wiki.intro"), path: "/wiki" }}
+    >
       <div className="grid gap-6 md:grid-cols-3">
         {loaderData.sections.map(({ section, pages }) => (
           <section

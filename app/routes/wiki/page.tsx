@@ -6,8 +6,10 @@ import { getWikiPage } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { isCleanText } from "~/lib/parse";
 import { shareablePage } from "~/lib/shareable";
+import { breadcrumbs } from "~/lib/structured-data";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
+import { useSiteFacts } from "~/ui/page-meta";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/page";
 
@@ -24,13 +26,29 @@ export async function loader({ params }: Route.LoaderArgs) {
   return { page: rest, html: renderMarkdownCached(bodyMd) };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [{ name: "description", content: data?.page.summary }];
-
 export default function WikiPage({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { page, html } = loaderData;
+  const site = useSiteFacts();
+  const section = t(`wiki.sections.${page.section}.title`);
+  const path = `/wiki/${page.section}/${page.slug}`;
+  // What a visitor sees of the page (its summary, shown under its title), nothing a reveal would hold back.
+  const share = {
+    description: page.summary,
+    path,
+    type: "article" as const,
+    jsonLd: {
+      "@context": "https://schema.org",
+      ...breadcrumbs([
+        { name: t("wiki.heading"), url: `${site.origin}/wiki` },
+        { name: section, url: `${site.origin}/wiki/${page.section}` },
+        { name: page.title, url: `${site.origin}${path}` },
+      ]),
+    },
+  };
   return (
     <Page
+      share={share}
       width="max-w-3xl"
       eyebrow={<Link to={`/wiki/${page.section}`}>{t(`wiki.sections.${page.section}.title`)}</Link>}
       title={page.title}

@@ -24,6 +24,7 @@ export default function WikiSection({ loaderData }: Route.ComponentProps) {
       eyebrow={<Link to="/wiki">{t("wiki.heading")}</Link>}
       title={t(`wiki.sections.${section}.title`)}
       intro={t(`wiki.sections.${section}.text`)}
+      share={{ description: t(`wiki.sections.${section}.text`), path: `/wiki/${section}` }}
     >
       {pages.length === 0 ? (
         <p className="text-center italic">{t("wiki.empty")}</p>

@@ -1,0 +1,55 @@
+import { eq } from "drizzle-orm";
+import { db } from "#db/client.server";
+import { chapters } from "#db/schema";
+import { chapterStatus } from "~/features/chapters/access";
+import { type ChapterFacts, getChapterCatalog } from "~/features/chapters/catalog.server";
+import { excerptOf } from "~/features/content/excerpt.server";
+import { memoByRevision } from "~/features/site/revision.server";
+import { releaseTime } from "~/lib/clock.server";
+
+/** How long a page's description is: what search results show. */
+const SUMMARY_CHARS = 155;
+
+/** Summaries made this content revision, by chapter id. */
+const summaries = memoByRevision(async () => new Map<number, string>());
+
+/**
+ * The opening a page's description and link previews show of a chapter: only for a chapter every visitor
+ * may read (released and free), the rule of the feeds; undefined for a paid or scheduled one, whose text is
+ * never shown to someone who has not unlocked it, whoever views the page (security model S55).
+ */
+export async function chapterSummary(chapter: ChapterFacts, now: Date): Promise<string | undefined> {
+  if (chapterStatus(chapter, now) !== "free") return undefined;
+  const kept = await summaries();
+  const hit = kept.get(chapter.id);
+  if (hit !== undefined) return hit;
+  const [row] = await db()
+    .select({ bodyMd: chapters.bodyMd })
+    .from(chapters)
+    .where(eq(chapters.id, chapter.id));
+  const summary = excerptOf(row?.bodyMd ?? "", SUMMARY_CHARS);
+  kept.set(chapter.id, summary);
+  return summary;
+}
+
+/**
+ * What a chapter page tells search engines and link previews (ADR 46), decided as for a visitor whoever
+ * views it, so a kept page shared by readers who unlocked the chapter says no more than a visitor's: the
+ * opening and artwork of a free released chapter; of any other, its number and title only (the card).
+ */
+export type ChapterShare = NonNullable<Awaited<ReturnType<typeof chapterShare>>>;
+
+export async function chapterShare(number: number, now = releaseTime()) {
+  const chapter = (await getChapterCatalog()).byNumber.get(number);
+  if (!chapter) return undefined;
+  const status = chapterStatus(chapter, now);
+  const art = status === "free" ? chapter.artwork.find((piece) => piece.picture) : undefined;
+  return {
+    status,
+    summary: await chapterSummary(chapter, now),
+    ...(status === "locked" ? {} : { published: chapter.releaseAt.toISOString() }),
+    image: art?.picture
+      ? { url: art.picture.src, width: art.picture.width, height: art.picture.height, alt: art.caption ?? "" }
+      : { url: `/card/chapter/${chapter.number}.png`, width: 1200, height: 630, alt: "" },
+  };
+}
