@@ -15,7 +15,7 @@ const framework = /node_modules\/(react|react-dom|react-router|scheduler)\//;
 const layout = new RegExp(
   [
     "/app/(root|entry\\.client)\\.",
-    "/app/ui/(button|document-title|icons|lazy-component|lazy-dialog|link|spinner|use-format)\\.",
+    "/app/ui/(button|document-title|icons|lazy-component|lazy-dialog|link|page-meta|spinner|use-format)\\.",
     "/app/lib/(app-scripts|document-only|format|nonce|route-theme|router-internals)\\.",
     "/app/i18n/(react|translate|config|catalogues\\.client)\\.",
     "/app/features/layout/(preference-controls|side-menu)\\.",

@@ -113,7 +113,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="alternate" type="application/atom+xml" href="/feed.atom" />
         <link rel="alternate" type="application/rss+xml" href="/feed.rss" />
         {/* A reader's own pages, forms and the admin are not for search engines (robots.txt says it too). */}
-        {isPrivatePath(pathname) ? <meta name="robots" content="noindex" /> : null}
+        {/* Written by the server (crawlers read its page), so the browser's scripts carry no list of paths. */}
+        {import.meta.env.SSR && isPrivatePath(pathname) ? <meta name="robots" content="noindex" /> : null}
         <Meta />
         <Links />
       </head>

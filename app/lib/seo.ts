@@ -1,4 +1,4 @@
-import { type Language, languages } from "~/i18n/config";
+import type { Language } from "~/i18n/config";
 
 /**
  * What search engines and link previews read of a page (issue 21, ADR 46): its description, canonical
@@ -67,10 +67,8 @@ export function shareTags(page: SharedPage, site: SiteFacts): HeadTag[] {
     { property: "og:url", content: url },
     { property: "og:type", content: page.type ?? "website" },
     { property: "og:site_name", content: site.name },
+    // No og:locale:alternate: every language is served at the same address (the reader's choice).
     { property: "og:locale", content: ogLocales[site.language] },
-    ...languages
-      .filter((language) => language !== site.language)
-      .map((language) => ({ property: "og:locale:alternate", content: ogLocales[language] })),
   ];
   if (page.image)
     tags.push(

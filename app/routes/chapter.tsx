@@ -9,7 +9,6 @@ import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server
 import { chapterShare } from "~/features/reader/share.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
-import { NotifyButton } from "~/features/release-mails/notify-button";
 import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { useTranslation } from "~/i18n/react";
 import { releaseTime } from "~/lib/clock.server";
@@ -18,8 +17,12 @@ import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
+import { lazyComponent } from "~/ui/lazy-component";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/chapter";
+
+// Fetched only by a locked chapter's page, with its locked view: an open chapter downloads neither.
+const NotifyButton = lazyComponent(() => import("~/features/release-mails/notify-button"), "NotifyButton");
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const number = parseId(params.id);
@@ -38,28 +41,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       chapter.lock,
       await purchaseContext(chapter.lock, user.id, new URL(request.url).searchParams),
     );
-  // What search engines and previews read: decided as for a visitor (ADR 46).
-  const { summary, ...share } = (await chapterShare(chapter.number, releaseTime())) ?? {
-    status: "locked" as const,
-    image: { url: "/card/site.png", width: 1200, height: 630, alt: "" },
-  };
-  // A page load carries the text (and its opening, in the head) once, in the HTML; route data for client
-  // navigations carries them itself.
+  // A page load carries the text once, in the HTML; route data for client navigations carries it itself.
   if (context.documentRequest && chapter.html !== undefined) {
     context.documentOnly.chapterHtml = chapter.html;
     delete chapter.html;
   }
-  const documentSummary = context.documentRequest && summary !== undefined;
-  if (documentSummary) context.documentOnly.chapterSummary = summary;
+  // What search engines and previews read, decided as for a visitor (ADR 46): written by the server render
+  // of a page load only (a client navigation writes no tags), so the route data carries none of it.
+  if (context.documentRequest) {
+    const facts = await chapterShare(chapter.number, releaseTime());
+    if (facts) {
+      const { summary, ...share } = facts;
+      if (summary !== undefined) context.documentOnly.chapterSummary = summary;
+      context.documentOnly.chapterShare = JSON.stringify(share);
+    }
+  }
   const shared = mayShareChapterPage(user, Boolean(chapter.lock));
   // An author's preview shows the page as its audience sees it (a visitor is signed out); never kept.
   const signedIn = chapter.preview ? chapter.preview !== "visitor" : Boolean(user);
   // "Notify me" on a locked chapter: a reader's locked page is their own (never kept), so it may say their choice.
   const notify = chapter.lock && user && !chapter.preview ? await newChapterEmailsOn(user.id) : undefined;
-  return data(
-    { chapter, signedIn, notify, share, ...(summary === undefined || documentSummary ? {} : { summary }) },
-    { headers: shareableIf(shared) },
-  );
+  return data({ chapter, signedIn, notify }, { headers: shareableIf(shared) });
 }
 
 export const headers = shareableIfLoaderSays;
@@ -91,10 +93,10 @@ export const meta: Route.MetaFunction = ({ data: loaderData }) =>
 
 export default function Chapter({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData && "error" in actionData ? actionData.error : undefined;
-  const { chapter, share, summary } = loaderData;
+  const { chapter } = loaderData;
   return (
     <>
-      <ChapterMeta number={chapter.number} title={chapter.title} share={share} summary={summary} />
+      <ChapterMeta number={chapter.number} title={chapter.title} />
       <ChapterPage
         chapter={chapter}
         signedIn={loaderData.signedIn}
@@ -102,10 +104,12 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         // An author's preview shows the chapter as its audience would, without the live thread.
         comments={chapter.preview ? undefined : <CommentsSlot chapter={chapter.number} />}
         lockedExtra={
-          <NotifyButton
-            on={loaderData.signedIn ? loaderData.notify : undefined}
-            returnTo={`/chapter/${chapter.number}`}
-          />
+          chapter.lock ? (
+            <NotifyButton
+              on={loaderData.signedIn ? loaderData.notify : undefined}
+              returnTo={`/chapter/${chapter.number}`}
+            />
+          ) : undefined
         }
       />
     </>

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { type HeadTag, jsonLdText, type SharedPage, shareTags } from "~/lib/seo";
@@ -14,12 +15,46 @@ export function useSiteFacts() {
 const tagKey = (tag: HeadTag, index: number) =>
   "canonical" in tag ? "canonical" : `${"name" in tag ? tag.name : tag.property}:${index}`;
 
+/** The tags the server wrote for search engines and previews (`ServerMeta`). */
+const SERVER_TAGS =
+  'link[rel="canonical"],meta[name="description"],meta[property^="og:"],meta[name^="twitter:"]';
+
+/**
+ * The browser's side of a page's tags: nothing to build (the builders stay on the server, out of the pages'
+ * scripts: ADR 46). The JSON-LD's element is kept as the server wrote it, and when the reader moves to
+ * another page the server's tags leave the head, so it never names a page the reader has left (a browser's
+ * Share reads the canonical link). Crawlers and link previews read the server's page, never a client
+ * navigation.
+ */
+export function ClientMeta({ path, jsonLd }: { path: string; jsonLd: boolean }) {
+  useEffect(
+    () => () => {
+      for (const tag of document.head.querySelectorAll(SERVER_TAGS)) tag.remove();
+    },
+    [path],
+  );
+  return jsonLd ? (
+    <script
+      key={path}
+      type="application/ld+json"
+      suppressHydrationWarning
+      dangerouslySetInnerHTML={{ __html: "" }}
+    />
+  ) : null;
+}
+
 /**
  * A public page's description, canonical address, Open Graph and Twitter card tags (lib/seo.ts) and its
- * JSON-LD. React hoists the `<meta>` and `<link>` into the head, on the server and on client navigations
- * alike (as `DocumentTitle` does); the JSON-LD stays where it is rendered, escaped so no text closes it.
+ * JSON-LD, written by the server: React hoists the `<meta>` and `<link>` into the head; the JSON-LD stays
+ * where it is rendered, escaped so no text closes it. In the browser, `ClientMeta` (the build drops the
+ * rest: `import.meta.env.SSR` is false there).
  */
 export function PageMeta({ jsonLd, ...page }: SharedPage & { jsonLd?: unknown }) {
+  if (!import.meta.env.SSR) return <ClientMeta path={page.path} jsonLd={Boolean(jsonLd)} />;
+  return <ServerMeta jsonLd={jsonLd} {...page} />;
+}
+
+function ServerMeta({ jsonLd, ...page }: SharedPage & { jsonLd?: unknown }) {
   const site = useSiteFacts();
   return (
     <>

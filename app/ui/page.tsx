@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { type SharedPage, siteCard } from "~/lib/seo";
 import { DocumentTitle } from "./document-title";
-import { PageMeta, useSiteFacts } from "./page-meta";
+import { ClientMeta, PageMeta, useSiteFacts } from "./page-meta";
 
 /** A public page's description, address and picture for search engines and previews (the site's card by default). */
 export type PageShare = Omit<SharedPage, "title" | "image"> & {
@@ -10,6 +10,11 @@ export type PageShare = Omit<SharedPage, "title" | "image"> & {
 };
 
 function Share({ name, share }: { name: string; share: PageShare }) {
+  if (!import.meta.env.SSR) return <ClientMeta path={share.path} jsonLd={Boolean(share.jsonLd)} />;
+  return <ServerShare name={name} share={share} />;
+}
+
+function ServerShare({ name, share }: { name: string; share: PageShare }) {
   const site = useSiteFacts();
   return <PageMeta title={name} image={siteCard(site.name)} {...share} />;
 }

@@ -10,7 +10,6 @@ import { Link } from "~/ui/link";
 import { Spinner } from "~/ui/spinner";
 import { useFormat } from "~/ui/use-format";
 import type { ChapterView } from "./access.server";
-import { loadAccountProgress, sendProgress } from "./account-progress";
 import { Artwork } from "./artwork";
 import { ChapterBody } from "./chapter-body";
 import type { ChapterProgress } from "./progress";
@@ -23,6 +22,10 @@ import { useSwipe } from "./use-swipe";
 const loadSettingsSheet = () => import("./settings-sheet");
 const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
 const LockedView = lazyComponent(() => import("./locked-view"), "LockedView");
+// A signed-in reader's account progress: fetched by their pages only, never a visitor's.
+const accountProgress = () => import("./account-progress");
+const loadAccountProgress = (chapter: number) =>
+  accountProgress().then((module) => module.loadAccountProgress(chapter));
 
 /** A link to another chapter. It needs no route discovery (`discover`): this page's route shows it. */
 function ChapterLink({ number, ...props }: Omit<LinkProps, "to" | "discover"> & { number: number }) {
@@ -81,10 +84,12 @@ export function ChapterPage({
   const [earned, setEarned] = useState<string[]>([]);
   const onSave = useCallback(
     (progress: ChapterProgress) =>
-      sendProgress(chapter.number, progress, (messages) => {
-        setEarned(messages);
-        setTimeout(() => setEarned([]), 10_000);
-      }),
+      accountProgress().then((module) =>
+        module.sendProgress(chapter.number, progress, (messages) => {
+          setEarned(messages);
+          setTimeout(() => setEarned([]), 10_000);
+        }),
+      ),
     [chapter.number],
   );
   const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {

@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { useFetcher } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
@@ -14,7 +15,7 @@ export function NotifyButton({ on, returnTo }: { on: boolean | undefined; return
   if (on === undefined)
     return (
       <Link to={`/login?redirectTo=${encodeURIComponent(returnTo)}`} className={buttonClass("outline")}>
-        {t("reader.notify.signIn")}
+        {t("notify.signIn")}
       </Link>
     );
   // While the choice is on its way, show what it will be.
@@ -30,10 +31,10 @@ export function NotifyButton({ on, returnTo }: { on: boolean | undefined; return
       <input type="hidden" name="redirectTo" value={returnTo} />
       <input type="hidden" name="notify" value={shownOn ? "off" : "on"} />
       <p role="status" className="text-sm text-muted">
-        {shownOn ? t("reader.notify.on") : null}
+        {shownOn ? t("notify.on") : null}
       </p>
       <button type="submit" className={buttonClass("outline")} disabled={fetcher.state !== "idle"}>
-        {shownOn ? t("reader.notify.stop") : t("reader.notify.button")}
+        {shownOn ? t("notify.stop") : t("notify.button")}
       </button>
     </fetcher.Form>
   );
