@@ -8,6 +8,10 @@ import {
   chapters,
   chapterUnlocks,
   coinLedger,
+  commentBans,
+  commentHearts,
+  commentReports,
+  comments,
   editorDrafts,
   feedTokens,
   membershipGrants,
@@ -86,6 +90,14 @@ export const exportedTables = [
     },
   },
   { table: userAchievements, section: "achievements", withheld: { userId: ownerColumn } },
+  { table: comments, section: "comments", withheld: { userId: ownerColumn } },
+  { table: commentHearts, section: "commentHearts", withheld: { userId: ownerColumn } },
+  { table: commentReports, section: "commentReports", withheld: { userId: ownerColumn } },
+  {
+    table: commentBans,
+    section: "commentingBarred",
+    withheld: { userId: ownerColumn, bannedBy: "another person's account (the author who acted)" },
+  },
   {
     table: payments,
     section: "payments",
@@ -194,6 +206,10 @@ export async function exportAccountData(userId: number) {
     wall,
     feed,
     releaseEmails,
+    ownComments,
+    hearts,
+    reports,
+    [barred],
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -238,6 +254,15 @@ export async function exportAccountData(userId: number) {
     rowsOf(supporters, eq(supporters.userId, userId), supporters.id),
     rowsOf(feedTokens, eq(feedTokens.userId, userId), feedTokens.userId),
     rowsOf(releaseMails, eq(releaseMails.userId, userId), releaseMails.id),
+    db()
+      .select({ ...exportedColumns(entryFor(comments)), ...chapterNumber })
+      .from(comments)
+      .innerJoin(chapters, eq(comments.chapterId, chapters.id))
+      .where(eq(comments.userId, userId))
+      .orderBy(asc(comments.id)) as Promise<Row[]>,
+    rowsOf(commentHearts, eq(commentHearts.userId, userId), commentHearts.commentId),
+    rowsOf(commentReports, eq(commentReports.userId, userId), commentReports.createdAt),
+    rowsOf(commentBans, eq(commentBans.userId, userId), commentBans.createdAt),
   ]);
   return {
     ...exportFormat,
@@ -263,5 +288,9 @@ export async function exportAccountData(userId: number) {
     supportersWall: wall,
     privateFeed: feed,
     releaseEmails,
+    comments: ownComments,
+    commentHearts: hearts,
+    commentReports: reports,
+    commentingBarred: barred ?? null,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }
