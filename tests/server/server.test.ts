@@ -65,7 +65,11 @@ describe("the production server on a fresh data directory", () => {
   it("sends a chapter's text once in the page, and in the route data for client navigations", async () => {
     const sentence = "by five the skylights of the";
     const page = await (await fetch(`${server.url}/chapter/1`)).text();
-    expect(page.split(sentence)).toHaveLength(2);
+    // Once in the body; the head's description and og:description quote its opening only (ADR 46).
+    const head = page.slice(0, page.indexOf("</head>"));
+    expect(page.slice(head.length).split(sentence)).toHaveLength(2);
+    expect(head.split(sentence)).toHaveLength(3);
+    expect(head.length).toBeLessThan(4096);
     const data = await (await fetch(`${server.url}/chapter/1.data`)).text();
     expect(data).toContain(sentence);
   });
