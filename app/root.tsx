@@ -30,16 +30,17 @@ import { isPrivatePath } from "./lib/private-paths";
 import { themeForPath } from "./lib/route-theme";
 import { useScrollRestoration } from "./lib/router-internals";
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const preferences = getPreferences(request);
+  // The public origin, for the absolute addresses of search engines and link previews (lib/seo.ts), which
+  // only the server render writes: the configuration's, never the request's Host header, so every kept page
+  // carries the same one (S55); not in the route data.
+  if (context.documentRequest) context.documentOnly.origin = getEnv().origin;
   const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
   const notice = simulatedPaymentsNotice(preferences.language);
   return {
     ...preferences,
     site: { title: site.title, tagline: site.tagline },
-    // The public origin, for the absolute addresses of search engines and link previews (lib/seo.ts): the
-    // configuration's, never the request's Host header, so every kept page carries the same one (S55).
-    origin: getEnv().origin,
     // Nothing else of the account: every page is the same for all readers with the same settings, so the
     // page cache can share it (server/page-cache.ts). Personal figures are fetched by the parts showing them.
     signedIn: Boolean(user),

@@ -61,7 +61,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const signedIn = chapter.preview ? chapter.preview !== "visitor" : Boolean(user);
   // "Notify me" on a locked chapter: a reader's locked page is their own (never kept), so it may say their choice.
   const notify = chapter.lock && user && !chapter.preview ? await newChapterEmailsOn(user.id) : undefined;
-  return data({ chapter, signedIn, notify }, { headers: shareableIf(shared) });
+  return data(
+    { chapter, signedIn, ...(notify === undefined ? {} : { notify }) },
+    { headers: shareableIf(shared) },
+  );
 }
 
 export const headers = shareableIfLoaderSays;

@@ -1,15 +1,19 @@
 import { useEffect } from "react";
 import { useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
+import { useDocumentOnly } from "~/lib/document-only";
 import { type HeadTag, jsonLdText, type SharedPage, shareTags } from "~/lib/seo";
 
-type RootFacts = { origin?: string; site?: { title: string } } | undefined;
+type RootFacts = { site?: { title: string } } | undefined;
 
-/** The site's public origin and name, from the root loader (the configuration, never the Host header). */
+/**
+ * The site's public origin (handed by the root loader to the server render: the configuration's, never the
+ * Host header) and its name.
+ */
 export function useSiteFacts() {
   const root = useRouteLoaderData("root") as RootFacts;
   const { i18n } = useTranslation();
-  return { origin: root?.origin ?? "", name: root?.site?.title ?? "", language: i18n.language };
+  return { origin: useDocumentOnly("origin") ?? "", name: root?.site?.title ?? "", language: i18n.language };
 }
 
 const tagKey = (tag: HeadTag, index: number) =>

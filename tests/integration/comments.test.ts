@@ -25,9 +25,9 @@ async function call(route: Route, path: string, who?: TestReader, form?: Record<
       request: new Request(`http://localhost${path}`, init),
       params: { id },
       context: { documentRequest: false },
-    })) as { data?: unknown; init?: { status?: number } } | Response;
+    })) as { data?: unknown; init?: { status?: number; headers?: Record<string, string> } } | Response;
     if (answer instanceof Response) return { status: answer.status, data: undefined };
-    return { status: answer.init?.status ?? 200, data: answer.data };
+    return { status: answer.init?.status ?? 200, data: answer.data, headers: answer.init?.headers };
   } catch (error) {
     return { status: (error as { init?: { status?: number } }).init?.status ?? 500, data: undefined };
   }
@@ -212,6 +212,20 @@ describe.each(drivers)("chapter comments on %s", (driver) => {
         new Date(now.getTime() + 200_000),
       ),
     ).toMatchObject({ ok: true });
+  });
+
+  it("the sixth post in a minute answers 429 with when to try again, and keeps the text", async () => {
+    const chapter = await made(0);
+    const reader = await createReader({ prefix: "sixth" });
+    for (let i = 0; i < 5; i++)
+      expect((await post(chapter.number, reader, { intent: "post", body: `quick ${i}` })).status).toBe(200);
+    const refused = await post(chapter.number, reader, { intent: "post", body: "one too many" });
+    expect(refused).toMatchObject({
+      status: 429,
+      data: { error: "comments.errors.rateLimited", body: "one too many" },
+    });
+    expect(Number(refused.headers?.["Retry-After"])).toBeGreaterThan(0);
+    expect(Number(refused.headers?.["Retry-After"])).toBeLessThanOrEqual(60);
   });
 
   it("edits for 15 minutes (then 'edited'); deleting keeps the place of a comment with replies; hearts count once", async () => {

@@ -49,7 +49,13 @@ export async function answerComments(
   const intent = commentIntents.find((known) => known === form.get("intent"));
   const body = echoedValue(form, "body", COMMENT_LIMITS.bodyMax * 2);
   const refuse = (error: string, status: number, extra: Partial<CommentActionData> = {}) =>
-    data<CommentActionData>({ ok: false, intent, error, body, ...extra }, { status });
+    data<CommentActionData>(
+      { ok: false, intent, error, body, ...extra },
+      {
+        status,
+        headers: extra.retryAfterSeconds ? { "Retry-After": String(extra.retryAfterSeconds) } : undefined,
+      },
+    );
   if (!intent) return refuse("comments.errors.unknown", 400);
   if (!user) return refuse("comments.errors.signIn", 401);
   const access = await commentAccess(number, user);

@@ -30,21 +30,19 @@ export function CommentsSlot({ chapter }: { chapter: number }) {
     return () => observer.disconnect();
   }, [chapter, wanted]);
   const link = (
-    <Link to={`/chapter/${chapter}/comments`} className="underline">
+    <Link to={`/chapter/${chapter}/comments`} discover="none">
       {t("reader.comments.open")}
     </Link>
   );
   return (
     <section ref={ref} id="comments" aria-labelledby="comments-heading" className="reader-comments">
-      <h2 id="comments-heading" className="font-display text-2xl text-primary">
-        {t("reader.comments.heading")}
-      </h2>
+      <h2 id="comments-heading">{t("reader.comments.heading")}</h2>
       {wanted === chapter ? (
         <Suspense fallback={<p aria-busy="true">{t("reader.comments.loading")}</p>}>
           <CommentsPanel chapter={chapter} fallback={link} />
         </Suspense>
       ) : (
-        <p>{link}</p>
+        link
       )}
     </section>
   );

@@ -59,6 +59,9 @@ function routeTree(routes: ServerBuild["routes"]): RouteTree[] {
   return attach(children.get(undefined) ?? []);
 }
 
+/** Paths whose matching routes are kept at most (a few hundred bytes each). */
+const MATCHES_KEPT = 10_000;
+
 /**
  * The canonical query string (without `?`, "" for none) of a request for `pathname`, or undefined when the
  * request cannot be answered as any kept page. Route data (`/x.data`) keeps React Router's `_routes` filter,
@@ -69,6 +72,21 @@ export function queryCanonicaliser(
   routes: ServerBuild["routes"],
 ): (pathname: string, query: string) => string | undefined {
   const tree = routeTree(routes);
+  // `matchRoutes` flattens and ranks the whole route table on each call (about a millisecond): the ids a
+  // path matches are kept, so route data is canonicalised at a kept page's pace. Bounded: an invented path
+  // costs one match, and a full map starts again.
+  const matchedIds = new Map<string, Set<string>>();
+  const idsMatching = (page: string) => {
+    let ids = matchedIds.get(page);
+    if (!ids) {
+      if (matchedIds.size >= MATCHES_KEPT) matchedIds.clear();
+      ids = new Set(
+        (matchRoutes(tree as RouteObject[], page) ?? []).map((match) => match.route.id as string),
+      );
+      matchedIds.set(page, ids);
+    }
+    return ids;
+  };
   return (pathname, query) => {
     const routeData = pathname.endsWith(".data");
     const page = routeData ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
@@ -80,9 +98,7 @@ export function queryCanonicaliser(
     }
     const filter = routeData ? params.get("_routes") : null;
     if (filter !== null) {
-      const matched = new Set(
-        (matchRoutes(tree as RouteObject[], page) ?? []).map((match) => match.route.id),
-      );
+      const matched = idsMatching(page);
       const ids = [...new Set(filter.split(","))].filter((id) => matched.has(id)).sort();
       // No matching id loads no route at all, which no spelling without the filter says: not kept.
       if (ids.length === 0) return undefined;

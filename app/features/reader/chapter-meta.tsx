@@ -45,7 +45,6 @@ function ServerChapterMeta({ number, title }: ChapterMetaProps) {
           url: absolute(site.origin, path),
           book,
           datePublished: share.published,
-          image: absolute(site.origin, image.url),
           free: share.status === "free",
         }),
         breadcrumbs([

@@ -59,9 +59,7 @@ export function ChapterPage({
   const navigation = useNavigation();
   const articleRef = useRef<HTMLElement>(null);
   // Signed-in readers' settings come with the root loader (rendered on <html>); visitors' from storage.
-  const root = useRouteLoaderData("root") as
-    | { readingSettings?: ReadingSettings | null; origin?: string }
-    | undefined;
+  const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
   const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
   const sheet = useLazyDialog(loadSettingsSheet);
 
@@ -101,7 +99,7 @@ export function ChapterPage({
   // announced in the live region, or, where the clipboard is refused, shown selected to copy by hand.
   const [linkToCopy, setLinkToCopy] = useState<string>();
   const copyLink = () => {
-    const url = `${root?.origin ?? location.origin}/chapter/${chapter.number}#p-${currentParagraph()}`;
+    const url = `${location.origin}/chapter/${chapter.number}#p-${currentParagraph()}`;
     Promise.resolve()
       .then(() => navigator.clipboard.writeText(url))
       .then(
