@@ -34,7 +34,7 @@ describe("shareTags", () => {
     expect(tags).toContainEqual({ name: "twitter:card", content: "summary" });
     expect(tags.some((tag) => "property" in tag && tag.property === "og:image")).toBe(false);
     const description = tags.find((tag) => "name" in tag && tag.name === "description");
-    expect(description && "content" in description && description.content.length).toBeLessThanOrEqual(160);
+    expect(description && "content" in description && description.content.length).toBeLessThanOrEqual(150);
     expect(clip("a\n  b")).toBe("a b");
   });
 

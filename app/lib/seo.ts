@@ -44,8 +44,12 @@ export function absolute(origin: string, path: string): string {
   return /^https?:\/\//.test(path) ? path : `${origin}${path.startsWith("/") ? path : `/${path}`}`;
 }
 
-/** A description of at most `max` characters, cut at a word, on one line. */
-export function clip(text: string, max = 160): string {
+/**
+ * A description of at most `max` characters, cut at a word, on one line. 150: what search results show of
+ * it, and each character is written twice in a chapter page's head (description and og:description), whose
+ * weight beside the text has a budget (bench/budgets.json, chapterHtmlToText).
+ */
+export function clip(text: string, max = 150): string {
   const line = text.replace(/\s+/g, " ").trim();
   if (line.length <= max) return line;
   const cut = line.slice(0, max - 1);
