@@ -30,18 +30,25 @@ function linkTooSoon(html: string, account: { role: string; createdAt: Date }, n
   return account.role !== "author" && hasLink(html) && age < COMMENT_LIMITS.linkAfterHours * 3_600_000;
 }
 
-/** Locks the writer's row (one writer's posts queue behind each other, on every instance) and checks a ban. */
-async function writer(tx: Tx, userId: number) {
+/**
+ * The writer's account, its row locked (one writer's posts queue behind each other, on every instance), or
+ * why they may not write: an account gone, or barred from commenting.
+ */
+async function writer(
+  tx: Tx,
+  userId: number,
+): Promise<{ role: string; createdAt: Date } | { refused: CommentRefusal }> {
   const [account] = await tx
     .select({ role: users.role, createdAt: users.createdAt })
     .from(users)
     .where(eq(users.id, userId))
     .for("update");
+  if (!account) return { refused: "notFound" };
   const [ban] = await tx
     .select({ id: commentBans.userId })
     .from(commentBans)
     .where(eq(commentBans.userId, userId));
-  return { account, banned: Boolean(ban) };
+  return ban ? { refused: "banned" } : account;
 }
 
 /**
@@ -57,9 +64,8 @@ export async function postComment(
 ): Promise<CommentOutcome> {
   const html = renderCommentMarkdown(input.body);
   return db().transaction(async (tx) => {
-    const { account, banned } = await writer(tx, user.id);
-    if (!account) return { ok: false, reason: "notFound" };
-    if (banned) return { ok: false, reason: "banned" };
+    const account = await writer(tx, user.id);
+    if ("refused" in account) return { ok: false, reason: account.refused };
     const minuteAgo = new Date(now.getTime() - 60_000);
     const [recent] = await tx
       .select({ n: count(), oldest: min(comments.createdAt) })
@@ -127,9 +133,8 @@ export async function editComment(
 ): Promise<CommentOutcome> {
   const html = renderCommentMarkdown(input.body);
   return db().transaction(async (tx) => {
-    const { account, banned } = await writer(tx, user.id);
-    if (!account) return { ok: false, reason: "notFound" };
-    if (banned) return { ok: false, reason: "banned" };
+    const account = await writer(tx, user.id);
+    if ("refused" in account) return { ok: false, reason: account.refused };
     const own = await ownComment(tx, user.id, chapterId, input.comment);
     if (!own) return { ok: false, reason: "notFound" };
     if (!editable(own.createdAt, now)) return { ok: false, reason: "editWindow" };

@@ -30,12 +30,13 @@ export function NotifyButton({ on, returnTo }: { on: boolean | undefined; return
     >
       <input type="hidden" name="redirectTo" value={returnTo} />
       <input type="hidden" name="notify" value={shownOn ? "off" : "on"} />
-      <p role="status" className="text-sm text-muted">
-        {shownOn ? t("notify.on") : null}
-      </p>
       <button type="submit" className={buttonClass("outline")} disabled={fetcher.state !== "idle"}>
         {shownOn ? t("notify.stop") : t("notify.button")}
       </button>
+      {/* After the button: empty, it leaves no gap before it. */}
+      <p role="status" className="text-sm text-muted">
+        {shownOn ? t("notify.on") : null}
+      </p>
     </fetcher.Form>
   );
 }
