@@ -111,6 +111,10 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     cleanups.push(database.drop);
     const server = await startOn(database.url);
     const reader = await signedIn(server);
+    // A comment of the reader's on chapter 1, for the comments' reads and hearts below (issue 21).
+    const posted = await reader.post("/chapter/1/comments", { intent: "post", body: "Through the outage." });
+    const comment = /#comment-(\d+)$/.exec(posted.headers.get("location") ?? "")?.[1] ?? "";
+    expect(comment).not.toBe("");
     const name = new URL(database.url).pathname.slice(1);
     const admin = new pg.Client({ connectionString: postgresAdminUrl() });
     await admin.connect();
@@ -133,6 +137,12 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
             await record("page", reader.post("/settings", { intent: "emailChoices", newChapters: "on" })),
           );
           outcomes.push(await record("data", reader.get("/about.data")));
+          // Chapter comments: their route data, and a heart set or taken off (idempotent, so each can repeat).
+          outcomes.push(
+            await record("data", reader.get("/chapter/1/comments.data?_routes=routes%2Fchapter-comments")),
+          );
+          const heart = { intent: "heart", comment, on: n % 2 ? "1" : "0" };
+          outcomes.push(await record("data", reader.post("/chapter/1/comments.data", heart)));
         }
       }
     };
