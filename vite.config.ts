@@ -1,7 +1,7 @@
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
 import { i18nCatalogues } from "./app/i18n/vite-plugin.ts";
 
 /**
@@ -35,11 +35,35 @@ const productionReactRouter = [
   { find: /^react-router\/dom$/, replacement: `${reactRouterProduction}/dom-export.mjs` },
 ];
 
+/**
+ * React Router's components that this app never renders (`NavLink`, `ScrollRestoration`, …) are kept in the
+ * browser's build otherwise: each is made by a call (`React.forwardRef`) and given a `displayName` after,
+ * which the bundler must assume do something. In React Router's production build only, those calls are
+ * marked pure and the names (read by developer tools alone) left out, so an unused component goes with its
+ * helpers (ADR 48). Used ones are untouched.
+ */
+function droppableRouterComponents(): Plugin {
+  return {
+    name: "droppable-router-components",
+    apply: "build",
+    transform(code, id) {
+      if (!id.startsWith(reactRouterProduction)) return undefined;
+      return code
+        .replace(/^\w+\.displayName = "\w+";$/gm, "")
+        .replace(/= (React\d*)\.forwardRef\(/g, "= /* @__PURE__ */ $1.forwardRef(");
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild, command }) => ({
   build: isSsrBuild
     ? // The server build's entry is our HTTP app (server/app.ts), which imports the React Router build.
       { rollupOptions: { input: "./server/app.ts" } }
     : {
+        // Terser, three passes: 0.2 KB (brotli) less on every page than the default minifier, for about 9 s
+        // more per build (ADR 48).
+        minify: "terser",
+        terserOptions: { module: true, ecma: 2020, compress: { passes: 3 }, format: { comments: false } },
         rollupOptions: {
           output: {
             codeSplitting: {
@@ -59,5 +83,5 @@ export default defineConfig(({ isSsrBuild, command }) => ({
     tsconfigPaths: true,
     ...(command === "build" && !isSsrBuild ? { alias: productionReactRouter } : {}),
   },
-  plugins: [tailwindcss(), reactRouter(), i18nCatalogues()],
+  plugins: [tailwindcss(), reactRouter(), i18nCatalogues(), droppableRouterComponents()],
 }));

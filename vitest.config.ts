@@ -7,6 +7,7 @@ export default defineConfig({
       "app/**/*.test.{ts,tsx}",
       "db/**/*.test.ts",
       "scripts/**/*.test.ts",
+      "bench/**/*.test.ts",
       "server/**/*.test.ts",
       "tests/{unit,integration,server}/**/*.test.ts",
     ],

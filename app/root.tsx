@@ -1,13 +1,5 @@
 import { Suspense } from "react";
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  useLocation,
-  useNavigation,
-  useRouteLoaderData,
-} from "react-router";
+import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { lazyComponent } from "~/ui/lazy-component";
 import { Link } from "~/ui/link";
@@ -107,7 +99,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </noscript>
         {/* The page paints once the stylesheet is here; it follows the head script, which so runs at once.
             The app's scripts and the site's faces come after the first paint (AppScripts, ADR 11). Written
-            here rather than by <Links />, which would give it the request's nonce, a difference on hydration. */}
+            here, and there is no <Links /> (no route has links or a stylesheet of its own: `npm run lint` refuses a
+            stylesheet imported elsewhere), nor <Meta /> (pages name themselves with <title>; ADR 48). */}
         <link rel="stylesheet" href={stylesheet} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         {/* The releases feed, for feed readers that find it from any page (issue 21). */}
@@ -116,8 +109,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* A reader's own pages, forms and the admin are not for search engines (robots.txt says it too). */}
         {/* Written by the server (crawlers read its page), so the browser's scripts carry no list of paths. */}
         {import.meta.env.SSR && isPrivatePath(pathname) ? <meta name="robots" content="noindex" /> : null}
-        <Meta />
-        <Links />
       </head>
       <body data-route-theme={themeForPath(pathname)}>
         <a href="#main" className="skip-link">

@@ -10,11 +10,13 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { chromium } from "../chromium.mjs";
 import { chapterTextLength, loadedScripts } from "./page-figures.mjs";
+import { killAtExit, removeAtExit, requireTools } from "./tools.mjs";
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => [...arg.replace(/^--/, "").split("="), true].slice(0, 2)),
 );
 const duration = Number(args.duration ?? 10);
+requireTools({ lighthouse: !args["skip-lighthouse"] });
 const connections = 50;
 
 function wrk(url, headers = {}, seconds = duration, script = undefined) {
@@ -74,8 +76,12 @@ function content(dataDir, ...command) {
   });
 }
 
+const memoryMB = (pid, field) =>
+  Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) /
+  1024;
+
 async function startApp({ large }) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-"));
+  const dataDir = removeAtExit(fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-")));
   content(dataDir, "import", "content");
   if (large) content(dataDir, "generate-large");
   const port = (large ? 3750 : 3600) + Math.floor(Math.random() * 150);
@@ -94,6 +100,7 @@ async function startApp({ large }) {
     },
     stdio: ["ignore", "ignore", fs.openSync(path.join(os.tmpdir(), "cc-bench-server.log"), "w")],
   });
+  killAtExit(child);
   child.once("exit", (code, signal) => {
     if (code !== 0)
       console.error(
@@ -104,8 +111,9 @@ async function startApp({ large }) {
   await waitFor(`${base}/healthz`);
   return {
     base,
-    rssMB: () =>
-      Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+    rssMB: () => memoryMB(child.pid, "VmRSS"),
+    // The most the process has held at any moment since it started (the kernel's high-water mark).
+    peakRssMB: () => memoryMB(child.pid, "VmHWM"),
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
@@ -148,12 +156,13 @@ async function signedInCookie(base) {
  * the same page bytes, pre-compressed.
  */
 async function startBaseline(html) {
-  const file = path.join(os.tmpdir(), `cc-baseline-${process.pid}.html`);
+  const file = removeAtExit(path.join(os.tmpdir(), `cc-baseline-${process.pid}.html`));
   fs.writeFileSync(file, html);
   const port = 3900 + Math.floor(Math.random() * 90);
   const child = spawn(process.execPath, ["bench/baseline-server.mjs", file, String(port)], {
     stdio: "ignore",
   });
+  killAtExit(child);
   const base = `http://127.0.0.1:${port}`;
   await waitFor(base);
   return {
@@ -381,6 +390,7 @@ if (!args["skip-lighthouse"]) {
   };
 }
 results.rssMB = +app.rssMB().toFixed(0);
+results.peakRssMB = +app.peakRssMB().toFixed(0);
 await app.stop();
 
 const base = results.runs.baselineBr.rps;
@@ -396,6 +406,6 @@ const rows = Object.entries(results.runs).map(([name, r]) => ({
 console.table(rows);
 console.table(results.weights);
 if (results.lighthouse) console.table(results.lighthouse);
-console.log(`server RSS after the run: ${results.rssMB} MB`);
+console.log(`server RSS after the run: ${results.rssMB} MB, at most ${results.peakRssMB} MB during it`);
 fs.mkdirSync("bench/results", { recursive: true });
 fs.writeFileSync("bench/results/latest.json", `${JSON.stringify(results, null, 2)}\n`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { featureGraph, featureOf, findCycles, specifiers } from "./check-architecture";
+import { featureGraph, featureOf, findCycles, specifiers, strayStylesheets } from "./check-architecture";
 
 describe("architecture check", () => {
   it("reads static, re-exported, side-effect and dynamic imports", () => {
@@ -52,5 +52,17 @@ describe("architecture check", () => {
     });
     expect(findCycles(featureGraph([file("a", "b"), file("b", "c")]))).toEqual([]);
     expect(findCycles(featureGraph([file("a", "b"), file("b", "c"), file("c", "a")]))).toHaveLength(1);
+  });
+
+  it("refuses a stylesheet imported outside the root, which no <Links /> would write", () => {
+    expect(
+      strayStylesheets([
+        { file: "app/root.tsx", code: 'import stylesheet from "./app.css?url";' },
+        { file: "app/routes/wiki.tsx", code: 'import "./wiki.css";\nimport x from "~/ui/x.css?url";' },
+      ]),
+    ).toEqual([
+      "stylesheet outside app/root.tsx: app/routes/wiki.tsx imports ./wiki.css",
+      "stylesheet outside app/root.tsx: app/routes/wiki.tsx imports ~/ui/x.css?url",
+    ]);
   });
 });

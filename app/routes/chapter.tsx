@@ -89,16 +89,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return data(body, { status });
 }
 
-export const meta: Route.MetaFunction = ({ data: loaderData }) =>
-  loaderData && "chapter" in loaderData
-    ? [{ title: `${loaderData.chapter.number}. ${loaderData.chapter.title}` }]
-    : [];
-
 export default function Chapter({ loaderData, actionData }: Route.ComponentProps) {
   const error = actionData && "error" in actionData ? actionData.error : undefined;
   const { chapter } = loaderData;
   return (
     <>
+      {/* The chapter's name alone: the site's would add to every chapter page's head (see DocumentTitle). */}
+      <title>{`${chapter.number}. ${chapter.title}`}</title>
       <ChapterMeta number={chapter.number} title={chapter.title} />
       <ChapterPage
         chapter={chapter}

@@ -12,6 +12,7 @@ import { siteCard } from "~/lib/seo";
 import { shareablePage } from "~/lib/shareable";
 import { book } from "~/lib/structured-data";
 import { buttonClass } from "~/ui/button";
+import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 import { PageMeta, useSiteFacts } from "~/ui/page-meta";
 import type { Route } from "./+types/home";
@@ -35,10 +36,6 @@ export async function loader() {
   };
 }
 
-export const meta: Route.MetaFunction = ({ data }) => [
-  { title: data ? `${data.site.title} — ${data.site.tagline}` : undefined },
-];
-
 const tiles = [
   { to: "/chapters", key: "chapters" },
   { to: "/wiki", key: "wiki" },
@@ -60,6 +57,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   const image = siteCard(site.title);
   return (
     <>
+      <DocumentTitle name={`${site.title} — ${site.tagline}`} />
       <PageMeta
         title={`${site.title} — ${site.tagline}`}
         description={site.synopsis}

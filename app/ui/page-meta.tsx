@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { useDocumentOnly } from "~/lib/document-only";
-import { type HeadTag, jsonLdText, type SharedPage, shareTags } from "~/lib/seo";
+import type { SharedPage } from "~/lib/seo";
 
 type RootFacts = { site?: { title: string } } | undefined;
 
@@ -15,9 +15,6 @@ export function useSiteFacts() {
   const { i18n } = useTranslation();
   return { origin: useDocumentOnly("origin") ?? "", name: root?.site?.title ?? "", language: i18n.language };
 }
-
-const tagKey = (tag: HeadTag, index: number) =>
-  "canonical" in tag ? "canonical" : `${"name" in tag ? tag.name : tag.property}:${index}`;
 
 /** The tags the server wrote for search engines and previews (`ServerMeta`). */
 const SERVER_TAGS =
@@ -50,28 +47,16 @@ export function ClientMeta({ path, jsonLd }: { path: string; jsonLd: boolean }) 
 /**
  * A public page's description, canonical address, Open Graph and Twitter card tags (lib/seo.ts) and its
  * JSON-LD, written by the server: React hoists the `<meta>` and `<link>` into the head; the JSON-LD stays
- * where it is rendered, escaped so no text closes it. In the browser, `ClientMeta` (the build drops the
- * rest: `import.meta.env.SSR` is false there).
+ * where it is rendered, escaped so no text closes it (ui/server-meta.tsx). In the browser, `ClientMeta`.
  */
 export function PageMeta({ jsonLd, ...page }: SharedPage & { jsonLd?: unknown }) {
-  if (!import.meta.env.SSR) return <ClientMeta path={page.path} jsonLd={Boolean(jsonLd)} />;
-  return <ServerMeta jsonLd={jsonLd} {...page} />;
-}
-
-function ServerMeta({ jsonLd, ...page }: SharedPage & { jsonLd?: unknown }) {
   const site = useSiteFacts();
-  return (
-    <>
-      {shareTags(page, site).map((tag, index) =>
-        "canonical" in tag ? (
-          <link key={tagKey(tag, index)} rel="canonical" href={tag.canonical} />
-        ) : (
-          <meta key={tagKey(tag, index)} {...tag} />
-        ),
-      )}
-      {jsonLd ? (
-        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdText(jsonLd) }} />
-      ) : null}
-    </>
+  return serverMeta ? (
+    serverMeta(page, site, jsonLd)
+  ) : (
+    <ClientMeta path={page.path} jsonLd={Boolean(jsonLd)} />
   );
 }
+
+// The server's build only: the browser's scripts carry neither it nor the builders it uses (lib/seo.ts).
+const serverMeta = import.meta.env.SSR ? (await import("./server-meta")).serverMeta : undefined;

@@ -22,6 +22,12 @@ test.describe("the side menu", () => {
     ]) {
       await expect(menu.getByRole("link", { name, exact: true })).toBeVisible();
     }
+    // The page the menu was opened on is marked as current; "/" matches itself only.
+    await expect(menu.getByRole("link", { name: "Home", exact: true })).toHaveAttribute(
+      "aria-current",
+      "page",
+    );
+    await expect(menu.getByRole("link", { name: "Shop", exact: true })).not.toHaveAttribute("aria-current");
     for (let i = 0; i < 15; i++) {
       await page.keyboard.press("Tab");
       expect(await menu.evaluate((node) => node.contains(document.activeElement))).toBe(true);

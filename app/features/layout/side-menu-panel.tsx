@@ -57,13 +57,7 @@ export default function SideMenuPanel({
         <ul className="flex flex-col">
           {items.map((item) => (
             <li key={item.to}>
-              <NavLink
-                to={item.to}
-                end={item.to === "/"}
-                className={linkClass}
-                onClick={close}
-                viewTransition
-              >
+              <NavLink to={item.to} end={item.to === "/"} className={linkClass} onClick={close}>
                 {t(item.key)}
               </NavLink>
             </li>

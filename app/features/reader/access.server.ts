@@ -131,8 +131,8 @@ export async function loadChapterForReader(
   const preview = user?.role === "author" ? previewAs : undefined;
   const lock = preview ? await lockFor(chapter, preview, now) : await chapterLock(chapter, user, now);
   const { previous, next } = neighbours(await getChapterCatalog(), number);
+  // Addressed by its number: the database id stays on the server (the page's route data is budgeted by byte).
   return {
-    id: chapter.id,
     number: chapter.number,
     title: chapter.title,
     volume: { number: chapter.volume.number, title: chapter.volume.title },

@@ -298,7 +298,7 @@ export function ChapterPage({
           {hint === "next" ? t("reader.swipeNext") : t("reader.swipePrevious")}
         </p>
       ) : null}
-      <div role="status" className="toast" data-testid="achievement-toast">
+      <div role="status" className="toast">
         {earned.map((message) => (
           <p key={message}>{message}</p>
         ))}
