@@ -158,9 +158,17 @@ const integer = (value: number) => Math.round(value).toLocaleString("en-US");
 const ms = (value: number | null) =>
   value === null ? "–" : value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${+value.toFixed(1)} ms`;
 
-/** A Markdown table: its header cells, then a row of cells per line. */
-const table = (header: string[], body: (string | number)[][]) =>
-  [header, header.map(() => "---"), ...body].map((cells) => `| ${cells.join(" | ")} |`).join("\n");
+/** A Markdown table: its header cells, then a row of cells per line, columns padded as the formatter does. */
+function table(header: string[], body: (string | number)[][]): string {
+  const rows = [header, ...body].map((cells) => cells.map(String));
+  const widths = header.map((_, column) =>
+    Math.max(3, ...rows.map((cells) => [...(cells[column] ?? "")].length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => cell + " ".repeat((widths[column] ?? 0) - [...cell].length)).join(" | ")} |`;
+  const [head = [], ...rest] = rows;
+  return [line(head), line(widths.map((width) => "-".repeat(width))), ...rest.map(line)].join("\n");
+}
 
 /** The README's tables, in Markdown, from the results: requests, page weights and Lighthouse. */
 export function readmeTables(results: Results, budgets: Record<string, Budget>): string {
