@@ -8,6 +8,7 @@ import type { ViteDevServer } from "vite";
 import { type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
 import { acquireDataDirLock } from "#db/lock.server";
 import { RETRY_AFTER_SECONDS } from "#db/unavailable";
+import { followSessionEvents, stopFollowingSessionEvents } from "~/features/auth/session.server";
 import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
@@ -172,6 +173,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   // not under Vite, whose modules change under it.
   const production = env.NODE_ENV === "production";
   await startRevisionPoll();
+  // Signed-in readers' sessions kept for the page cache's viewer check, forgotten on every change (ADR 49).
+  await followSessionEvents();
   // Orders whose reservation ended give their units back, every minute (ADR 25).
   startOrderExpiry();
   // Chapter e-mails: openings queued once, a throttled batch sent every 15 s (ADR 45).
@@ -255,6 +258,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     ]);
     if (!drained) server.closeAllConnections();
     stopRevisionPoll();
+    stopFollowingSessionEvents();
     stopOrderExpiry();
     await stopReleaseMails();
     await settleAfterResponse(DRAIN_MS);

@@ -1,6 +1,7 @@
 /** Accounts and signing in: users, sessions, reset tokens, social identities, throttling. */
 import { sql } from "drizzle-orm";
 import {
+  bigserial,
   boolean,
   check,
   date,
@@ -83,6 +84,19 @@ export const sessions = pgTable(
   },
   (t) => [index("sessions_user_id").on(t.userId)],
 );
+
+/**
+ * What ended or changed a signed-in reader's session, for every app instance's session cache (ADR 49):
+ * written by triggers (migration 0024) when a session row is deleted (sign-out, sign out everywhere, a
+ * password reset, suspension, expiry, a deleted account) and when an account's role, suspension or reading
+ * settings change. Each instance reads the rows after the last it saw every 250 ms and forgets those
+ * readers' cached sessions; rows older than ten minutes are deleted. No foreign key: the account may be gone.
+ */
+export const sessionEvents = pgTable("session_events", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  userId: integer("user_id").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 export const passwordResetTokens = pgTable(
   "password_reset_tokens",

@@ -2,11 +2,9 @@ import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
+import type { DatabaseHandle } from "#db/client.server";
 import { releaseMails, users } from "#db/schema";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
-import { readContentDir } from "~/features/content/files.server";
-import { importContent } from "~/features/content/import.server";
 import type { Mailer, MailMessage } from "~/features/mail/mailer.server";
 import { releaseMailBaseline } from "~/features/release-mails/announce.server";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/features/release-mails/send.server";
@@ -15,9 +13,8 @@ import { runReleaseMails } from "~/features/release-mails/worker.server";
 import { action as notifyAction } from "~/routes/notify";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/unsubscribe";
 import { post, statusOf } from "../support/actions";
-import { drivers, openTestDatabase } from "../support/database";
+import { drivers, openTestDatabase, twoPostgresInstances } from "../support/database";
 import { createChapter, createReader, grantMembership, type TestReader } from "../support/factories";
-import { createPostgresDatabase } from "../support/postgres";
 
 /**
  * The mail edge's test double: each message is written by nodemailer as the outbox mailer writes it (so its
@@ -285,22 +282,12 @@ describe.each(drivers)("release e-mails on %s", (driver) => {
 describe.skipIf(!drivers.includes("postgres"))("two instances on postgres", () => {
   let first: DatabaseHandle;
   let second: DatabaseHandle;
-  let drop: () => Promise<void>;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const made = await createPostgresDatabase();
-    drop = made.drop;
-    first = await openDatabase({ kind: "postgres", url: made.url });
-    await first.migrate();
-    await importContent(first.db, await readContentDir("content"));
-    second = await openDatabase({ kind: "postgres", url: made.url });
-    setDatabase(first);
+    ({ first, second, close } = await twoPostgresInstances());
   });
-  afterAll(async () => {
-    await first.close();
-    await second.close();
-    await drop();
-  });
+  afterAll(() => close());
 
   it("delivers exactly one message per reader when both announce and send chapter 10 at once", async () => {
     const release10 = (await getChapterCatalog()).byNumber.get(10)?.releaseAt ?? new Date();

@@ -40,3 +40,26 @@ export async function openTestDatabase(driver: Driver, { content = true } = {}):
   setDatabase(handle);
   return handle;
 }
+
+/**
+ * Two app instances on one new PostgreSQL database, as two servers would be: `first` (the process-wide
+ * database, with the migrations and, unless told not to, the demo content) and `second`, a pool of its own.
+ * `close` ends both and drops the database.
+ */
+export async function twoPostgresInstances({ content = true } = {}) {
+  const { url, drop } = await createPostgresDatabase();
+  const first = await openDatabase({ kind: "postgres", url });
+  await first.migrate();
+  if (content) await importContent(first.db, await readContentDir("content"));
+  const second = await openDatabase({ kind: "postgres", url });
+  setDatabase(first);
+  return {
+    first,
+    second,
+    close: async () => {
+      await first.close();
+      await second.close();
+      await drop();
+    },
+  };
+}

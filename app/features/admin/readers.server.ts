@@ -11,6 +11,7 @@ import {
   subscriptions,
   users,
 } from "#db/schema";
+import { forgetKeptSessions } from "~/features/auth/session.server";
 import { book, InsufficientCoins } from "~/features/coins/ledger.server";
 import { getMembership, membershipView } from "~/features/membership/queries.server";
 import { type Actor, recordAudit } from "./audit.server";
@@ -207,13 +208,13 @@ export function grantMembershipDays(
  * sign-in at the same moment either comes first and its session is ended here, or finds the account
  * suspended; the session lookup also refuses a suspended account's session.
  */
-export function setSuspended(
+export async function setSuspended(
   userId: number,
   suspended: boolean,
   note: string,
   actor: Actor & { via: "admin" },
 ): Promise<ReaderChange> {
-  return db().transaction(async (tx) => {
+  const change = await db().transaction(async (tx) => {
     const [reader] = await tx
       .select({ role: users.role, suspendedAt: users.suspendedAt })
       .from(users)
@@ -237,4 +238,7 @@ export function setSuspended(
     });
     return { ok: true } as const;
   });
+  // Once committed: this instance's kept sessions go at once, other instances' at their next events read.
+  if (change.ok) forgetKeptSessions(userId);
+  return change;
 }

@@ -1,6 +1,6 @@
-import { and, eq, isNull, ne, sql } from "drizzle-orm";
-import { db, getDatabase } from "#db/client.server";
-import { readingSettings, sessions, users } from "#db/schema";
+import { and, asc, eq, gt, isNull, lt, max, ne, sql } from "drizzle-orm";
+import { type Database, db, getDatabase } from "#db/client.server";
+import { readingSettings, sessionEvents, sessions, users } from "#db/schema";
 import { CART_COOKIE, cartCookie, readCartCookie } from "~/features/cart/cookie.server";
 import { mergeIntoCart } from "~/features/cart/queries.server";
 import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
@@ -9,6 +9,7 @@ import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { readCookies } from "~/lib/preferences.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
+import { type EventReader, SessionCache } from "./session-cache.server";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -99,6 +100,7 @@ export async function signIn(
       .delete(sessions)
       .where(eq(sessions.tokenHash, hashToken(presented)))
       .returning({ userId: sessions.userId });
+    for (const { userId } of revoked) kept.forgetUser(userId);
     if (revoked.length > 0)
       logger.info(
         { event: "session.revoked", reason: "sign-in", userId: revoked[0]?.userId, ...meta },
@@ -182,7 +184,15 @@ async function findSession(tokenHash: string): Promise<SessionRow | undefined> {
 
 /** The user of a session token, in one query, or undefined when the session is unknown or has expired. */
 export async function lookUpSessionToken(token: string): Promise<SessionUser | undefined> {
-  const row = await findSession(hashToken(token));
+  return (await resolveSession(hashToken(token)))?.value;
+}
+
+/**
+ * The user of a session token hash, and until when that answer holds without asking again: the session's
+ * absolute expiry, its idle timeout and the moment its last-seen mark is next due, whichever comes first.
+ */
+async function resolveSession(tokenHash: string): Promise<{ value: SessionUser; until: number } | undefined> {
+  const row = await findSession(tokenHash);
   if (!row) return undefined;
   const now = Date.now();
   const lifetime = row.remember ? sessionLifetimes.remember : sessionLifetimes.normal;
@@ -190,12 +200,15 @@ export async function lookUpSessionToken(token: string): Promise<SessionUser | u
     await db().delete(sessions).where(eq(sessions.id, row.sessionId));
     return undefined;
   }
-  if (now - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+  let lastSeen = row.lastSeenAt.getTime();
+  if (now - lastSeen > TOUCH_EVERY_MS) {
     await db()
       .update(sessions)
       .set({ lastSeenAt: new Date(now) })
       .where(eq(sessions.id, row.sessionId));
+    lastSeen = now;
   }
+  const until = Math.min(row.expiresAt.getTime(), lastSeen + lifetime.idleMs, lastSeen + TOUCH_EVERY_MS);
   const {
     passwordHash,
     remember: _remember,
@@ -207,20 +220,77 @@ export async function lookUpSessionToken(token: string): Promise<SessionUser | u
     ...user
   } = row;
   return {
-    ...user,
-    hasPassword: passwordHash !== null,
-    readingSettings:
-      fontSize !== null && fontFamily !== null && lineHeight !== null
-        ? { fontSize, fontFamily, lineHeight }
-        : defaultSettings,
+    until,
+    value: {
+      ...user,
+      hasPassword: passwordHash !== null,
+      readingSettings:
+        fontSize !== null && fontFamily !== null && lineHeight !== null
+          ? { fontSize, fontFamily, lineHeight }
+          : defaultSettings,
+    },
   };
 }
+
+/** Session events are kept this long: far longer than any instance goes between two reads. */
+const EVENTS_KEPT_MS = 10 * 60 * 1000;
+const EVENTS_PER_READ = 1000;
+
+/**
+ * Reads `session_events` for a session cache (ADR 49): with no `after`, where they stand (the newest id);
+ * else the readers named since, a thousand at most a read (the rest at the next). Now and then it also
+ * deletes events older than ten minutes.
+ */
+export function sessionEventReader(database: () => Database): EventReader {
+  let reads = 0;
+  return async (after) => {
+    if (++reads % 240 === 0)
+      await database()
+        .delete(sessionEvents)
+        .where(lt(sessionEvents.createdAt, new Date(Date.now() - EVENTS_KEPT_MS)));
+    if (after === undefined) {
+      const [row] = await database()
+        .select({ last: max(sessionEvents.id) })
+        .from(sessionEvents);
+      return { last: Number(row?.last ?? 0), userIds: [] };
+    }
+    const rows = await database()
+      .select({ id: sessionEvents.id, userId: sessionEvents.userId })
+      .from(sessionEvents)
+      .where(gt(sessionEvents.id, after))
+      .orderBy(asc(sessionEvents.id))
+      .limit(EVENTS_PER_READ);
+    return { last: rows.at(-1)?.id ?? after, userIds: rows.map((row) => row.userId) };
+  };
+}
+
+/** This instance's kept sessions (ADR 49): followed once the server starts `followSessionEvents`. */
+const kept = new SessionCache<SessionUser>(sessionEventReader(db));
+
+/**
+ * The user of a session token as the page cache's viewer check needs it (features/page-cache): from memory
+ * while this instance follows the session events, else from the database. For deciding which kept page a
+ * reader shares, never for their own pages or any write, which read the session afresh (`getSessionUser`).
+ */
+export function cachedSessionUser(token: string): Promise<SessionUser | undefined> {
+  const tokenHash = hashToken(token);
+  return kept.get(tokenHash, () => resolveSession(tokenHash));
+}
+
+/** Forgets a reader's kept sessions on this instance at once (other instances read it from the events). */
+export function forgetKeptSessions(userId: number): void {
+  kept.forgetUser(userId);
+}
+
+export const followSessionEvents = (everyMs?: number) => kept.start(everyMs);
+export const stopFollowingSessionEvents = () => kept.stop();
 
 /** Ends the request's session on the server; returns the header that clears the cookie. */
 export async function destroySession(request: Request, meta?: RequestMeta): Promise<string> {
   const user = await getSessionUser(request);
   if (user) {
     await db().delete(sessions).where(eq(sessions.id, user.sessionId));
+    kept.forgetUser(user.id);
     logger.info({ event: "session.revoked", reason: "sign-out", userId: user.id, ...meta }, "signed out");
   }
   return clearSessionCookie();
@@ -235,6 +305,7 @@ export async function revokeSessions(userId: number, keep?: number, meta?: Reque
         ? eq(sessions.userId, userId)
         : and(eq(sessions.userId, userId), ne(sessions.id, keep)),
     );
+  kept.forgetUser(userId);
   logger.info(
     { event: "session.revoked", reason: "revoke-all", userId, keptSession: keep !== undefined, ...meta },
     "sessions revoked",

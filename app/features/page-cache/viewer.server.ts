@@ -1,4 +1,4 @@
-import { lookUpSessionToken, sessionCookieName } from "~/features/auth/session.server";
+import { cachedSessionUser, sessionCookieName } from "~/features/auth/session.server";
 import { CART_COOKIE } from "~/features/cart/cookie.server";
 import { chapterLock, findChapter } from "~/features/reader/access.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
@@ -21,7 +21,9 @@ export async function sharedViewer(
   if (!token) return cookies.get(CART_COOKIE) && showsCart(pathname) ? undefined : "visitor";
   const chapter = /^\/chapter\/(\d{1,6})$/.exec(pathname);
   if (!chapter) return undefined;
-  const user = await lookUpSessionToken(token);
+  // From memory while the server follows the session events (ADR 49): a revoked session is forgotten at once
+  // on the instance that revoked it and within 250 ms on the others.
+  const user = await cachedSessionUser(token);
   if (!user) return undefined;
   const facts = await findChapter(Number(chapter[1]), user);
   if (!facts || !mayShareChapterPage(user, Boolean(await chapterLock(facts, user)))) return undefined;

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, readingDays, readingProgress, readingSettings, users } from "#db/schema";
+import { forgetKeptSessions } from "~/features/auth/session.server";
 import type { ReadingSettings } from "~/features/reading-settings/settings";
 import { READING_DAY_SECONDS } from "~/features/streaks/streaks";
 import type { Language } from "~/i18n/config";
@@ -12,6 +13,8 @@ export async function saveReadingSettings(userId: number, settings: ReadingSetti
     .insert(readingSettings)
     .values({ userId, ...settings })
     .onConflictDoUpdate({ target: readingSettings.userId, set: { ...settings, updatedAt: new Date() } });
+  // The reader's kept chapter pages are chosen by their settings (page-cache/viewer.server.ts).
+  forgetKeptSessions(userId);
 }
 
 const toProgress = (row: typeof readingProgress.$inferSelect): ChapterProgress => ({

@@ -1,0 +1,131 @@
+import { describe, expect, it } from "vitest";
+import { type EventReader, SessionCache } from "./session-cache.server";
+
+type User = { id: number; name: string };
+
+/** An event log in memory, as `session_events` is in the database; `fail` makes the next reads throw. */
+function eventLog() {
+  const events: number[] = [];
+  const state = { fail: false, reads: 0 };
+  const read: EventReader = async (after) => {
+    state.reads++;
+    if (state.fail) throw new Error("the database went away");
+    if (after === undefined) return { last: events.length, userIds: [] };
+    return { last: events.length, userIds: events.slice(after) };
+  };
+  return { read, state, note: (userId: number) => events.push(userId) };
+}
+
+/** A loader that counts its calls (each one a database query in the app). */
+function loader(user: User, until = Date.now() + 60_000) {
+  const calls = { count: 0 };
+  const load = async () => {
+    calls.count++;
+    return { value: user, until };
+  };
+  return { calls, load };
+}
+
+const ayla: User = { id: 1, name: "ayla" };
+const bram: User = { id: 2, name: "bram" };
+
+describe("SessionCache", () => {
+  it("keeps nothing until the events have been read once: every lookup asks the database", async () => {
+    const cache = new SessionCache<User>(eventLog().read);
+    const { calls, load } = loader(ayla);
+    await cache.get("a", load);
+    await cache.get("a", load);
+    expect(calls.count).toBe(2);
+    expect(cache.size).toBe(0);
+  });
+
+  it("answers from memory once followed, until the entry's own deadline", async () => {
+    const cache = new SessionCache<User>(eventLog().read);
+    await cache.poll();
+    const now = Date.now();
+    const { calls, load } = loader(ayla, now + 1000);
+    expect(await cache.get("a", load, now)).toEqual(ayla);
+    expect(await cache.get("a", load, now + 999)).toEqual(ayla);
+    expect(calls.count).toBe(1);
+    await cache.get("a", load, now + 1000);
+    expect(calls.count).toBe(2);
+  });
+
+  it("forgets a reader named by an event, and only that reader", async () => {
+    const log = eventLog();
+    const cache = new SessionCache<User>(log.read);
+    await cache.poll();
+    const first = loader(ayla);
+    const second = loader(bram);
+    await cache.get("a", first.load);
+    await cache.get("b", second.load);
+    log.note(ayla.id);
+    await cache.poll();
+    await cache.get("a", first.load);
+    await cache.get("b", second.load);
+    expect(first.calls.count).toBe(2);
+    expect(second.calls.count).toBe(1);
+  });
+
+  it("does not keep what a lookup found if the reader was forgotten while it was on its way", async () => {
+    const cache = new SessionCache<User>(eventLog().read);
+    await cache.poll();
+    let release: () => void = () => {};
+    const slow = cache.get(
+      "a",
+      () => new Promise((resolve) => (release = () => resolve({ value: ayla, until: Date.now() + 60_000 }))),
+    );
+    cache.forgetUser(ayla.id);
+    release();
+    expect(await slow).toEqual(ayla);
+    expect(cache.size).toBe(0);
+  });
+
+  it("forgets everything and keeps nothing while the events cannot be read, and recovers after", async () => {
+    const log = eventLog();
+    const cache = new SessionCache<User>(log.read);
+    await cache.poll();
+    const { calls, load } = loader(ayla);
+    await cache.get("a", load);
+    log.state.fail = true;
+    await cache.poll();
+    expect(cache.size).toBe(0);
+    await cache.get("a", load);
+    await cache.get("a", load);
+    expect(calls.count).toBe(3);
+    log.state.fail = false;
+    await cache.poll();
+    await cache.get("a", load);
+    await cache.get("a", load);
+    expect(calls.count).toBe(4);
+  });
+
+  it("holds at most its number of entries, dropping the oldest", async () => {
+    const cache = new SessionCache<User>(eventLog().read, 2);
+    await cache.poll();
+    for (const key of ["a", "b", "c"])
+      await cache.get(key, loader({ id: key.charCodeAt(0), name: key }).load);
+    expect(cache.size).toBe(2);
+    const { calls, load } = loader(ayla);
+    await cache.get("a", load);
+    expect(calls.count).toBe(1);
+  });
+
+  it("reads the events on its timer, and stops keeping anything when stopped", async () => {
+    const log = eventLog();
+    const cache = new SessionCache<User>(log.read);
+    await cache.start(10);
+    const { calls, load } = loader(ayla);
+    await cache.get("a", load);
+    log.note(ayla.id);
+    const reads = log.state.reads;
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(log.state.reads).toBeGreaterThan(reads);
+    await cache.get("a", load);
+    expect(calls.count).toBe(2);
+    cache.stop();
+    await cache.get("a", load);
+    await cache.get("a", load);
+    expect(calls.count).toBe(4);
+  });
+});

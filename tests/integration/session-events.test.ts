@@ -1,0 +1,152 @@
+import { eq, gt } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type DatabaseHandle, db } from "#db/client.server";
+import { readingSettings, sessionEvents, sessions, users } from "#db/schema";
+import {
+  cachedSessionUser,
+  followSessionEvents,
+  revokeSessions,
+  stopFollowingSessionEvents,
+} from "~/features/auth/session.server";
+import { saveReadingSettings } from "~/features/reader/queries.server";
+import { drivers, openTestDatabase, twoPostgresInstances } from "../support/database";
+import { createReader } from "../support/factories";
+
+const token = (cookie: string) => cookie.slice(cookie.indexOf("=") + 1);
+
+async function eventsSince(id: number) {
+  const rows = await db().select().from(sessionEvents).where(gt(sessionEvents.id, id));
+  return rows.map((row) => row.userId);
+}
+
+async function lastEvent() {
+  const rows = await db().select({ id: sessionEvents.id }).from(sessionEvents);
+  return Math.max(0, ...rows.map((row) => row.id));
+}
+
+describe.each(drivers)("session events on %s (ADR 49)", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver, { content: false });
+  });
+  afterAll(async () => {
+    stopFollowingSessionEvents();
+    await handle.close();
+  });
+
+  it("are written for every change that ends or alters a session, and for nothing else", async () => {
+    const reader = await createReader({ prefix: "events" });
+    let from = await lastEvent();
+    await db()
+      .update(users)
+      .set({ coinBalance: 7, username: `${reader.username}x` })
+      .where(eq(users.id, reader.id));
+    expect(await eventsSince(from)).toEqual([]);
+    await saveReadingSettings(reader.id, { fontSize: 20, fontFamily: "sans-serif", lineHeight: 2 });
+    await db().update(users).set({ role: "author" }).where(eq(users.id, reader.id));
+    await db().update(users).set({ suspendedAt: new Date() }).where(eq(users.id, reader.id));
+    await db().delete(sessions).where(eq(sessions.userId, reader.id));
+    expect(await eventsSince(from)).toEqual([reader.id, reader.id, reader.id, reader.id]);
+    // A deleted account takes its session and its settings with it: each says so.
+    const leaving = await createReader({ prefix: "leaving" });
+    await saveReadingSettings(leaving.id, { fontSize: 18, fontFamily: "serif", lineHeight: 1.75 });
+    from = await lastEvent();
+    await db().delete(users).where(eq(users.id, leaving.id));
+    expect(await eventsSince(from)).toEqual([leaving.id, leaving.id]);
+  });
+
+  it("keep a session in memory for the viewer check; a revocation on this instance forgets it at once", async () => {
+    const reader = await createReader({ prefix: "kept" });
+    await followSessionEvents(25);
+    expect((await cachedSessionUser(token(reader.cookie)))?.id).toBe(reader.id);
+    // Gone from the database behind the cache's back (no event is read yet): still answered from memory,
+    // which is what saves the query.
+    await db().execute("alter table sessions disable trigger sessions_session_event");
+    await db().delete(sessions).where(eq(sessions.userId, reader.id));
+    await db().execute("alter table sessions enable trigger sessions_session_event");
+    expect((await cachedSessionUser(token(reader.cookie)))?.id).toBe(reader.id);
+    // Sign out everywhere on this instance: forgotten before it returns.
+    await revokeSessions(reader.id);
+    expect(await cachedSessionUser(token(reader.cookie))).toBeUndefined();
+    stopFollowingSessionEvents();
+  });
+});
+
+/**
+ * Two app instances (two pools) on one PostgreSQL: a change made through the second is seen by the first's
+ * kept sessions within a second, for every way a session ends or changes.
+ */
+describe.skipIf(!drivers.includes("postgres"))("kept sessions across two instances on postgres", () => {
+  let first: DatabaseHandle;
+  let second: DatabaseHandle;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ first, second, close } = await twoPostgresInstances({ content: false }));
+    await followSessionEvents();
+  });
+  afterAll(async () => {
+    stopFollowingSessionEvents();
+    await close();
+  });
+
+  /** Makes the change through the second instance and returns how long the first took to reflect it. */
+  async function msUntilSeen(change: () => Promise<unknown>, seen: () => Promise<boolean>) {
+    await change();
+    const started = Date.now();
+    while (!(await seen())) {
+      if (Date.now() - started > 5000) throw new Error("never seen");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return Date.now() - started;
+  }
+
+  const cases: [string, (reader: { id: number; cookie: string }) => Promise<unknown>][] = [
+    [
+      "sign-out (this session deleted)",
+      (reader) => second.db.delete(sessions).where(eq(sessions.userId, reader.id)),
+    ],
+    [
+      "sign out everywhere and password reset (every session of the account deleted)",
+      (reader) => second.db.delete(sessions).where(eq(sessions.userId, reader.id)),
+    ],
+    [
+      "suspension (the account marked suspended; its sessions are never honoured)",
+      (reader) => second.db.update(users).set({ suspendedAt: new Date() }).where(eq(users.id, reader.id)),
+    ],
+  ];
+
+  for (const [name, revoke] of cases)
+    it(`stops honouring a session within a second: ${name}`, async () => {
+      const reader = await createReader({ prefix: "twin" });
+      // Kept by the first instance, and used there (as wrk would) the whole time.
+      expect((await cachedSessionUser(token(reader.cookie)))?.id).toBe(reader.id);
+      const ms = await msUntilSeen(
+        () => revoke(reader),
+        async () => (await cachedSessionUser(token(reader.cookie))) === undefined,
+      );
+      expect(ms).toBeLessThan(1000);
+    });
+
+  it("follows a role change and new reading settings within a second", async () => {
+    const reader = await createReader({ prefix: "twin" });
+    expect((await cachedSessionUser(token(reader.cookie)))?.role).toBe("reader");
+    const roleMs = await msUntilSeen(
+      () => second.db.update(users).set({ role: "author" }).where(eq(users.id, reader.id)),
+      async () => (await cachedSessionUser(token(reader.cookie)))?.role === "author",
+    );
+    const settingsMs = await msUntilSeen(
+      () =>
+        second.db
+          .insert(readingSettings)
+          .values({ userId: reader.id, fontSize: 20, fontFamily: "sans-serif", lineHeight: 2 })
+          .onConflictDoNothing(),
+      async () => (await cachedSessionUser(token(reader.cookie)))?.readingSettings.fontSize === 20,
+    );
+    expect(roleMs).toBeLessThan(1000);
+    expect(settingsMs).toBeLessThan(1000);
+    // Nothing was left behind for a session that still exists.
+    const rows = await first.db.select().from(sessions).where(eq(sessions.userId, reader.id));
+    expect(rows).toHaveLength(1);
+  });
+});
