@@ -31,17 +31,22 @@ for (const [name, b] of Object.entries(budgets)) {
     check(name, false, "no bench/results/latest.json (run npm run bench)");
     continue;
   }
+  if (b.run && !results.runs[b.run]) {
+    check(name, false, `no ${b.run} run in the results (run npm run bench)`);
+    continue;
+  }
   if (b.of) {
     const ratio = results.runs[b.run].rps / results.runs[b.of].rps;
     check(name, ratio >= b.min, `${b.run} ${ratio.toFixed(3)}x of ${b.of} (min ${b.min})`);
   }
   if (b.maxP99Ms) {
     // A reply slower than wrk's timeout is not in the latency figures (bench/run.mjs): none may time out.
-    const { p99, timeouts = 0 } = results.runs[b.run];
+    // Nor may any answer be an error (a 5xx under load, a 429).
+    const { p99, timeouts = 0, non2xx = 0 } = results.runs[b.run];
     check(
       name,
-      p99 <= b.maxP99Ms && timeouts === 0,
-      `p99 ${p99} ms (max ${b.maxP99Ms}), ${timeouts} timed out`,
+      p99 <= b.maxP99Ms && timeouts === 0 && non2xx === 0,
+      `p99 ${p99} ms (max ${b.maxP99Ms}), ${timeouts} timed out, ${non2xx} not 2xx or 3xx`,
     );
   }
   if (b.maxHtmlBrotliBytes) {

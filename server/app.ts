@@ -194,6 +194,9 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         preferences: preferencesFromCookies,
         viewer: sharedViewer,
         canonicalQuery: queryCanonicaliser((typeof build === "function" ? await build() : build).routes),
+        // One line a render at debug level (LOG_LEVEL=debug): the release-minute test counts them per page.
+        onRender: (key) =>
+          logger.debug({ event: "page.render", page: key.replaceAll("\n", " | ") }, "page rendered to keep"),
       });
 
   app.all(

@@ -80,7 +80,7 @@ function makeCache(options: Partial<PageCacheOptions> = {}): PageCache {
     revision: () => revision,
     nextReleaseAfter: async (time) => {
       releaseAsked.push(time);
-      return release;
+      return release !== undefined && release > time ? release : undefined;
     },
     preferences: preferencesFromCookies,
     // Visitors without a session; a signed-in reader's group is in a test cookie, or none (personal pages).
@@ -469,6 +469,35 @@ describe("concurrent misses", () => {
     expect(gz?.headers["content-encoding"]).toBe("gzip");
     expect(head?.status).toBe(200);
     expect(head?.body.length).toBe(0);
+  });
+
+  it("does not make a request that came after a chapter release wait for a render started before it", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.parse("2026-03-03T17:59:59Z");
+    vi.setSystemTime(start);
+    release = start + 1000;
+    const gates: (() => void)[] = [];
+    render = async (req, res, page) => {
+      await new Promise<void>((resolve) => gates.push(resolve));
+      await storingRender(req, res, page);
+    };
+    const before = request("/chapter/9");
+    await arrived(1);
+    vi.setSystemTime(release);
+    const after = request("/chapter/9");
+    const afterToo = request("/chapter/9", { headers: { "accept-encoding": "br" } });
+    await arrived(3);
+    for (let i = 0; i < 50 && nexts.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    // One render before the release and one after it, which the third request waits for.
+    expect(nexts.map((call) => call.pending?.startedAt)).toEqual([start, release]);
+    for (const open of gates) open();
+    expect((await before).status).toBe(200);
+    expect((await after).status).toBe(200);
+    expect((await afterToo).status).toBe(200);
+    expect(nexts).toHaveLength(2);
+    // The page rendered after the release is the one kept, whichever finished last.
+    await request("/chapter/9");
+    expect(nexts).toHaveLength(2);
   });
 
   it("sends the waiters to next when the first render keeps nothing", async () => {

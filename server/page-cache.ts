@@ -35,6 +35,8 @@ export type PageCacheOptions = HeaderOptions & {
   nextReleaseAfter: (time: number) => Promise<number | undefined>;
   /** The release time now, in ms (the real time unless a test moved it: app/lib/clock.server.ts). */
   now?: () => number;
+  /** Told of each render the cache asks for (a miss), with the page's key: logged at debug level. */
+  onRender?: (key: string) => void;
   /** The display preferences a page is rendered in (language, theme, time zone), from cookies and headers. */
   preferences: (cookies: Map<string, string>, acceptLanguage: string | undefined) => PageKeyParts;
   viewer: ViewerResolver;
@@ -112,11 +114,16 @@ export type PendingPage = {
   shared: "public" | "private";
   revision: number;
   startedAt: number;
+  /** The first chapter release after `startedAt`: the page it renders holds until then at most. */
+  nextRelease: Promise<number | undefined>;
   /** Hands the kept page (or none) to the requests waiting for it; `stale` when it is an old one. */
   settle: (entry: Entry | undefined, stale?: boolean) => void;
 };
 
 type Settled = { entry: Entry; stale: boolean } | undefined;
+
+/** A render on its way, which requests for the same key wait for (single flight). */
+type InFlight = { settled: Promise<Settled>; nextRelease: Promise<number | undefined> };
 
 const pendingSymbol = Symbol("pending page");
 
@@ -135,7 +142,7 @@ export function pendingPage(req: IncomingMessage): PendingPage | undefined {
  */
 export class PageCache {
   private entries = new Map<string, Entry>();
-  private pending = new Map<string, Promise<Settled>>();
+  private pending = new Map<string, InFlight>();
   private bytes = 0;
   private shareablePaths = new Set<string>();
   private upgrades: string[] = [];
@@ -218,28 +225,55 @@ export class PageCache {
       this.entries.set(key, entry);
       return this.send(req, res, requestId, entry);
     }
-    const inFlight = this.pending.get(key);
-    if (inFlight) {
-      inFlight.then((settled) =>
-        settled ? this.send(req, res, requestId, settled.entry, settled.stale) : next(),
-      );
-      return;
-    }
+    const wait = () => {
+      const inFlight = this.pending.get(key);
+      if (!inFlight) return this.render(req, res, key, pathname, shared, revision, next);
+      // A render that started before a chapter release the request came after may show the chapter locked:
+      // the request waits for one that started after it (starting it if none has yet).
+      void inFlight.nextRelease.then((release) => {
+        if (release !== undefined && release <= this.now())
+          return this.pending.get(key) === inFlight
+            ? this.render(req, res, key, pathname, shared, revision, next)
+            : wait();
+        inFlight.settled.then((settled) =>
+          settled ? this.send(req, res, requestId, settled.entry, settled.stale) : next(),
+        );
+      });
+    };
+    wait();
+  }
+
+  /** Marks the request to be rendered and kept under `key`; requests for the key wait for it meanwhile. */
+  private render(
+    req: IncomingMessage,
+    res: ServerResponse,
+    key: string,
+    pathname: string,
+    shared: PendingPage["shared"],
+    revision: number,
+    next: () => void,
+  ) {
     // A HEAD is answered from a kept page, never kept itself: its response has no body.
     if (req.method === "HEAD") return next();
     let settle: (settled: Settled) => void = () => {};
-    const promise = new Promise<Settled>((resolve) => {
+    const settled = new Promise<Settled>((resolve) => {
       settle = resolve;
     });
-    this.pending.set(key, promise);
+    const startedAt = this.now();
+    const inFlight: InFlight = { settled, nextRelease: this.options.nextReleaseAfter(startedAt) };
+    // Asked once, when a waiter needs it or the page is kept; an error there keeps nothing (`store`).
+    inFlight.nextRelease.catch(() => {});
+    this.pending.set(key, inFlight);
+    this.options.onRender?.(key);
     const page: PendingPage = {
       key,
       pathname,
       shared,
       revision,
-      startedAt: this.now(),
+      startedAt,
+      nextRelease: inFlight.nextRelease,
       settle: (stored, stale = false) => {
-        if (this.pending.get(key) === promise) this.pending.delete(key);
+        if (this.pending.get(key) === inFlight) this.pending.delete(key);
         settle(stored && { entry: stored, stale });
       },
     };
@@ -288,7 +322,7 @@ export class PageCache {
         },
       }),
       gzip(html, { level: 6 }),
-      this.options.nextReleaseAfter(page.startedAt),
+      page.nextRelease,
     ]);
     const tag = crypto.createHash("sha256").update(html).digest("base64url").slice(0, 27);
     // Public pages may be kept by any cache, but only as long as it checks with us (ETag) each time;
@@ -321,8 +355,9 @@ export class PageCache {
     setBody(entry, "identity", html, `"${tag}"`);
     setBody(entry, "br", br, `"${tag}-br${quality}"`);
     setBody(entry, "gzip", gz, `"${tag}-gzip"`);
-    if (entry.bytes <= this.options.maxBytes / 4) {
-      const previous = this.entries.get(page.key);
+    const previous = this.entries.get(page.key);
+    // A render that started after this one (past a release) may have been kept first: it stays.
+    if (entry.bytes <= this.options.maxBytes / 4 && !(previous && previous.renderedAt > entry.renderedAt)) {
       if (previous) this.bytes -= previous.bytes;
       this.entries.delete(page.key);
       this.entries.set(page.key, entry);

@@ -24,6 +24,20 @@ export const localMinuteField = (error: string) =>
       { error },
     );
 
+/** A local date and time to the second (`YYYY-MM-DDTHH:MM:SS`), or to the minute as `localMinuteField`. */
+export const localSecondField = (error: string) =>
+  z
+    .string({ error })
+    .regex(/^(19[7-9]\d|2[01]\d\d)-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/, { error })
+    .refine(
+      (value) => {
+        const full = value.length === 16 ? `${value}:00` : value;
+        const instant = new Date(`${full}Z`);
+        return !Number.isNaN(instant.getTime()) && instant.toISOString().startsWith(full);
+      },
+      { error },
+    );
+
 /** A required line of text, trimmed, of at most `max` characters. */
 export const requiredText = (max: number, error: string) =>
   z.string({ error }).trim().min(1, { error }).max(max, { error });

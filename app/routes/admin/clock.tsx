@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data, Form } from "react-router";
 import { z } from "zod";
-import { localMinuteField } from "~/features/admin/form-fields";
+import { localSecondField } from "~/features/admin/form-fields";
 import { moveReleaseClock } from "~/features/admin/test-clock.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { formFailure } from "~/features/auth/responses.server";
@@ -35,11 +35,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** Whole minutes between 1970 and 2100, like every date the site accepts. */
+/**
+ * Between 1970 and 2100, like every date the site accepts; to the second, so a test can stand a few seconds
+ * before a release (issue 22's release minute).
+ */
 const clockSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("set"),
-    releaseLocal: localMinuteField("admin.clock.errors.time").refine(
+    releaseLocal: localSecondField("admin.clock.errors.time").refine(
       (value) => value >= "1970-01-01T00:00" && value < "2100-01-01T00:00",
       { error: "admin.clock.errors.time" },
     ),
@@ -92,6 +95,7 @@ export default function AdminClock({ loaderData, actionData }: Route.ComponentPr
             hint={t("admin.clock.zone", { zone: loaderData.timeZone })}
             defaultValue={loaderData.releaseLocal}
             error={result?.errors?.releaseLocal}
+            step={1}
             required
           />
           <button type="submit" className={buttonClass("primary", "self-start")}>
