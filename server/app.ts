@@ -39,7 +39,7 @@ import { serveMedia } from "./media";
 import { originCheck } from "./origin-check";
 import { PageCache, pendingPage } from "./page-cache";
 import { reactRouterHandler } from "./react-router";
-import { precompressedAssets } from "./static-assets";
+import { precompressedAssets, topLevelStatic } from "./static-assets";
 
 export type StartOptions = { vite?: ViteDevServer };
 
@@ -164,7 +164,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     // Hashed assets never change; everything else in build/client may.
     app.use("/assets", precompressedAssets("build/client/assets"));
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-    app.use(express.static("build/client", { maxAge: "1h" }));
+    app.use(topLevelStatic("build/client", { maxAge: "1h" }));
     const serverBuild = await import("virtual:react-router/server-build");
     build = answeringDatabaseOutages(serverBuild as unknown as ServerBuild);
   }

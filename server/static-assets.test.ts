@@ -6,7 +6,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { precompressedAssets } from "./static-assets";
+import { precompressedAssets, topLevelStatic } from "./static-assets";
 
 /** The hashed assets' pre-compressed copies, chosen by the browser's q-values (server/encoding.ts). */
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "cc-assets-"));
@@ -68,5 +68,38 @@ describe("pre-compressed assets", () => {
     const reply = await get(header);
     expect(reply.encoding).toBe(expected);
     expect(reply.text).toBe(script);
+  });
+});
+
+describe("topLevelStatic", () => {
+  it("serves the top files and folders of the build, and passes every other path on without a look", async () => {
+    const top = fs.mkdtempSync(path.join(os.tmpdir(), "cc-top-"));
+    fs.writeFileSync(path.join(top, "favicon.svg"), "<svg/>");
+    fs.mkdirSync(path.join(top, "fonts"));
+    fs.writeFileSync(path.join(top, "fonts", "a.woff2"), "font");
+    fs.mkdirSync(path.join(top, "assets"));
+    const app = express();
+    const passed: string[] = [];
+    app.use(topLevelStatic(top, {}));
+    app.use((req, res) => {
+      passed.push(req.path);
+      res.status(404).end();
+    });
+    const local = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => local.once("listening", resolve));
+    const at = `http://127.0.0.1:${(local.address() as AddressInfo).port}`;
+    try {
+      expect(await (await fetch(`${at}/favicon.svg`)).text()).toBe("<svg/>");
+      expect(await (await fetch(`${at}/fonts/a.woff2`)).text()).toBe("font");
+      // A file written after the start is not served: the build's files are read once.
+      fs.writeFileSync(path.join(top, "later.txt"), "later");
+      for (const page of ["/account", "/later.txt", "/chapter/1", "/fonts"]) {
+        expect((await fetch(`${at}${page}`)).status, page).toBe(404);
+      }
+      expect(passed).toEqual(["/account", "/later.txt", "/chapter/1", "/fonts"]);
+    } finally {
+      await new Promise((resolve) => local.close(resolve));
+      fs.rmSync(top, { recursive: true, force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { RequestHandler } from "express";
+import express, { type RequestHandler } from "express";
 import { preferredEncoding } from "./encoding";
 
 const types: Record<string, string> = {
@@ -35,4 +35,23 @@ export function precompressedAssets(root: string): RequestHandler {
       fs.createReadStream(file).on("error", next).pipe(res);
     });
   };
+}
+
+/**
+ * `express.static` for the files at the top of `root` (build/client: the favicon) and the folders beside
+ * `assets`, asked only for their own paths: every other request (every page rendered per request) would
+ * otherwise cost a `stat` of a file that is not there. What is there is read once, at start: the build does not
+ * change under a running server.
+ */
+export function topLevelStatic(root: string, options: Parameters<typeof express.static>[1]): RequestHandler {
+  const serve = express.static(root, options);
+  const entries = fs.existsSync(root) ? fs.readdirSync(root, { withFileTypes: true }) : [];
+  const files = new Set(entries.filter((entry) => entry.isFile()).map((entry) => `/${entry.name}`));
+  const folders = entries
+    .filter((entry) => entry.isDirectory() && entry.name !== "assets")
+    .map((entry) => `/${entry.name}/`);
+  return (req, res, next) =>
+    files.has(req.path) || folders.some((folder) => req.path.startsWith(folder))
+      ? serve(req, res, next)
+      : next();
 }
