@@ -26,6 +26,7 @@ import {
   readingProgress,
   readingSettings,
   releaseMails,
+  sessionEvents,
   sessions,
   subscriptions,
   supporters,
@@ -137,6 +138,12 @@ export const notExported: readonly { table: PgTable; reason: string }[] = [
     table: uploads,
     reason:
       "the author's site media (images for pages), not a reader's data: created_by only names which author account uploaded it",
+  },
+  {
+    table: sessionEvents,
+    reason:
+      "a note to the site's servers that a session ended or changed (ADR 49), deleted after ten minutes; the " +
+      "sessions themselves are in the download (sessions)",
   },
 ];
 
