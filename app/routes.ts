@@ -48,6 +48,7 @@ export default [
   route("settings", "routes/settings.tsx"),
   // Release e-mails (ADR 45): "Notify me", and the e-mails' unsubscribe link (no sign-in needed).
   route("notify", "routes/notify.ts"),
+  route("notify/state", "routes/notify-state.ts"),
   route("unsubscribe/:token", "routes/unsubscribe.tsx"),
   route("achievements", "routes/achievements.tsx"),
   route("coins", "routes/coins/index.tsx"),

@@ -56,11 +56,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       context.documentOnly.chapterShare = JSON.stringify(share);
     }
   }
-  const shared = mayShareChapterPage(user, Boolean(chapter.lock));
+  const shared = mayShareChapterPage(user, chapter.lock);
   // An author's preview shows the page as its audience sees it (a visitor is signed out); never kept.
   const signedIn = chapter.preview ? chapter.preview !== "visitor" : Boolean(user);
-  // "Notify me" on a locked chapter: a reader's locked page is their own (never kept), so it may say their choice.
-  const notify = chapter.lock && user && !chapter.preview ? await newChapterEmailsOn(user.id) : undefined;
+  // "Notify me" on a coin-locked chapter: that page is the reader's own (never kept), so it may say their choice.
+  // A chapter waiting for its release is shared by the readers waiting for it: the button asks for it itself.
+  const notify =
+    chapter.lock?.kind === "coins" && user && !chapter.preview
+      ? await newChapterEmailsOn(user.id)
+      : undefined;
   return data(
     { chapter, signedIn, ...(notify === undefined ? {} : { notify }) },
     { headers: shareableIf(shared) },
@@ -106,7 +110,8 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
         lockedExtra={
           chapter.lock ? (
             <NotifyButton
-              on={loaderData.signedIn ? loaderData.notify : undefined}
+              signedIn={loaderData.signedIn}
+              on={loaderData.notify}
               returnTo={`/chapter/${chapter.number}`}
             />
           ) : undefined

@@ -131,6 +131,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "feed.rss": "resource",
   "feed/private/:token": "resource",
   notify: "resource",
+  "notify/state": "resource",
   "unsubscribe/:token": [{ path: "/unsubscribe/not-a-real-link", status: 404, translated: true }],
   "sitemap.xml": "resource",
   "robots.txt": "resource",

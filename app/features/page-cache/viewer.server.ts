@@ -6,7 +6,8 @@ import { mayShareChapterPage } from "~/features/reader/sharing";
 /**
  * Which readers see the same page, so the page cache (server/page-cache.ts) can render it once for all of
  * them. Every visitor (no session cookie) sees the same public pages. Signed-in readers share a chapter page
- * when they may all read the chapter and use the same reading settings (rendered on <html>); every other
+ * when they may all read the chapter, or all wait for its release, and use the same reading settings
+ * (rendered on <html>); every other
  * page of a signed-in reader is their own (undefined). Personal figures (progress, balance) are never part of
  * a shared page: the parts that show them fetch them. The shop's pages show the cart bar, so a visitor with a
  * cart cookie gets their own there (ADR 24).
@@ -26,9 +27,12 @@ export async function sharedViewer(
   const user = await cachedSessionUser(token);
   if (!user) return undefined;
   const facts = await findChapter(Number(chapter[1]), user);
-  if (!facts || !mayShareChapterPage(user, Boolean(await chapterLock(facts, user)))) return undefined;
+  const lock = facts && (await chapterLock(facts, user));
+  if (!facts || !mayShareChapterPage(user, lock)) return undefined;
   const { fontSize, fontFamily, lineHeight } = user.readingSettings;
-  return `reader ${fontSize} ${fontFamily} ${lineHeight}`;
+  // Readers still waiting for the chapter apart from those who may read it (members read ahead): one
+  // group's page holds the text, the other's only the release date.
+  return `reader${lock ? " waiting" : ""} ${fontSize} ${fontFamily} ${lineHeight}`;
 }
 
 /**

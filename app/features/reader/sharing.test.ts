@@ -2,14 +2,18 @@ import { describe, expect, it } from "vitest";
 import { mayShareChapterPage } from "./sharing";
 
 describe("who may share a kept chapter page", () => {
+  const coins = { kind: "coins" };
+  const release = { kind: "release" };
   it.each([
-    ["a visitor, open chapter", undefined, false, true],
-    ["a visitor, locked chapter (the lock shows no personal figure)", undefined, true, true],
-    ["a signed-in reader, open chapter", { role: "reader" }, false, true],
-    ["a signed-in reader, locked chapter", { role: "reader" }, true, false],
-    ["an author, open chapter", { role: "author" }, false, false],
-    ["an author, locked chapter", { role: "author" }, true, false],
-  ])("%s", (_case, reader, locked, shared) => {
-    expect(mayShareChapterPage(reader, locked)).toBe(shared);
+    ["a visitor, open chapter", undefined, undefined, true],
+    ["a visitor, coin-locked chapter (the lock shows no personal figure)", undefined, coins, true],
+    ["a visitor, chapter not yet released", undefined, release, true],
+    ["a signed-in reader, open chapter", { role: "reader" }, undefined, true],
+    ["a signed-in reader, coin-locked chapter (balance and offer)", { role: "reader" }, coins, false],
+    ["a signed-in reader, chapter not yet released (the date only)", { role: "reader" }, release, true],
+    ["an author, open chapter", { role: "author" }, undefined, false],
+    ["an author, chapter not yet released", { role: "author" }, release, false],
+  ])("%s", (_case, reader, lock, shared) => {
+    expect(mayShareChapterPage(reader, lock)).toBe(shared);
   });
 });
