@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { type Budget, chartSvg, type Results, readmeTables, replaceGenerated, rows } from "./report";
+import {
+  type Budget,
+  chartSvg,
+  memoryRises,
+  type Results,
+  readmeTables,
+  replaceGenerated,
+  rows,
+} from "./report";
 
 const run = (rps: number, p99: number | null = 5, timeouts = 0) => ({
   rps,
@@ -36,6 +44,23 @@ const budgets: Record<string, Budget> = {
 };
 
 describe("bench report", () => {
+  it("names each server's first start and the runs that raised its memory's high-water mark", () => {
+    const entry = (server: string, run: string, peakRssMB: number) => ({ server, run, rssMB: 1, peakRssMB });
+    const trail = [
+      entry("big", "first start", 300),
+      entry("big", "/chapter/1", 302),
+      entry("big", "/account (signed in)", 380),
+      entry("small", "first start", 290),
+      entry("big", "/toc", 380),
+    ];
+    expect(memoryRises(trail).map((e) => `${e.server} ${e.run}`)).toEqual([
+      "big first start",
+      "big /account (signed in)",
+      "small first start",
+    ]);
+    expect(readmeTables({ ...results, memoryTrail: trail }, budgets)).toContain("/account (signed in)");
+  });
+
   it("gives each brotli run its ratio to the baseline and whether its budgets are met", () => {
     const byRun = Object.fromEntries(rows(results, budgets).map((row) => [row.run, row]));
     expect(Object.keys(byRun)).toEqual(["chapterBr", "chapterFloodBr", "accountSignedInBr", "<script>Br"]);

@@ -19,7 +19,27 @@ const duration = Number(args.duration ?? 10);
 requireTools({ lighthouse: !args["skip-lighthouse"] });
 const connections = 50;
 
+/**
+ * The servers whose memory the bench follows (issue 22 item 6): each load run records, for the server it
+ * loaded, its RSS and its high-water mark after the run, so a peak can be traced to the run that made it.
+ */
+const watched = [];
+const memoryTrail = [];
+
 function wrk(url, headers = {}, seconds = duration, script = undefined, env = {}) {
+  const result = wrkRun(url, headers, seconds, script, env);
+  const server = watched.find((app) => url.startsWith(`${app.base}/`));
+  if (server)
+    memoryTrail.push({
+      server: server.name,
+      run: `${url.slice(server.base.length)}${headers.Cookie ? " (signed in)" : ""}${script ? ` ${path.basename(script)}` : ""}`,
+      rssMB: Math.round(server.rssMB()),
+      peakRssMB: Math.round(server.peakRssMB()),
+    });
+  return result;
+}
+
+function wrkRun(url, headers, seconds, script, env) {
   // wrk leaves a reply slower than its timeout (2 s by default) out of the latency figures, counting it as a
   // socket error: a page answering in 2 to 4 s under 50 connections showed a p99 of "2.00 s". With 10 s,
   // p99 is the slow replies' own figure, and a timeout is counted (and fails a p99 budget).
@@ -80,10 +100,14 @@ const memoryMB = (pid, field) =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) /
   1024;
 
-async function startApp({ large = false, contentDir = "content", env = {} }) {
+async function startApp({ name, large = false, contentDir = "content", env = {} }) {
   const dataDir = removeAtExit(fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-")));
   content(dataDir, "import", contentDir);
-  if (large) content(dataDir, "generate-large");
+  if (large) {
+    content(dataDir, "generate-large");
+    // As many readers as a serial this long has (issue 22 item 6), each with some reading behind them.
+    content(dataDir, "generate-readers", "10000");
+  }
   const port = (large ? 3750 : contentDir === "content" ? 3600 : 3450) + Math.floor(Math.random() * 150);
   const child = spawn(process.execPath, ["server.mjs"], {
     env: {
@@ -110,7 +134,8 @@ async function startApp({ large = false, contentDir = "content", env = {} }) {
   });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/healthz`);
-  return {
+  const app = {
+    name,
     base,
     dataDir,
     rssMB: () => memoryMB(child.pid, "VmRSS"),
@@ -122,6 +147,16 @@ async function startApp({ large = false, contentDir = "content", env = {} }) {
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  // Its first start: the database opened (a fresh data directory starts from the build's template, ADR 52)
+  // and the content loaded by the import before it.
+  memoryTrail.push({
+    server: name,
+    run: "first start",
+    rssMB: Math.round(app.rssMB()),
+    peakRssMB: Math.round(app.peakRssMB()),
+  });
+  watched.push(app);
+  return app;
 }
 
 /** A form POST to the app, as its own pages send it. */
@@ -259,9 +294,10 @@ function textRatio(html) {
 const results = { date: new Date().toISOString(), durationSeconds: duration, connections, runs: {} };
 const br = { "Accept-Encoding": "br" };
 
-// The serial as shipped (10 chapters), for the "flat in serial length" comparison, and with 1,000 more.
-const small = await startApp({ large: false });
-const app = await startApp({ large: true });
+// The serial as shipped (10 chapters), for the "flat in serial length" comparison, and with 1,000 more
+// chapters and 10,000 generated readers.
+const small = await startApp({ name: "10 chapters", large: false });
+const app = await startApp({ name: "1,010 chapters", large: true });
 const chapterHtml = await fetchText(`${app.base}/chapter/1`);
 const cookie = await signedInCookie(app.base);
 // Chapter 1 has comments while it is measured (issue 21): five, the most one reader may post in a minute.
@@ -397,7 +433,6 @@ if (!args["skip-lighthouse"]) {
   };
 }
 results.rssMB = +app.rssMB().toFixed(0);
-results.peakRssMB = +app.peakRssMB().toFixed(0);
 await app.stop();
 
 // The release minute (issue 22): the demo and a free chapter 11 released five seconds after the load starts,
@@ -411,7 +446,7 @@ await app.stop();
     path.join(contentDir, "chapters", "11.md"),
     '---\nnumber: 11\ntitle: "The Bell Minute"\nvolume: 2\nreleaseAt: "2099-01-01T00:00:00Z"\ncoinsRequired: 0\ntags: []\n---\nThe bells rang at the minute of release.\n',
   );
-  const rush = await startApp({ contentDir, env: { TEST_CLOCK: "true" } });
+  const rush = await startApp({ name: "release minute", contentDir, env: { TEST_CLOCK: "true" } });
   const author = await signedIn(rush.base);
   execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "grant-author", author.email], {
     env: { ...process.env, DATA_DIR: rush.dataDir, LOG_LEVEL: "warn" },
@@ -434,6 +469,10 @@ await app.stop();
   await rush.stop();
 }
 
+// The most any of the bench's servers held at any moment, and after which run (issue 22 item 6).
+results.memoryTrail = memoryTrail;
+results.peakRssMB = Math.max(...memoryTrail.map((entry) => entry.peakRssMB));
+
 const base = results.runs.baselineBr.rps;
 const rows = Object.entries(results.runs).map(([name, r]) => ({
   run: name,
@@ -447,6 +486,9 @@ const rows = Object.entries(results.runs).map(([name, r]) => ({
 console.table(rows);
 console.table(results.weights);
 if (results.lighthouse) console.table(results.lighthouse);
-console.log(`server RSS after the run: ${results.rssMB} MB, at most ${results.peakRssMB} MB during it`);
+console.table(memoryTrail);
+console.log(
+  `server RSS after the run: ${results.rssMB} MB, at most ${results.peakRssMB} MB during the bench`,
+);
 fs.mkdirSync("bench/results", { recursive: true });
 fs.writeFileSync("bench/results/latest.json", `${JSON.stringify(results, null, 2)}\n`);

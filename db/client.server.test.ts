@@ -1,9 +1,12 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { lookUpSessionToken } from "~/features/auth/session.server";
 import { drivers, openTestDatabase } from "../tests/support/database";
-import type { DatabaseHandle } from "./client.server";
-import { users } from "./schema";
+import { type DatabaseHandle, openDatabase } from "./client.server";
+import { chapters, users } from "./schema";
 
 // Values that hand-made quoting gets wrong: quotes, backslashes (E'' strings), a placeholder in the text.
 const echo = (handle: DatabaseHandle, value: string) =>
@@ -65,5 +68,37 @@ describe.each(drivers)("prepared statements (%s)", (driver) => {
 
   it("finds no session for a token made of quotes, backslashes or a NUL byte", async () => {
     for (const token of [...awkward, "a\0b"]) expect(await lookUpSessionToken(token)).toBeUndefined();
+  });
+});
+
+describe("a fresh PGlite data directory (ADR 52)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-template-"));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // The tests' own template (the migrations and the demo content) stands for the build's.
+  const template = inject("pgliteTemplate");
+
+  it("starts from the template, and a data directory that holds a database never does again", async () => {
+    const dataDir = path.join(dir, "pgdata");
+    let handle = await openDatabase({ kind: "pglite", dataDir, template });
+    expect(fs.existsSync(path.join(dataDir, "PG_VERSION"))).toBe(true);
+    expect(await handle.db.select({ number: chapters.number }).from(chapters)).toHaveLength(10);
+    await handle.db.delete(chapters);
+    await handle.close();
+    handle = await openDatabase({ kind: "pglite", dataDir, template });
+    expect(await handle.db.select().from(chapters)).toEqual([]);
+    await handle.close();
+  });
+
+  it("falls back to initialising one when there is no template", async () => {
+    const dataDir = path.join(dir, "bare");
+    const handle = await openDatabase({
+      kind: "pglite",
+      dataDir,
+      template: path.join(dir, "missing.tar.gz"),
+    });
+    expect(await handle.db.execute(sql`select to_regclass('chapters') as found`)).toMatchObject({
+      rows: [{ found: null }],
+    });
+    await handle.close();
   });
 });

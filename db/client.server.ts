@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
@@ -30,9 +31,35 @@ export interface DatabaseHandle {
 
 const migrationsFolder = path.resolve("db/migrations");
 
+/**
+ * An initialised, migrated, empty PGlite data directory, made by `npm run build` (scripts/pglite-template.ts,
+ * ADR 52): a fresh data directory starts from it instead of running PostgreSQL's initdb, which holds about
+ * 800 MB while it runs (loading the template: about 310 MB). Named by the PGlite version that made it.
+ */
+export function pgliteTemplatePath(version = installedPgliteVersion()): string {
+  return path.resolve("build", `pglite-template-${version}.tar.gz`);
+}
+
+function installedPgliteVersion(): string {
+  const manifest = path.resolve("node_modules/@electric-sql/pglite/package.json");
+  return (JSON.parse(fs.readFileSync(manifest, "utf8")) as { version: string }).version;
+}
+
+/** The template for a data directory that holds no database yet, when there is one (else initdb runs). */
+function templateFor(dataDir: string, template = pgliteTemplatePath()): Blob | undefined {
+  if (fs.existsSync(path.join(dataDir, "PG_VERSION"))) return undefined;
+  return fs.existsSync(template) ? new Blob([fs.readFileSync(template)]) : undefined;
+}
+
 export type DatabaseOptions =
   | { kind: "postgres"; url: string; onError?: (error: Error) => void }
-  | { kind: "pglite"; dataDir?: string; loadDataDir?: Blob };
+  | {
+      kind: "pglite";
+      dataDir?: string;
+      loadDataDir?: Blob;
+      /** Where a fresh `dataDir` starts from (default: the build's template, when there is one). */
+      template?: string;
+    };
 
 /** Opens the embedded PGlite store (in `dataDir`, or in memory) or a PostgreSQL pool. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
@@ -61,7 +88,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   const client = new PGlite({
     dataDir: options.dataDir,
-    loadDataDir: options.loadDataDir,
+    loadDataDir:
+      options.loadDataDir ?? (options.dataDir ? templateFor(options.dataDir, options.template) : undefined),
     // PostgreSQL's default 128 MB of shared buffers is allocated and touched inside the WebAssembly memory
     // at start (RSS 290 MB before the first page). The embedded store serves one site: 32 MB holds its hot
     // pages, and the rest comes from the operating system's file cache.

@@ -2,6 +2,7 @@
  * npm run content -- import <dir>   upsert a content folder into the database (idempotent)
  * npm run content -- export <dir>   write the database's content out in the same form
  * npm run content -- generate-large  add a generated 1,000-chapter serial (for benchmarks)
+ * npm run content -- generate-readers [count]  add generated readers (10,000 by default; for benchmarks)
  * Uses the same configuration as the server (DATA_DIR or DATABASE_URL); refuses to run while a server holds the data directory.
  */
 import path from "node:path";
@@ -9,17 +10,18 @@ import { openDatabase } from "#db/client.server";
 import { acquireDataDirLock } from "#db/lock.server";
 import { exportContent } from "~/features/content/export.server";
 import { readContentDir } from "~/features/content/files.server";
-import { generateLargeSerial } from "~/features/content/generate.server";
+import { generateLargeSerial, insertGeneratedReaders } from "~/features/content/generate.server";
 import { importContent } from "~/features/content/import.server";
 import { getEnv } from "~/lib/env.server";
 import { LocalMediaStore } from "~/lib/storage.server";
 
-const usage = "usage: npm run content -- import <dir> | export <dir> | generate-large";
+const usage =
+  "usage: npm run content -- import <dir> | export <dir> | generate-large | generate-readers [count]";
 
 async function main() {
   const [command, dir] = process.argv.slice(2);
-  if (command !== "generate-large" && (!dir || (command !== "import" && command !== "export")))
-    throw new Error(usage);
+  const generates = command === "generate-large" || command === "generate-readers";
+  if (!generates && (!dir || (command !== "import" && command !== "export"))) throw new Error(usage);
   const env = getEnv();
   const release = env.DATABASE_URL ? () => {} : acquireDataDirLock(env.dataDir);
   const handle = env.DATABASE_URL
@@ -28,7 +30,10 @@ async function main() {
   const media = new LocalMediaStore(path.join(env.dataDir, "media"));
   try {
     await handle.migrate();
-    if (command === "import" || command === "generate-large") {
+    if (command === "generate-readers") {
+      const count = await insertGeneratedReaders(handle.db, dir === undefined ? undefined : Number(dir));
+      console.log(`readers      ${count} new`);
+    } else if (command === "import" || command === "generate-large") {
       const bundle = command === "import" ? await readContentDir(dir ?? "") : generateLargeSerial();
       const report = await importContent(handle.db, bundle, { media });
       for (const [kind, counts] of Object.entries(report)) {

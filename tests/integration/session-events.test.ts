@@ -1,16 +1,26 @@
 import { eq, gt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
-import { readingSettings, sessionEvents, sessions, users } from "#db/schema";
+import {
+  membershipGrants,
+  payments,
+  readingSettings,
+  sessionEvents,
+  sessions,
+  subscriptions,
+  users,
+} from "#db/schema";
+import { grantMembershipDays } from "~/features/admin/readers.server";
 import {
   cachedSessionUser,
   followSessionEvents,
   revokeSessions,
   stopFollowingSessionEvents,
 } from "~/features/auth/session.server";
+import { processEvent } from "~/features/payments/fulfil.server";
 import { saveReadingSettings } from "~/features/reader/queries.server";
 import { drivers, openTestDatabase, twoPostgresInstances } from "../support/database";
-import { createReader } from "../support/factories";
+import { createAuthor, createReader, grantMembership } from "../support/factories";
 
 const token = (cookie: string) => cookie.slice(cookie.indexOf("=") + 1);
 
@@ -53,6 +63,98 @@ describe.each(drivers)("session events on %s (ADR 49)", (driver) => {
     from = await lastEvent();
     await db().delete(users).where(eq(users.id, leaving.id));
     expect(await eventsSince(from)).toEqual([leaving.id, leaving.id]);
+  });
+
+  it("are written whenever a reader's membership tier may change (ADR 51)", async () => {
+    const reader = await createReader({ prefix: "tier" });
+    const from = await lastEvent();
+    await grantMembership(reader.id, 30);
+    await db()
+      .update(membershipGrants)
+      .set({ revokedAt: new Date() })
+      .where(eq(membershipGrants.userId, reader.id));
+    const [payment] = await db()
+      .insert(payments)
+      .values({
+        userId: reader.id,
+        kind: "coins",
+        provider: "test",
+        amountCents: 500,
+        currency: "USD",
+        description: "x",
+      })
+      .returning({ id: payments.id });
+    await db()
+      .update(payments)
+      .set({ status: "paid" })
+      .where(eq(payments.id, Number(payment?.id)));
+    // Not every change of a payment: its description moves no tier.
+    await db()
+      .update(payments)
+      .set({ description: "y" })
+      .where(eq(payments.id, Number(payment?.id)));
+    await db()
+      .insert(subscriptions)
+      .values({
+        userId: reader.id,
+        provider: "test",
+        providerSubscriptionId: `sub-${reader.id}`,
+        tierKey: "analyst",
+        status: "active",
+        currentPeriodEnd: new Date(Date.now() + 86_400_000),
+      });
+    expect(await eventsSince(from)).toEqual(Array(5).fill(reader.id));
+    // A payment of a deleted account (no reader) is written and noted for nobody.
+    const before = await lastEvent();
+    await db().insert(payments).values({
+      userId: null,
+      kind: "coins",
+      provider: "test",
+      amountCents: 500,
+      currency: "USD",
+      description: "z",
+    });
+    expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it("keep the reader's membership tier with the session: until it ends, and forgotten when it changes here", async () => {
+    const reader = await createReader({ prefix: "tiered" });
+    // Events read once, then not for a minute: only this instance's own forgetting can show a change.
+    await followSessionEvents(60_000);
+    expect((await cachedSessionUser(token(reader.cookie)))?.membershipTier).toBe("free");
+    expect(await grantMembershipDays(reader.id, 30, "Thanks", await createAuthor("tiers"))).toEqual({
+      ok: true,
+    });
+    expect((await cachedSessionUser(token(reader.cookie)))?.membershipTier).toBe("observer");
+    // A payment confirmed through this instance (the provider's event): $100 spent makes a First Human.
+    await db()
+      .insert(payments)
+      .values({
+        userId: reader.id,
+        kind: "coins",
+        provider: "test",
+        providerSessionId: `tier-${reader.id}`,
+        amountCents: 100_00,
+        currency: "USD",
+        description: "Coins",
+      });
+    await processEvent("test", {
+      id: `evt-tier-${reader.id}`,
+      type: "checkout.approved",
+      effect: { kind: "paid", sessionId: `tier-${reader.id}`, amountCents: 100_00, currency: "USD" },
+    });
+    expect((await cachedSessionUser(token(reader.cookie)))?.membershipTier).toBe("first_human");
+    stopFollowingSessionEvents();
+    // Thirty days granted thirty days less 600 ms ago: kept as a member until the grant runs out, then free.
+    const ending = await createReader({ prefix: "ending" });
+    await db()
+      .insert(membershipGrants)
+      .values({ userId: ending.id, days: 30, grantedAt: new Date(Date.now() - 30 * 86_400_000 + 600) });
+    await followSessionEvents(60_000);
+    expect((await cachedSessionUser(token(ending.cookie)))?.membershipTier).toBe("observer");
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect((await cachedSessionUser(token(ending.cookie)))?.membershipTier).toBe("free");
+    stopFollowingSessionEvents();
   });
 
   it("keep a session in memory for the viewer check; a revocation on this instance forgets it at once", async () => {
@@ -127,6 +229,26 @@ describe.skipIf(!drivers.includes("postgres"))("kept sessions across two instanc
       );
       expect(ms).toBeLessThan(1000);
     });
+
+  it("follows a membership granted or revoked through the other instance within a second (ADR 51)", async () => {
+    const reader = await createReader({ prefix: "twin" });
+    expect((await cachedSessionUser(token(reader.cookie)))?.membershipTier).toBe("free");
+    const grantMs = await msUntilSeen(
+      () =>
+        second.db.insert(membershipGrants).values({ userId: reader.id, days: 180, grantedAt: new Date() }),
+      async () => (await cachedSessionUser(token(reader.cookie)))?.membershipTier === "first_human",
+    );
+    const revokeMs = await msUntilSeen(
+      () =>
+        second.db
+          .update(membershipGrants)
+          .set({ revokedAt: new Date() })
+          .where(eq(membershipGrants.userId, reader.id)),
+      async () => (await cachedSessionUser(token(reader.cookie)))?.membershipTier === "free",
+    );
+    expect(grantMs).toBeLessThan(1000);
+    expect(revokeMs).toBeLessThan(1000);
+  });
 
   it("follows a role change and new reading settings within a second", async () => {
     const reader = await createReader({ prefix: "twin" });

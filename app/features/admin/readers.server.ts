@@ -179,13 +179,13 @@ export async function adjustCoins(
 }
 
 /** Grants a reader `days` of membership with the author's reason (stacked with days bought, as a purchase's). */
-export function grantMembershipDays(
+export async function grantMembershipDays(
   userId: number,
   days: number,
   note: string,
   actor: Actor & { via: "admin" },
 ): Promise<ReaderChange> {
-  return db().transaction(async (tx) => {
+  const change = await db().transaction(async (tx) => {
     const [reader] = await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
     if (!reader) return { ok: false, reason: "notFound" } as const;
     const [grant] = await tx
@@ -200,6 +200,9 @@ export function grantMembershipDays(
     });
     return { ok: true } as const;
   });
+  // A kept session carries the tier (ADR 51): forgotten here at once, on the other instances by the events.
+  if (change.ok) forgetKeptSessions(userId);
+  return change;
 }
 
 /**

@@ -128,4 +128,46 @@ describe("SessionCache", () => {
     await cache.get("a", load);
     expect(calls.count).toBe(4);
   });
+
+  it("gives each reader a generation that moves when they, or everyone, are forgotten (ADR 53)", async () => {
+    const log = eventLog();
+    const cache = new SessionCache<User>(log.read, 3);
+    expect(cache.generation(ayla.id)).toBeUndefined();
+    await cache.poll();
+    const first = { ayla: cache.generation(ayla.id), bram: cache.generation(bram.id) };
+    expect(first.ayla).toBeTypeOf("number");
+    // An event for Ayla moves hers only.
+    log.note(ayla.id);
+    await cache.poll();
+    expect(cache.generation(ayla.id)).not.toBe(first.ayla);
+    expect(cache.generation(bram.id)).toBe(first.bram);
+    // A change made here moves it at once, and never back to a value it had.
+    const seen = new Set([first.ayla, cache.generation(ayla.id)]);
+    cache.forgetUser(ayla.id);
+    expect(seen.has(cache.generation(ayla.id))).toBe(false);
+    // Events that cannot be read: no generation (nothing may be kept); once read again, every one moved.
+    log.state.fail = true;
+    await cache.poll();
+    expect(cache.generation(bram.id)).toBeUndefined();
+    log.state.fail = false;
+    await cache.poll();
+    expect(cache.generation(bram.id)).not.toBe(first.bram);
+    // More readers forgotten than it holds: everyone's moves rather than one being dropped.
+    const before = cache.generation(bram.id);
+    for (const id of [10, 11, 12, 13]) cache.forgetUser(id);
+    expect(cache.generation(bram.id)).not.toBe(before);
+  });
+
+  it("forgets a reader's sessions by their index, whatever else it holds", async () => {
+    const cache = new SessionCache<User>(eventLog().read);
+    await cache.poll();
+    await cache.get("a1", loader(ayla).load);
+    await cache.get("a2", loader(ayla).load);
+    await cache.get("b", loader(bram).load);
+    cache.forgetUser(ayla.id);
+    expect(cache.size).toBe(1);
+    const again = loader(bram);
+    await cache.get("b", again.load);
+    expect(again.calls.count).toBe(0);
+  });
 });

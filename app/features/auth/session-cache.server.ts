@@ -15,10 +15,16 @@ type Entry<T> = { value: T; until: number };
  */
 export class SessionCache<T extends { id: number }> {
   private readonly entries = new Map<string, Entry<T>>();
+  /** Each reader's kept keys, so forgetting a reader costs their entries, not a walk through all. */
+  private readonly keysOf = new Map<number, Set<string>>();
   /** The last event read; undefined while the events cannot be trusted (not started, or the read failed). */
   private last: number | undefined;
   /** Moves whenever readers are forgotten: a lookup that started before may not keep what it found. */
   private epoch = 0;
+  /** The epoch each reader was last forgotten at (`generation`); none for a reader not forgotten since… */
+  private readonly forgottenAt = new Map<number, number>();
+  /** …the epoch everything was last forgotten at. */
+  private allForgottenAt = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -34,28 +40,55 @@ export class SessionCache<T extends { id: number }> {
   ): Promise<T | undefined> {
     const kept = this.entries.get(key);
     if (kept && kept.until > now) return kept.value;
-    if (kept) this.entries.delete(key);
+    if (kept) this.remove(key);
     const epoch = this.epoch;
     const loaded = await load();
     if (!loaded) return undefined;
     if (this.last !== undefined && epoch === this.epoch && loaded.until > now) {
       // Oldest first out: a Map iterates in insertion order.
-      if (this.entries.size >= this.maxEntries)
-        this.entries.delete(this.entries.keys().next().value as string);
+      if (this.entries.size >= this.maxEntries) this.remove(this.entries.keys().next().value as string);
       this.entries.set(key, loaded);
+      const keys = this.keysOf.get(loaded.value.id) ?? new Set();
+      keys.add(key);
+      this.keysOf.set(loaded.value.id, keys);
     }
     return loaded.value;
   }
 
-  /** Forgets every kept session of a reader (a change this instance made). */
+  private remove(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    const keys = this.keysOf.get(entry.value.id);
+    keys?.delete(key);
+    if (keys?.size === 0) this.keysOf.delete(entry.value.id);
+  }
+
+  /**
+   * Where a reader's records stand as far as this instance knows: it moves whenever the reader is forgotten
+   * (an event for them, a change made here) or everything is, so what is kept under it (the reader's own
+   * pages, ADR 53) is never used after a change. Undefined while the events are not followed: keep nothing.
+   */
+  generation(userId: number): number | undefined {
+    if (this.last === undefined) return undefined;
+    return Math.max(this.forgottenAt.get(userId) ?? 0, this.allForgottenAt);
+  }
+
+  /** Forgets every kept session of a reader (a change this instance made, or an event). */
   forgetUser(userId: number): void {
     this.epoch++;
-    for (const [key, entry] of this.entries) if (entry.value.id === userId) this.entries.delete(key);
+    for (const key of this.keysOf.get(userId) ?? []) this.entries.delete(key);
+    this.keysOf.delete(userId);
+    if (this.forgottenAt.size >= this.maxEntries) this.forgetAll();
+    else this.forgottenAt.set(userId, this.epoch);
   }
 
   private forgetAll(): void {
     this.epoch++;
     this.entries.clear();
+    this.keysOf.clear();
+    this.forgottenAt.clear();
+    this.allForgottenAt = this.epoch;
   }
 
   /** Reads the events since the last one read and forgets their readers; on failure, forgets everything. */

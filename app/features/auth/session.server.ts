@@ -3,7 +3,10 @@ import { type Database, db, getDatabase } from "#db/client.server";
 import { readingSettings, sessionEvents, sessions, users } from "#db/schema";
 import { CART_COOKIE, cartCookie, readCartCookie } from "~/features/cart/cookie.server";
 import { mergeIntoCart } from "~/features/cart/queries.server";
+import { getMembership } from "~/features/membership/queries.server";
+import type { MembershipTier } from "~/features/membership/tiers";
 import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
+import { clockOffsetMs, releaseTimeMs } from "~/lib/clock.server";
 import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
@@ -264,17 +267,74 @@ export function sessionEventReader(database: () => Database): EventReader {
   };
 }
 
+/**
+ * A kept session (ADR 49) with the reader's membership tier, which decides whether a signed-in reader waits
+ * for an unreleased chapter or reads it ahead (ADR 51): the viewer check of a reader waiting for a release
+ * then costs no query either.
+ */
+export type KeptSessionUser = SessionUser & { membershipTier: MembershipTier };
+
 /** This instance's kept sessions (ADR 49): followed once the server starts `followSessionEvents`. */
-const kept = new SessionCache<SessionUser>(sessionEventReader(db));
+const kept = new SessionCache<KeptSessionUser>(sessionEventReader(db));
 
 /**
  * The user of a session token as the page cache's viewer check needs it (features/page-cache): from memory
  * while this instance follows the session events, else from the database. For deciding which kept page a
  * reader shares, never for their own pages or any write, which read the session afresh (`getSessionUser`).
+ * Kept per position of the release clock, which a test may move (ADR 39): a tier ends on that clock.
  */
-export function cachedSessionUser(token: string): Promise<SessionUser | undefined> {
+export function cachedSessionUser(token: string): Promise<KeptSessionUser | undefined> {
   const tokenHash = hashToken(token);
-  return kept.get(tokenHash, () => resolveSession(tokenHash));
+  return kept.get(`${tokenHash} ${clockOffsetMs()}`, () => resolveKeptSession(tokenHash));
+}
+
+/**
+ * The session and the reader's membership tier, trusted until the first of the session's own deadline and
+ * the tier's end. Whatever changes a tier writes a session event (migration 0025), and this instance's
+ * payment events and grants forget the reader at once (`forgetKeptSessions`).
+ */
+async function resolveKeptSession(
+  tokenHash: string,
+): Promise<{ value: KeptSessionUser; until: number } | undefined> {
+  const session = await resolveSession(tokenHash);
+  if (!session) return undefined;
+  const now = releaseTimeMs();
+  const membership = await getMembership(session.value.id, new Date(now));
+  const tierEnds = membership.until
+    ? Date.now() + (membership.until.getTime() - now)
+    : Number.POSITIVE_INFINITY;
+  return {
+    value: { ...session.value, membershipTier: membership.tier },
+    until: Math.min(session.until, tierEnds),
+  };
+}
+
+/**
+ * For a write request (any method but GET and HEAD) carrying a session: a function that forgets the writer's
+ * kept session and own pages on this instance, to be called once the write is answered, so what they ask for
+ * next shows what it changed (ADR 53). Other instances learn it from the events the write's rows raise.
+ */
+export function forgetWriterWhenAnswered(token: string): () => void {
+  const writer = resolveSession(hashToken(token)).then(
+    (session) => session?.value.id,
+    () => undefined,
+  );
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    void writer.then((userId) => {
+      if (userId !== undefined) kept.forgetUser(userId);
+    });
+  };
+}
+
+/**
+ * Where a reader's records stand on this instance (ADR 53): moves with every event for them and every change
+ * this instance makes (`forgetKeptSessions`); undefined while the events are not followed.
+ */
+export function readerGeneration(userId: number): number | undefined {
+  return kept.generation(userId);
 }
 
 /** Forgets a reader's kept sessions on this instance at once (other instances read it from the events). */

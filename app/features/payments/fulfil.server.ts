@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
 import { membershipGrants, paymentEvents, payments, users } from "#db/schema";
+import { forgetKeptSessions } from "~/features/auth/session.server";
 import { book } from "~/features/coins/ledger.server";
 import { unlockWithinPurchase } from "~/features/coins/unlock.server";
 import { recordSupport } from "~/features/fundraiser/supporters.server";
@@ -219,9 +220,12 @@ export async function processEvent(
   now = new Date(),
   meta?: RequestMeta,
 ): Promise<{ outcome: EventOutcome; paymentId?: number; subscriptionId?: number }> {
-  return db().transaction(async (tx) => {
+  // The reader whose membership the event may change: their kept session is forgotten once it commits.
+  let reader: number | null | undefined;
+  const result = await db().transaction(async (tx) => {
     const { effect } = event;
     const payment = await findPayment(tx, provider, effect);
+    reader = payment?.userId;
     if (effect.kind === "paid" && payment) {
       if (effect.amountCents !== payment.amountCents || effect.currency.toUpperCase() !== payment.currency)
         throw new PaymentMismatch(
@@ -235,6 +239,7 @@ export async function processEvent(
       (effect.kind === "invoice-paid" && !payment)
     )
       sub = await lockSubscription(tx, provider, effect.subscriptionId);
+    reader ??= sub?.userId;
     if (effect.kind === "invoice-paid") {
       const expected = payment?.currency ?? sub?.currency;
       if (expected && effect.currency.toUpperCase() !== expected)
@@ -320,4 +325,7 @@ export async function processEvent(
     );
     return { outcome, paymentId, subscriptionId: sub?.id };
   });
+  // The other instances read it from the session events (migration 0025).
+  if (reader != null) forgetKeptSessions(reader);
+  return result;
 }

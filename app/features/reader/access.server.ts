@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, chapterUnlocks } from "#db/schema";
-import type { SessionUser } from "~/features/auth/session.server";
+import type { KeptSessionUser, SessionUser } from "~/features/auth/session.server";
 import { chapterStatus, readAhead, readAheadNumbers } from "~/features/chapters/access";
 import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/chapters/catalog.server";
 import { renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
+import type { MembershipTier } from "~/features/membership/tiers";
 import { picturesByHash } from "~/features/uploads/store.server";
 import { releaseTime } from "~/lib/clock.server";
 import { readingMinutes } from "~/lib/words";
@@ -43,13 +44,15 @@ export async function findChapter(
  */
 export async function chapterLock(
   chapter: ChapterFacts,
-  user: SessionUser | undefined,
+  /** A kept session (the viewer check) brings its membership tier: no query for it (ADR 51). */
+  user: SessionUser | KeptSessionUser | undefined,
   now = releaseTime(),
 ): Promise<Lock | undefined> {
   if (user?.role === "author") return undefined;
   const status = chapterStatus(chapter, now);
   if (status === "locked") {
-    if (user && (await readsAheadOf(user.id, now)).has(chapter.number)) return undefined;
+    const tier = user && "membershipTier" in user ? user.membershipTier : undefined;
+    if (user && (await readsAheadOf(user.id, now, tier)).has(chapter.number)) return undefined;
     return { kind: "release", releaseAt: chapter.releaseAt.toISOString() };
   }
   if (status === "free") return undefined;
@@ -92,9 +95,16 @@ export async function lockFor(
   };
 }
 
-/** The unreleased chapters a reader's membership lets them read now (none for free readers). */
-export async function readsAheadOf(userId: number, now = releaseTime()): Promise<Set<number>> {
-  const { tier } = await getMembership(userId, now);
+/**
+ * The unreleased chapters a reader's membership lets them read now (none for free readers). `tier`: the
+ * reader's tier when already known (a kept session's: ADR 51).
+ */
+export async function readsAheadOf(
+  userId: number,
+  now = releaseTime(),
+  tier?: MembershipTier,
+): Promise<Set<number>> {
+  tier ??= (await getMembership(userId, now)).tier;
   if (readAhead[tier] === 0) return new Set();
   return readAheadNumbers((await getChapterCatalog()).published, now, readAhead[tier]);
 }
