@@ -355,14 +355,15 @@ results.runs.chapterSignedInBr = best(
   ...[0, 1, 2].map(() => wrk(`${app.base}/chapter/1`, { ...br, Cookie: cookie })),
 );
 // The checkout of a signed-in reader with a line in the cart: their own page, the cart priced by the server
-// on every request (ADR 25). Best of three, as the signed-in chapter.
+// (ADR 25), kept for them until anything of theirs changes (ADR 53; asked again and again by one reader,
+// so this measures the kept page). Best of three, as the signed-in chapter.
 await postForm(app.base, "/cart", { intent: "add", productId: "1", variantId: "", quantity: "1" }, cookie);
 results.runs.checkoutSignedInBr = best(
   ...[0, 1, 2].map(() => wrk(`${app.base}/checkout`, { ...br, Cookie: cookie })),
 );
 // The account dashboard of a signed-in reader with some reading behind them (chapters completed, reading
-// days, an achievement): their own page, rendered per request from their records in four statements
-// whatever their history (ADR 31). Best of three, as the checkout.
+// days, an achievement): their own page, rendered from their records in the same statements whatever their
+// history (ADR 31) and kept for them (ADR 53). Best of three, as the checkout.
 for (const chapter of [1, 2, 3]) {
   await fetch(`${app.base}/reader/progress`, {
     method: "POST",

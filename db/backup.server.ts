@@ -23,6 +23,13 @@ async function rows<T extends Row>(db: Database, query: ReturnType<typeof sql>):
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/**
+ * Notices, not data: `session_events` tells running servers whose kept sessions and pages to forget (ADRs 49,
+ * 51, 53) and is emptied after ten minutes. A backup leaves it out, a restore skips it in an older backup
+ * (restoring rows writes new notices, which the restored rows' ids would clash with) and leaves it as it is.
+ */
+const NOTICES = new Set(["session_events"]);
+
 /** The tables of the app's schema, each after the tables its foreign keys point to (restore order). */
 async function tablesInOrder(db: Database): Promise<string[]> {
   const tables = (
@@ -47,7 +54,7 @@ async function tablesInOrder(db: Database): Promise<string[]> {
     ordered.push(table);
   };
   for (const table of tables) place(table, new Set());
-  return ordered;
+  return ordered.filter((table) => !NOTICES.has(table));
 }
 
 /** Writes the backup line by line through `write`; returns the number of rows written. */
@@ -128,6 +135,7 @@ export async function restoreBackup(handle: DatabaseHandle, lines: AsyncIterable
     };
 
     let header = true;
+    let skipping = false;
     for await (const line of lines) {
       if (line.trim() === "") continue;
       const value = parseLine(line);
@@ -137,10 +145,11 @@ export async function restoreBackup(handle: DatabaseHandle, lines: AsyncIterable
         header = false;
       } else if (typeof value.table === "string" && Object.keys(value).length === 1) {
         await flush();
-        if (!tables.has(value.table))
+        skipping = NOTICES.has(value.table);
+        if (!skipping && !tables.has(value.table))
           throw new BackupFormatError(`The backup has an unknown table ${value.table}`);
-        table = value.table;
-      } else {
+        table = skipping ? undefined : value.table;
+      } else if (!skipping) {
         if (!table) throw new BackupFormatError("A row comes before any table");
         batch.push(value);
         if (batch.length >= BATCH) await flush();

@@ -40,6 +40,7 @@ import { originCheck } from "./origin-check";
 import { PageCache, pendingPage } from "./page-cache";
 import { reactRouterHandler } from "./react-router";
 import { precompressedAssets, topLevelStatic } from "./static-assets";
+import { forgetWriterOnAnswer } from "./writer";
 
 export type StartOptions = { vite?: ViteDevServer };
 
@@ -234,6 +235,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
 
   const server = http.createServer((req, res) => {
     const requestId = beginRequest(req, res);
+    if (req.method !== "GET" && req.method !== "HEAD") forgetWriterOnAnswer(req, res);
     if (pages) pages.handle(req, res, requestId, () => app(req, res));
     else app(req, res);
   });

@@ -5,6 +5,7 @@ import { SHAREABLE_HEADER } from "~/lib/shareable";
 import { limitedBody } from "./body-limit";
 import { dropRequestPolicy, withoutRequestNonce } from "./kept-page-csp";
 import { type PageCache, pendingPage } from "./page-cache";
+import { writerAnswered } from "./writer";
 
 function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressResponse): Request {
   const headers = new Headers();
@@ -56,6 +57,7 @@ export function reactRouterHandler({
       Boolean(page && pages?.serveStale(req, res, res.locals.requestId as string, page));
     try {
       const response = await handle(toFetchRequest(origin, req, res), getLoadContext(req, res));
+      await writerAnswered(req, res, response.status);
       if (response.status >= 500 && serveStale()) {
         await response.body?.cancel();
         return;

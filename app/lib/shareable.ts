@@ -18,3 +18,16 @@ export const shareableIfLoaderSays: HeadersFunction = ({ loaderHeaders }) =>
 export function shareableIf(condition: boolean): Record<string, string> {
   return condition ? { [SHAREABLE_HEADER]: "1" } : {};
 }
+
+/**
+ * For a signed-in reader's own page that shows only their records, the content and the time (ADR 53): the
+ * page cache keeps it for that reader's session alone (app/features/page-cache/viewer.server.ts, `OWN_PAGES`)
+ * until anything of theirs changes. Headers the loader or an action set are passed on (a kept page is only
+ * ever a GET's, and one setting a cookie is never kept).
+ */
+export const keptForItsReader: HeadersFunction = ({ actionHeaders, loaderHeaders }) => {
+  const headers = new Headers(loaderHeaders);
+  for (const [name, value] of actionHeaders) headers.append(name, value);
+  headers.set(SHAREABLE_HEADER, "1");
+  return headers;
+};

@@ -4,8 +4,12 @@ import { achievementsPage } from "~/features/achievements/queries.server";
 import { requireUser } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
+import { keptForItsReader } from "~/lib/shareable";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/achievements";
+
+/** Kept for the reader's session until anything of theirs changes (ADR 53). */
+export const headers = keptForItsReader;
 
 /** A signed-in reader's achievements (visitors are sent to sign in, as on /account). */
 export async function loader({ request }: Route.LoaderArgs) {

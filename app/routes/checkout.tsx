@@ -10,11 +10,15 @@ import { useTranslation } from "~/i18n/react";
 import type { FieldErrors } from "~/lib/forms";
 import { echoedValue, readForm } from "~/lib/forms";
 import { getPreferences } from "~/lib/preferences.server";
+import { keptForItsReader } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { FormAlert, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { Page, Panel } from "~/ui/page";
 import type { Route } from "./+types/checkout";
+
+/** Kept for the reader's session until anything of theirs changes (ADR 53). */
+export const headers = keptForItsReader;
 
 /** The checkout (ADR 25): the reader's stored cart priced by the server, the address, then the provider. */
 export async function loader({ request }: Route.LoaderArgs) {

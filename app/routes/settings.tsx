@@ -50,12 +50,16 @@ import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
 import { canonicalTimeZone, getPreferences, readCookies } from "~/lib/preferences.server";
+import { keptForItsReader } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert } from "~/ui/form";
 import { Link } from "~/ui/link";
 import { Panel } from "~/ui/page";
 import type { Route } from "./+types/settings";
+
+/** Kept for the reader's session until anything of theirs changes (ADR 53). */
+export const headers = keptForItsReader;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);

@@ -69,11 +69,16 @@ describe.each(drivers)("backup and restore on %s", (driver) => {
     await handle.db.execute(sql`truncate users, chapters, volumes restart identity cascade`);
     expect((await snapshot(handle.db)).users).toEqual([]);
 
-    const restored = await restoreBackup(handle, iterate(lines));
-    expect(restored).toBe(lines.length - 1 - Object.keys(before).length);
+    // The session events are notices for running servers, not data: left out (db/backup.server.ts).
+    expect(before.session_events?.length).toBeGreaterThan(0);
+    expect(lines).not.toContain(JSON.stringify({ table: "session_events" }));
+    // A backup of an older release has them: skipped, whatever their ids.
+    const older = [...lines, JSON.stringify({ table: "session_events" }), ...(before.session_events ?? [])];
+    const restored = await restoreBackup(handle, iterate(older));
+    expect(restored).toBe(lines.length - 1 - (Object.keys(before).length - 1));
     const after = await snapshot(handle.db);
-    const { content_revision: revisionRows, ...rest } = after;
-    const { content_revision: _, ...expected } = before;
+    const { content_revision: revisionRows, session_events: _notices, ...rest } = after;
+    const { content_revision: _, session_events: _noticesBefore, ...expected } = before;
     expect(rest).toEqual(expected);
     expect(revisionRows).toHaveLength(1);
     // Kept pages of the content before the restore are never served again.
@@ -116,8 +121,8 @@ describe.runIf(drivers.includes("postgres"))("a PGlite backup", () => {
     const expected = await snapshot(source.db);
     const target = await open("postgres", { content: false });
     await restoreBackup(target, iterate(lines));
-    const { content_revision: _, ...rest } = await snapshot(target.db);
-    const { content_revision: __, ...wanted } = expected;
+    const { content_revision: _, session_events: _notices, ...rest } = await snapshot(target.db);
+    const { content_revision: __, session_events: _noticesBefore, ...wanted } = expected;
     expect(rest).toEqual(wanted);
   });
 });

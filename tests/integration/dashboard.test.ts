@@ -13,6 +13,8 @@ import {
   userAchievements,
   users,
 } from "#db/schema";
+import { createSession } from "~/features/auth/session.server";
+import { saveCart } from "~/features/cart/queries.server";
 import { readAhead, readAheadNumbers } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { loadAccountPanels } from "~/features/dashboard/account.server";
@@ -29,6 +31,8 @@ import { getSubscriptionPanel } from "~/features/subscriptions/queries.server";
 import { dayNumber } from "~/lib/local-time";
 import { loader as accountLoader } from "~/routes/account/index";
 import { loader as achievementsLoader } from "~/routes/achievements";
+import { loader as checkoutLoader } from "~/routes/checkout";
+import { loader as settingsLoader } from "~/routes/settings";
 import { drivers, openTestDatabase } from "../support/database";
 import {
   createChapter,
@@ -362,5 +366,44 @@ describe("chapters ahead and the tier's achievements", () => {
       .from(userAchievements)
       .where(eq(userAchievements.userId, member.id));
     expect(earned.map((row) => row.key)).toEqual(["tier-observer"]);
+  });
+});
+
+/**
+ * /settings and /checkout (issue 22 item 4): a reader's own pages, in as many statements with one device and
+ * one line in the cart as with six devices and four lines (no statement per row).
+ */
+describe.each(drivers)("/settings and /checkout statements on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+  });
+  afterAll(() => handle.close());
+
+  const visit = (loader: typeof settingsLoader | typeof checkoutLoader, path: string, cookie: string) => () =>
+    loader({
+      request: new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }),
+      params: {},
+      context: {},
+    } as never);
+
+  it("reads them in the same statements with six devices and four cart lines as with one of each", async () => {
+    const reader = await createReader({ prefix: "rows" });
+    await saveCart(reader.id, [{ productId: 1, variantId: null, quantity: 1 }]);
+    const settings = visit(settingsLoader, "/settings", reader.cookie);
+    const checkout = visit(checkoutLoader, "/checkout", reader.cookie);
+    const one = {
+      settings: await countStatements(handle, settings),
+      checkout: await countStatements(handle, checkout),
+    };
+    for (let device = 0; device < 5; device++) await createSession(reader.id, { remember: false });
+    await saveCart(
+      reader.id,
+      [1, 2, 4, 5].map((productId) => ({ productId, variantId: null, quantity: 1 })),
+    );
+    expect({
+      settings: await countStatements(handle, settings),
+      checkout: await countStatements(handle, checkout),
+    }).toEqual(one);
   });
 });

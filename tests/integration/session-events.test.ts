@@ -1,4 +1,4 @@
-import { eq, gt } from "drizzle-orm";
+import { eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import {
@@ -44,25 +44,28 @@ describe.each(drivers)("session events on %s (ADR 49)", (driver) => {
     await handle.close();
   });
 
-  it("are written for every change that ends or alters a session, and for nothing else", async () => {
+  it("are written for every change that ends or alters a session, for that reader alone", async () => {
     const reader = await createReader({ prefix: "events" });
+    const other = await createReader({ prefix: "other" });
     let from = await lastEvent();
-    await db()
-      .update(users)
-      .set({ coinBalance: 7, username: `${reader.username}x` })
-      .where(eq(users.id, reader.id));
-    expect(await eventsSince(from)).toEqual([]);
+    await db().update(users).set({ coinBalance: 7 }).where(eq(users.id, other.id));
+    expect(await eventsSince(from)).toEqual([other.id]);
+    from = await lastEvent();
     await saveReadingSettings(reader.id, { fontSize: 20, fontFamily: "sans-serif", lineHeight: 2 });
     await db().update(users).set({ role: "author" }).where(eq(users.id, reader.id));
     await db().update(users).set({ suspendedAt: new Date() }).where(eq(users.id, reader.id));
     await db().delete(sessions).where(eq(sessions.userId, reader.id));
-    expect(await eventsSince(from)).toEqual([reader.id, reader.id, reader.id, reader.id]);
+    const events = await eventsSince(from);
+    expect(new Set(events)).toEqual(new Set([reader.id]));
+    expect(events.length).toBeGreaterThanOrEqual(4);
     // A deleted account takes its session and its settings with it: each says so.
     const leaving = await createReader({ prefix: "leaving" });
     await saveReadingSettings(leaving.id, { fontSize: 18, fontFamily: "serif", lineHeight: 1.75 });
     from = await lastEvent();
     await db().delete(users).where(eq(users.id, leaving.id));
-    expect(await eventsSince(from)).toEqual([leaving.id, leaving.id]);
+    const left = await eventsSince(from);
+    expect(new Set(left)).toEqual(new Set([leaving.id]));
+    expect(left.length).toBeGreaterThanOrEqual(2);
   });
 
   it("are written whenever a reader's membership tier may change (ADR 51)", async () => {
@@ -115,6 +118,36 @@ describe.each(drivers)("session events on %s (ADR 49)", (driver) => {
       description: "z",
     });
     expect(await eventsSince(before)).toEqual([]);
+  });
+
+  it("are written by every table holding a reader's rows, and by any change to the account (ADR 53)", async () => {
+    const rows = async (query: ReturnType<typeof sql>) =>
+      ((await db().execute(query)) as unknown as { rows: { name: string }[] }).rows.map((row) => row.name);
+    const owned = await rows(sql`
+      select c.table_name as name from information_schema.columns c
+      join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+      where c.column_name = 'user_id' and c.table_schema = current_schema() and t.table_type = 'BASE TABLE'`);
+    const noted = await rows(sql`
+      select distinct r.relname as name from pg_trigger g join pg_class r on r.oid = g.tgrelid
+      join pg_proc f on f.oid = g.tgfoid
+      where not g.tgisinternal and f.proname in
+        ('note_session_event', 'note_reader_event')`);
+    expect(owned.length).toBeGreaterThan(15);
+    expect(owned.filter((table) => table !== "session_events" && !noted.includes(table)).sort()).toEqual([]);
+    // The account row itself: any change (the e-mail here), and no event for an update that changes nothing.
+    const reader = await createReader({ prefix: "account" });
+    let from = await lastEvent();
+    await db()
+      .update(users)
+      .set({ email: `new-${reader.email}` })
+      .where(eq(users.id, reader.id));
+    expect(await eventsSince(from)).toEqual([reader.id]);
+    from = await lastEvent();
+    await db()
+      .update(users)
+      .set({ email: `new-${reader.email}` })
+      .where(eq(users.id, reader.id));
+    expect(await eventsSince(from)).toEqual([]);
   });
 
   it("keep the reader's membership tier with the session: until it ends, and forgotten when it changes here", async () => {

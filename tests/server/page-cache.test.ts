@@ -226,7 +226,16 @@ describe("cached pages never show one reader's data to another", () => {
     expect(saved.status).toBe(200);
 
     const pages = ["/chapter/1", "/chapter/4", "/chapter/4.data", "/chapter/1.data", "/", "/toc"];
-    const personal = ["/account", "/coins", "/chapter/5"];
+    // Their own pages, kept per reader and session since ADR 53 (and /coins and a coin lock, never kept).
+    const personal = [
+      "/account",
+      "/account.data",
+      "/achievements",
+      "/settings",
+      "/checkout",
+      "/coins",
+      "/chapter/5",
+    ];
     const everyone: Who[] = ["visitor", "A", "B", "C"];
     // A cold cache hit by everyone at once, then warm caches in several orders.
     await Promise.all(everyone.flatMap((who) => pages.map((page) => as(who, page))));
@@ -372,6 +381,72 @@ describe("cached pages never show one reader's data to another", () => {
         if (!pathname.endsWith(".data")) expect(htmlTag(text)).not.toContain("data-font-size");
       }
     }
+  });
+});
+
+describe("a reader's own pages (ADR 53)", () => {
+  const own = ["/account", "/achievements", "/settings", "/checkout"];
+  const hashesOnly = (reply: Reply) => csp(reply).includes("'sha256-") && !csp(reply).includes("nonce-");
+
+  it("are kept for the reader's session, and each of its other sessions gets its own", async () => {
+    const reader = await register("ownpages");
+    const other = new Client(origin);
+    const login = await other.post("/login", { email: reader.email, password: reader.password });
+    expect(login.status).toBe(302);
+    for (const pathname of own) {
+      const headers = { cookie: reader.client.cookieHeader, "accept-encoding": "br" };
+      await raw(origin, pathname, { headers });
+      const kept = await raw(origin, pathname, { headers });
+      expect(kept.status, pathname).toBe(200);
+      expect(hashesOnly(kept), pathname).toBe(true);
+      expect(kept.headers["cache-control"], pathname).toMatch(/private/);
+    }
+    // /settings marks the session it is shown to: each session has its own copy.
+    const mine = await raw(origin, "/settings", { headers: { cookie: reader.client.cookieHeader } });
+    const theirs = await raw(origin, "/settings", { headers: { cookie: other.cookieHeader } });
+    expect(mine.headers.etag).not.toBe(theirs.headers.etag);
+  });
+
+  it("show a change the reader makes at their very next request", async () => {
+    const reader = await register("ownchange");
+    const headers = () => ({ cookie: reader.client.cookieHeader });
+    for (const pathname of own) await raw(origin, pathname, { headers: headers() });
+    // Reading settings, rendered on <html> of every page of theirs.
+    await saveSettings(reader, { fontSize: "18", fontFamily: "sans-serif", lineHeight: "1.5" });
+    for (const pathname of own)
+      expect(htmlTag((await raw(origin, pathname, { headers: headers() })).text), pathname).toContain(
+        'data-font-size="18"',
+      );
+    // A line put in the cart is on the checkout at once.
+    const before = await raw(origin, "/checkout", { headers: headers() });
+    expect(before.text).not.toContain("Bookmark Set");
+    const added = await reader.client.post("/cart", {
+      intent: "add",
+      productId: "1",
+      variantId: "",
+      quantity: "1",
+    });
+    expect(added.status).toBeLessThan(400);
+    const after = await raw(origin, "/checkout", { headers: headers() });
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(after.text).toContain("Bookmark Set");
+    // A time zone chosen is the one /settings names at once.
+    const zone = /dated in Asia\/Tokyo/;
+    expect((await raw(origin, "/settings", { headers: headers() })).text).not.toMatch(zone);
+    const chosen = await reader.client.post("/settings", { intent: "timeZone", timeZone: "Asia/Tokyo" });
+    expect(chosen.status).toBe(200);
+    expect((await raw(origin, "/settings", { headers: headers() })).text).toMatch(zone);
+  });
+
+  it("are not kept once the session has ended", async () => {
+    const reader = await register("ownended");
+    const cookie = reader.client.cookieHeader;
+    await raw(origin, "/account", { headers: { cookie } });
+    expect((await raw(origin, "/account", { headers: { cookie } })).status).toBe(200);
+    await reader.client.post("/logout", {});
+    const after = await raw(origin, "/account", { headers: { cookie } });
+    expect(after.status).toBe(302);
+    expect(after.text).not.toContain(reader.email);
   });
 });
 

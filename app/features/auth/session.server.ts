@@ -314,18 +314,17 @@ async function resolveKeptSession(
  * kept session and own pages on this instance, to be called once the write is answered, so what they ask for
  * next shows what it changed (ADR 53). Other instances learn it from the events the write's rows raise.
  */
-export function forgetWriterWhenAnswered(token: string): () => void {
+export function forgetWriterWhenAnswered(token: string): () => Promise<void> {
   const writer = resolveSession(hashToken(token)).then(
     (session) => session?.value.id,
     () => undefined,
   );
-  let called = false;
+  let forgotten: Promise<void> | undefined;
   return () => {
-    if (called) return;
-    called = true;
-    void writer.then((userId) => {
+    forgotten ??= writer.then((userId) => {
       if (userId !== undefined) kept.forgetUser(userId);
     });
+    return forgotten;
   };
 }
 

@@ -1,4 +1,4 @@
-import { cachedSessionUser, sessionCookieName } from "~/features/auth/session.server";
+import { cachedSessionUser, readerGeneration, sessionCookieName } from "~/features/auth/session.server";
 import { CART_COOKIE } from "~/features/cart/cookie.server";
 import { chapterLock, findChapter } from "~/features/reader/access.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
@@ -7,8 +7,8 @@ import { mayShareChapterPage } from "~/features/reader/sharing";
  * Which readers see the same page, so the page cache (server/page-cache.ts) can render it once for all of
  * them. Every visitor (no session cookie) sees the same public pages. Signed-in readers share a chapter page
  * when they may all read the chapter, or all wait for its release, and use the same reading settings
- * (rendered on <html>); every other
- * page of a signed-in reader is their own (undefined). Personal figures (progress, balance) are never part of
+ * (rendered on <html>). A reader's own pages (`OWN_PAGES`) are kept for their session alone, under their
+ * generation (ADR 53); every other page of a signed-in reader is rendered for them (undefined). Personal figures (progress, balance) are never part of
  * a shared page: the parts that show them fetch them. The shop's pages show the cart bar, so a visitor with a
  * cart cookie gets their own there (ADR 24).
  */
@@ -21,11 +21,18 @@ export async function sharedViewer(
   const token = cookies.get(sessionCookieName());
   if (!token) return cookies.get(CART_COOKIE) && showsCart(pathname) ? undefined : "visitor";
   const chapter = /^\/chapter\/(\d{1,6})$/.exec(pathname);
-  if (!chapter) return undefined;
+  const own = OWN_PAGES.test(pathname);
+  if (!chapter && !own) return undefined;
   // From memory while the server follows the session events (ADR 49): a revoked session is forgotten at once
   // on the instance that revoked it and within 250 ms on the others.
   const user = await cachedSessionUser(token);
   if (!user) return undefined;
+  if (own) {
+    // The reader's own page, kept for this session alone until anything of theirs changes (ADR 53).
+    const generation = readerGeneration(user.id);
+    return generation === undefined ? undefined : `own ${user.id} ${user.sessionId} ${generation}`;
+  }
+  if (!chapter) return undefined;
   const facts = await findChapter(Number(chapter[1]), user);
   const lock = facts && (await chapterLock(facts, user));
   if (!facts || !mayShareChapterPage(user, lock)) return undefined;
@@ -47,6 +54,14 @@ export function showsComments(pathname: string): boolean {
 const COMMENT_PAGES = /^\/(?:toc(?:\/volume\/\d{1,6})?|chapters|chapter\/\d{1,6}\/comments)(?:\.data)?$/;
 
 const ADMIN_PAGES = /^\/admin(\/|\.data$|$)/;
+
+/**
+ * A signed-in reader's own pages that show only their records, the content and the time (ADR 53): each is
+ * kept for the reader's session until an event says something of theirs changed (`readerGeneration`), and
+ * for a minute at most (the page cache's age limit: days left, streaks). Pages reading their query string
+ * or showing another reader's records do not belong here.
+ */
+const OWN_PAGES = /^\/(?:account|achievements|settings|checkout)(?:\.data)?$/;
 
 /** The pages under the shop's layout (app/routes.ts), and their route data (`.data`). */
 const CART_PAGES = /^\/(shop|checkout)(\/|\.data$|$)/;

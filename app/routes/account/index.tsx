@@ -21,12 +21,16 @@ import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
 import { SubscriptionPanel } from "~/features/subscriptions/subscription-panel";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
+import { keptForItsReader } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 import { Panel } from "~/ui/page";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/index";
+
+/** Kept for the reader's session until anything of theirs changes (ADR 53). */
+export const headers = keptForItsReader;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
