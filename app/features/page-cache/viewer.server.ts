@@ -8,8 +8,8 @@ import { mayShareChapterPage } from "~/features/reader/sharing";
  * them. Every visitor (no session cookie) sees the same public pages. Signed-in readers share a chapter page
  * when they may all read the chapter, or all wait for its release, and use the same reading settings
  * (rendered on <html>). A reader's own pages (`OWN_PAGES`) are kept for their session alone, under their
- * generation (ADR 53); every other page of a signed-in reader is rendered for them (undefined). Personal figures (progress, balance) are never part of
- * a shared page: the parts that show them fetch them. The shop's pages show the cart bar, so a visitor with a
+ * generation (ADR 53); every other page of a signed-in reader is rendered for them (undefined). Personal
+ * figures (progress, balance) are never part of a shared page: the parts that show them fetch them. The shop's pages show the cart bar, so a visitor with a
  * cart cookie gets their own there (ADR 24).
  */
 export async function sharedViewer(
@@ -20,20 +20,19 @@ export async function sharedViewer(
   if (ADMIN_PAGES.test(pathname)) return undefined;
   const token = cookies.get(sessionCookieName());
   if (!token) return cookies.get(CART_COOKIE) && showsCart(pathname) ? undefined : "visitor";
-  const chapter = /^\/chapter\/(\d{1,6})$/.exec(pathname);
   const own = OWN_PAGES.test(pathname);
-  if (!chapter && !own) return undefined;
+  const chapter = own ? undefined : /^\/chapter\/(\d{1,6})$/.exec(pathname)?.[1];
+  if (!own && !chapter) return undefined;
   // From memory while the server follows the session events (ADR 49): a revoked session is forgotten at once
   // on the instance that revoked it and within 250 ms on the others.
   const user = await cachedSessionUser(token);
   if (!user) return undefined;
-  if (own) {
+  if (!chapter) {
     // The reader's own page, kept for this session alone until anything of theirs changes (ADR 53).
     const generation = readerGeneration(user.id);
     return generation === undefined ? undefined : `own ${user.id} ${user.sessionId} ${generation}`;
   }
-  if (!chapter) return undefined;
-  const facts = await findChapter(Number(chapter[1]), user);
+  const facts = await findChapter(Number(chapter), user);
   const lock = facts && (await chapterLock(facts, user));
   if (!facts || !mayShareChapterPage(user, lock)) return undefined;
   const { fontSize, fontFamily, lineHeight } = user.readingSettings;
