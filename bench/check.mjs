@@ -81,6 +81,30 @@ for (const [name, b] of Object.entries(budgets)) {
         `${b.lighthouse}: medians LCP ${lh.lcpMs} ms, CLS ${lh.cls}, TBT ${lh.tbtMs} ms, accessibility ${lh.accessibility} (performance ${lh.performance}, not budgeted)`,
       );
   }
+  // The first render after an author's edit (bench/cache-miss.mjs); the other chapter kept through every edit.
+  if (b.cacheMiss) {
+    const miss = results.cacheMiss;
+    if (!miss) check(name, false, "no cache-miss figures (run npm run bench)");
+    else
+      check(
+        name,
+        miss.medianMs <= b.maxMedianMs && miss.otherKeptRounds === miss.rounds,
+        `${miss.page} after an edit: median ${miss.medianMs} ms over ${miss.rounds} edits (max ${b.maxMedianMs}), another chapter kept through ${miss.otherKeptRounds} of them`,
+      );
+  }
+  // The same load three times over on one server: its RSS after the last round against after the first.
+  if (b.maxGrowthMB !== undefined) {
+    const rounds = results.leakCheck;
+    if (!rounds?.length) check(name, false, "no leak check in the results (run npm run bench)");
+    else {
+      const growth = (rounds.at(-1)?.rssMB ?? 0) - (rounds[0]?.rssMB ?? 0);
+      check(
+        name,
+        growth <= b.maxGrowthMB,
+        `RSS after each of ${rounds.length} rounds: ${rounds.map((r) => r.rssMB).join(", ")} MB, ${growth} MB from the first to the last (max ${b.maxGrowthMB})`,
+      );
+    }
+  }
   // At any point of the bench: the servers' high-water mark, first start included (bench/run.mjs).
   if (b.maxRssMB) {
     const peak = Math.max(results.rssMB ?? 0, results.peakRssMB ?? 0);

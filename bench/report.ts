@@ -22,6 +22,10 @@ export type Results = {
   peakRssMB?: number;
   /** Each server's memory at its first start and after each load run on it (bench/run.mjs). */
   memoryTrail?: MemoryEntry[];
+  /** The leak check: the server's memory after each of three rounds of the same load (bench/run.mjs). */
+  leakCheck?: { round: number; rssMB: number; peakRssMB: number }[];
+  /** The first render after an author's edit of a chapter's text (bench/cache-miss.mjs). */
+  cacheMiss?: { page: string; rounds: number; medianMs: number; p90Ms: number; otherKeptRounds: number };
 };
 export type MemoryEntry = { server: string; run: string; rssMB: number; peakRssMB: number };
 export type Budget = { run?: string; min?: number; of?: string; maxP99Ms?: number };
@@ -237,6 +241,16 @@ export function readmeTables(results: Results, budgets: Record<string, Budget>):
           figures.performance,
         ]),
       ),
+    );
+  if (results.cacheMiss) {
+    const miss = results.cacheMiss;
+    parts.push(
+      `A cache miss after an author's edit of ${miss.page}'s text: the next visitor's request answered in ${ms(miss.medianMs)} median (p90 ${ms(miss.p90Ms)}) over ${miss.rounds} edits; another chapter's page stayed kept through ${miss.otherKeptRounds} of them.`,
+    );
+  }
+  if (results.leakCheck?.length)
+    parts.push(
+      `The leak check, the same load three times over on one server: RSS ${results.leakCheck.map((round) => `${round.rssMB} MB`).join(", ")} after each round.`,
     );
   if (results.rssMB !== undefined)
     parts.push(

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
 import { chromium } from "../chromium.mjs";
+import { measureCacheMiss } from "./cache-miss.mjs";
 import { chapterTextLength, loadedScripts } from "./page-figures.mjs";
 import { killAtExit, removeAtExit, requireTools } from "./tools.mjs";
 
@@ -406,6 +407,26 @@ results.runs.settingsSignedInBr = wrk(`${app.base}/settings`, { ...br, Cookie: c
 results.runs.chapterFloodBr = best(
   ...[0, 1, 2].map(() => wrk(`${app.base}/chapter/1`, br, duration, "bench/flood.lua")),
 );
+// The leak check (issue 22 item 6): the load of the runs above, three times over on the same server process,
+// its RSS read after each round. A leak grows it round after round; a heap that has found its size does not.
+{
+  const load = [
+    [`${app.base}/chapter/1`, br],
+    [`${app.base}/chapter/1`, { ...br, Cookie: cookie }],
+    [`${app.base}/toc`, br],
+    [`${app.base}/shop/product/1`, br],
+    [`${app.base}/account`, { ...br, Cookie: cookie }],
+    [`${app.base}/checkout`, { ...br, Cookie: cookie }],
+    [`${app.base}/chapter/1`, br, "bench/flood.lua"],
+  ];
+  results.leakCheck = [];
+  for (let round = 1; round <= 3; round++) {
+    for (const [url, headers, script] of load) wrkRun(url, headers, 4, script, {});
+    results.leakCheck.push({ round, rssMB: Math.round(app.rssMB()), peakRssMB: Math.round(app.peakRssMB()) });
+  }
+  memoryTrail.push({ server: app.name, run: "leak check (3 rounds)", ...results.leakCheck.at(-1) });
+  delete memoryTrail.at(-1).round;
+}
 results.weights = {};
 const pages = ["/chapter/1", "/toc", "/", "/shop", "/shop/product/1"];
 const scripts = await loadedScripts(pages.map((route) => `${app.base}${route}`));
@@ -424,6 +445,21 @@ for (let number = 1001; number <= 1901; number += 100) {
 const reference = candidates.sort((a, b) => a.distance - b.distance)[0];
 results.referenceChapter = `/chapter/${reference.number}`;
 results.weights[results.referenceChapter] = { ...pageWeight(reference.html), ...textRatio(reference.html) };
+// A cache miss (issue 22 item 3): the author edits the reference chapter's text through the admin, and the
+// next visitor's request renders it; the next chapter's kept page must survive every edit.
+{
+  const author = await signedIn(app.base);
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/admin.ts", "grant-author", author.email], {
+    env: { ...process.env, DATA_DIR: app.dataDir, LOG_LEVEL: "warn" },
+    stdio: "ignore",
+  });
+  const title = /<h1[^>]*>([^<]*)</.exec(reference.html)?.[1] ?? "";
+  results.cacheMiss = await measureCacheMiss(app.base, author.cookie, {
+    number: reference.number,
+    title,
+    other: reference.number + 1,
+  });
+}
 if (!args["skip-lighthouse"]) {
   results.lighthouse = {
     "/chapter/1": medianLighthouse(`${app.base}/chapter/1`),
@@ -488,6 +524,11 @@ console.table(rows);
 console.table(results.weights);
 if (results.lighthouse) console.table(results.lighthouse);
 console.table(memoryTrail);
+console.log("a cache miss after an edit:", results.cacheMiss);
+console.log(
+  "the leak check, RSS after each round:",
+  results.leakCheck.map((r) => `${r.rssMB} MB`).join(", "),
+);
 console.log(
   `server RSS after the run: ${results.rssMB} MB, at most ${results.peakRssMB} MB during the bench`,
 );

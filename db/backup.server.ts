@@ -25,10 +25,11 @@ async function rows<T extends Row>(db: Database, query: ReturnType<typeof sql>):
 
 /**
  * Notices, not data: `session_events` tells running servers whose kept sessions and pages to forget (ADRs 49,
- * 51, 53) and is emptied after ten minutes. A backup leaves it out, a restore skips it in an older backup
+ * 51, 53) and is emptied after ten minutes; `content_changes` tells them which kept pages a content change
+ * retires (ADR 54; a restore's move of the revision has no row, so it retires everything). A backup leaves them out, a restore skips it in an older backup
  * (restoring rows writes new notices, which the restored rows' ids would clash with) and leaves it as it is.
  */
-const NOTICES = new Set(["session_events"]);
+const NOTICES = new Set(["session_events", "content_changes"]);
 
 /** The tables of the app's schema, each after the tables its foreign keys point to (restore order). */
 async function tablesInOrder(db: Database): Promise<string[]> {

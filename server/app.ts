@@ -14,14 +14,9 @@ import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
-import { sharedViewer, showsComments } from "~/features/page-cache/viewer.server";
+import { pageRevision, sharedViewer } from "~/features/page-cache/viewer.server";
 import { startReleaseMails, stopReleaseMails } from "~/features/release-mails/worker.server";
-import {
-  currentRevision,
-  currentRevisionWithComments,
-  startRevisionPoll,
-  stopRevisionPoll,
-} from "~/features/site/revision.server";
+import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
 import { releaseTimeMs } from "~/lib/clock.server";
 import type { RequestContext } from "~/lib/context";
@@ -189,7 +184,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         maxAgeMs: 60_000,
         // Stale-if-error: a day covers an outage someone is fixing, not a database left for dead.
         staleMs: 24 * 60 * 60_000,
-        revision: (pathname) => (showsComments(pathname) ? currentRevisionWithComments() : currentRevision()),
+        revision: pageRevision,
         nextReleaseAfter,
         now: releaseTimeMs,
         preferences: preferencesFromCookies,

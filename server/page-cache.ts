@@ -217,7 +217,7 @@ export class PageCache {
     if (revision === undefined) {
       // The revision poll fails: the database does not answer. What was kept is better than an error page.
       const stale = entry && this.staleUsable(entry);
-      return stale ? this.send(req, res, requestId, stale, true) : next();
+      return stale ? this.send(req, res, requestId, stale, "stale") : next();
     }
     if (entry && entry.revision === revision && this.now() < entry.expiresAt) {
       // Most recently used last: eviction takes from the front.
@@ -236,7 +236,7 @@ export class PageCache {
             ? this.render(req, res, key, pathname, shared, revision, next)
             : wait();
         inFlight.settled.then((settled) =>
-          settled ? this.send(req, res, requestId, settled.entry, settled.stale) : next(),
+          settled ? this.send(req, res, requestId, settled.entry, settled.stale ? "stale" : "hit") : next(),
         );
       });
     };
@@ -298,7 +298,7 @@ export class PageCache {
     if (!stale || res.headersSent) return false;
     page.settle(stale, true);
     dropRequestPolicy(res);
-    this.send(req, res, requestId, stale, true);
+    this.send(req, res, requestId, stale, "stale");
     return true;
   }
 
@@ -426,12 +426,19 @@ export class PageCache {
   }
 
   /**
-   * Sends a kept page: 304 when the browser has it, else the encoding the browser prefers. `stale` marks a
-   * page served past its revision because the database fails (`X-Cache: stale`, caching headers unchanged).
+   * Sends a kept page: 304 when the browser has it, else the encoding the browser prefers. `X-Cache` says
+   * how, as caches do: `hit`, kept before the request; `miss`, rendered for it (and kept); `stale`, served past
+   * its revision because the database fails (caching headers unchanged).
    */
-  send(req: IncomingMessage, res: ServerResponse, requestId: string, entry: Entry, stale = false): void {
+  send(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    entry: Entry,
+    cache: "hit" | "miss" | "stale" = "hit",
+  ): void {
     const encoding = preferredEncoding(req.headers["accept-encoding"]);
-    const extra = stale ? ["X-Request-Id", requestId, "X-Cache", "stale"] : ["X-Request-Id", requestId];
+    const extra = ["X-Request-Id", requestId, "X-Cache", cache];
     if (req.headers["if-none-match"]?.includes(entry.etags[encoding])) {
       res.writeHead(304, entry.notModified[encoding].concat(extra));
       res.end();

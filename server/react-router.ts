@@ -81,7 +81,7 @@ export function reactRouterHandler({
           const type = response.headers.get("Content-Type") as string;
           const entry = await pages.store(page, body, type, remix ? { "X-Remix-Response": remix } : {});
           dropRequestPolicy(res);
-          pages.send(req, res, res.locals.requestId as string, entry);
+          pages.send(req, res, res.locals.requestId as string, entry, "miss");
           return;
         }
         page.settle(undefined);

@@ -52,6 +52,14 @@ export const chapters = pgTable(
       .references(() => volumes.id),
     title: text("title").notNull(),
     bodyMd: text("body_md").notNull(),
+    /**
+     * The text rendered for readers (sanitised HTML with numbered blocks, ADR 54), written with the text by
+     * the admin and the import so a reader's request never parses Markdown; by `bodyHtmlRenderer`, the
+     * renderer's version that made it. Null (a trigger clears it when the text changes without it) or of
+     * another renderer: rendered from the text when read.
+     */
+    bodyHtml: text("body_html"),
+    bodyHtmlRenderer: integer("body_html_renderer"),
     /** Computed from the text at import, never typed by hand. */
     wordCount: integer("word_count").notNull(),
     releaseAt: timestamp("release_at", { withTimezone: true }).notNull(),
@@ -141,3 +149,15 @@ export const contentRevision = pgTable(
   },
   (t) => [check("content_revision_single_row", sql`${t.id} = 1`)],
 );
+
+/**
+ * What moved the content revision, one row per move made by a trigger (migration 0027, ADR 54): the number
+ * of the chapter whose text alone changed (its body, word count, tags, version or edit time), or null for
+ * any other change. An instance reads the rows past the revision it knows, so an edit of one chapter's text
+ * retires that chapter's kept pages and the pages listing chapters, not the other chapters'. The last 1,000
+ * moves are kept; a move without its row (a gap) counts as a change to everything.
+ */
+export const contentChanges = pgTable("content_changes", {
+  revision: integer("revision").primaryKey(),
+  chapterNumber: integer("chapter_number"),
+});

@@ -92,7 +92,13 @@ describe("backup and restore with npm run db", () => {
     await dbCommand(["restore", file], { DATA_DIR: dataDir });
     // The session events are notices for running servers, never backed up (db/backup.server.ts).
     expect(backedUp.session_events).toBeUndefined();
-    const { content_revision: _, session_events: _notices, ...restored } = await pgliteSnapshot(dataDir);
+    expect(backedUp.content_changes).toBeUndefined();
+    const {
+      content_revision: _,
+      session_events: _notices,
+      content_changes: _changes,
+      ...restored
+    } = await pgliteSnapshot(dataDir);
     const { content_revision: __, ...wanted } = backedUp;
     expect(restored).toEqual(wanted);
   });

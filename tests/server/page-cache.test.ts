@@ -475,11 +475,14 @@ describe("revalidation", () => {
     expect(miss.headers["content-encoding"]).toBe("br");
     // A miss is compressed fast; the kept page is recompressed at the best brotli in the background.
     expect(miss.headers.etag).toMatch(/-br5"$/);
+    // Said as caches say it: rendered for this request, then kept.
+    expect(miss.headers["x-cache"]).toBe("miss");
     const first = await upgraded("/gallery", { "accept-encoding": "br" });
     expect(first.text).toBe(miss.text);
     const second = await raw(origin, "/gallery", { headers: { "accept-encoding": "br" } });
     expect(second.headers.etag).toBe(first.headers.etag);
     expect(second.body.equals(first.body)).toBe(true);
+    expect(second.headers["x-cache"]).toBe("hit");
     expect(second.text).toContain("Crimson Covenant");
     expectHashPolicyFor(second);
 

@@ -10,6 +10,7 @@ import {
   users,
   volumes,
 } from "#db/schema";
+import { chapterText } from "~/features/content/markdown.server";
 import { countWords } from "~/lib/words";
 import { type Actor, recordAudit } from "./audit.server";
 
@@ -99,6 +100,8 @@ export function saveChapter(
   baseVersion: number,
   actor: Actor & { via: "admin" },
 ): Promise<SaveOutcome> {
+  // Rendered before the transaction: no lock is held while the text is parsed.
+  const text = chapterText(input.bodyMd);
   return db().transaction(async (tx) => {
     const [current] = await tx.select().from(chapters).where(eq(chapters.id, id)).for("update");
     if (!current) return { ok: false, reason: "notFound" };
@@ -133,7 +136,7 @@ export function saveChapter(
       .set({
         title: input.title,
         volumeId: volume,
-        bodyMd: input.bodyMd,
+        ...text,
         wordCount: countWords(input.bodyMd),
         status: input.status,
         releaseAt: input.releaseAt,
@@ -173,6 +176,7 @@ export async function lockChapterNumbers(tx: Pick<ReturnType<typeof db>, "execut
 
 /** A new chapter after the last one (its number is the next free), version 1, with its first revision. */
 export function createChapter(input: ChapterInput, actor: Actor & { via: "admin" }): Promise<SaveOutcome> {
+  const text = chapterText(input.bodyMd);
   return db().transaction(async (tx) => {
     const volume = await volumeId(tx, input.volume);
     if (volume === undefined) return { ok: false, reason: "unknownVolume" };
@@ -184,7 +188,7 @@ export function createChapter(input: ChapterInput, actor: Actor & { via: "admin"
         number: (last?.number ?? 0) + 1,
         volumeId: volume,
         title: input.title,
-        bodyMd: input.bodyMd,
+        ...text,
         wordCount: countWords(input.bodyMd),
         status: input.status,
         releaseAt: input.releaseAt,

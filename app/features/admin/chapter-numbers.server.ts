@@ -1,6 +1,7 @@
 import { asc, type Column, eq, inArray, like, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapterRedirects, chapters, payments, volumes, wikiPages } from "#db/schema";
+import { chapterText } from "~/features/content/markdown.server";
 import { type Actor, recordAudit } from "./audit.server";
 import { lockChapterNumbers } from "./chapter-editing.server";
 import { relinked, renumbering } from "./renumbering";
@@ -32,7 +33,7 @@ async function relinkTexts(tx: Tx, moves: ReadonlyMap<number, number>): Promise<
     // A text change moves the version: an editor opened before it gets a conflict, not a silent overwrite.
     await tx
       .update(chapters)
-      .set({ bodyMd: text, version: sql`${chapters.version} + 1`, updatedAt: sql`now()` })
+      .set({ ...chapterText(text), version: sql`${chapters.version} + 1`, updatedAt: sql`now()` })
       .where(eq(chapters.id, row.id));
     changed++;
   }

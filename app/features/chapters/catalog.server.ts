@@ -1,7 +1,7 @@
-import { and, asc, eq, notExists } from "drizzle-orm";
+import { and, asc, eq, inArray, notExists } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { type Artwork, chapterRedirects, chapters, volumes } from "#db/schema";
-import { memoByRevision } from "~/features/site/revision.server";
+import { memoWithChapterTexts } from "~/features/site/revision.server";
 import type { Picture } from "~/features/uploads/picture";
 import { picturesOfUrls } from "~/features/uploads/store.server";
 
@@ -30,12 +30,10 @@ export type ChapterCatalog = {
   releases: number[];
 };
 
-/**
- * Every chapter's facts, read in one query and kept until the content changes (the content revision moves).
- * A serial of 1,000 chapters is about 200 KB here; the texts stay in the database.
- */
-export const getChapterCatalog = memoByRevision(async (): Promise<ChapterCatalog> => {
-  const rows = await db()
+type CatalogRow = Awaited<ReturnType<typeof selectFacts>>[number];
+
+function selectFacts() {
+  return db()
     .select({
       id: chapters.id,
       number: chapters.number,
@@ -52,13 +50,18 @@ export const getChapterCatalog = memoByRevision(async (): Promise<ChapterCatalog
     })
     .from(chapters)
     .innerJoin(volumes, eq(chapters.volumeId, volumes.id))
-    .orderBy(asc(chapters.number));
+    .orderBy(asc(chapters.number))
+    .$dynamic();
+}
+
+/** The rows as facts, with their artwork's pictures; chapters of one volume share its object. */
+async function factsOf(rows: CatalogRow[]): Promise<ChapterFacts[]> {
   const pictureOf = await picturesOfUrls(
     db(),
     rows.flatMap((row) => row.artwork.map((art) => art.url)),
   );
   const volumeOf = new Map<number, ChapterFacts["volume"]>();
-  const all = rows.map(({ volumeNumber, volumeTitle, volumeSummary, artwork, ...chapter }): ChapterFacts => {
+  return rows.map(({ volumeNumber, volumeTitle, volumeSummary, artwork, ...chapter }): ChapterFacts => {
     let volume = volumeOf.get(volumeNumber);
     if (!volume) {
       volume = { number: volumeNumber, title: volumeTitle, summaryMd: volumeSummary };
@@ -70,13 +73,32 @@ export const getChapterCatalog = memoByRevision(async (): Promise<ChapterCatalog
     });
     return { ...chapter, artwork: withPictures, volume };
   });
+}
+
+function catalogOf(all: ChapterFacts[]): ChapterCatalog {
   const published = all.filter((chapter) => chapter.status === "published");
   return {
     byNumber: new Map(all.map((chapter) => [chapter.number, chapter])),
     published,
     releases: published.map((chapter) => chapter.releaseAt.getTime()).sort((a, b) => a - b),
   };
-});
+}
+
+/**
+ * Every chapter's facts, read in one query and kept until the content changes (ADR 54): after an edit of one
+ * chapter's text (its word count and edit time are facts here) only that chapter's row is read again. A
+ * serial of 1,000 chapters is about 200 KB here; the texts stay in the database.
+ */
+export const getChapterCatalog = memoWithChapterTexts(
+  async () => catalogOf(await factsOf(await selectFacts())),
+  async (catalog, numbers) => {
+    const fresh = await factsOf(await selectFacts().where(inArray(chapters.number, numbers)));
+    const byNumber = new Map(catalog.byNumber);
+    for (const chapter of fresh) byNumber.set(chapter.number, chapter);
+    // A text change keeps the chapter's number and status: the order and the release times stand.
+    return catalogOf([...byNumber.values()].sort((a, b) => a.number - b.number));
+  },
+);
 
 /** The published chapters before and after one. */
 export function neighbours(catalog: ChapterCatalog, number: number) {

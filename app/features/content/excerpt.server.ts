@@ -14,7 +14,12 @@ function character(reference: string): string {
 
 /** A chapter's opening as plain text: its sanitised HTML without tags, cut at a word under `max` characters. */
 export function excerptOf(markdown: string, max = EXCERPT_CHARS): string {
-  const text = renderMarkdown(markdown)
+  return excerptOfHtml(renderMarkdown(markdown), max);
+}
+
+/** As `excerptOf`, from the chapter's HTML already rendered. */
+export function excerptOfHtml(html: string, max = EXCERPT_CHARS): string {
+  const text = html
     .replace(/<[^>]*>/g, " ")
     .replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,6});/gi, (_, reference: string) => character(reference))
     .replace(/\s+/g, " ")

@@ -7,6 +7,7 @@ import * as t from "#db/schema";
 import type { MediaStore } from "~/lib/storage.server";
 import { countWords } from "~/lib/words";
 import { type ContentBundle, ContentError } from "./files.server";
+import { chapterText } from "./markdown.server";
 import { resolveReleaseAt } from "./schemas";
 
 export type Counts = { inserted: number; updated: number; unchanged: number };
@@ -113,6 +114,8 @@ export async function importContent(
   options: { media?: MediaStore; now?: Date } = {},
 ): Promise<ImportReport> {
   const now = options.now ?? new Date();
+  // The chapters' texts rendered for readers before the transaction, which holds no lock while they are parsed.
+  const texts = bundle.chapters.map(({ body }) => chapterText(body));
   const report: ImportReport = await database.transaction(async (tx) => {
     const result: ImportReport = {};
     if (bundle.site) {
@@ -155,14 +158,14 @@ export async function importContent(
     result.chapters = await upsert(
       tx,
       t.chapters,
-      bundle.chapters.map(({ file, data, body }) => {
+      bundle.chapters.map(({ file, data, body }, index) => {
         const volumeId = volumeIds.get(data.volume);
         if (volumeId === undefined) throw new ContentError(`${file}: volume ${data.volume} does not exist`);
         return {
           number: data.number,
           volumeId,
           title: data.title,
-          bodyMd: body,
+          ...(texts[index] as ReturnType<typeof chapterText>),
           wordCount: countWords(body),
           releaseAt: resolveReleaseAt(data.releaseAt, now),
           coinsRequired: data.coinsRequired,

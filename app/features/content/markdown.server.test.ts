@@ -3,7 +3,14 @@ import path from "node:path";
 import fc from "fast-check";
 import { type DefaultTreeAdapterTypes, parseFragment } from "parse5";
 import { describe, expect, it } from "vitest";
-import { renderChapter, renderCommentMarkdown, renderMarkdown, sanitizeHtml } from "./markdown.server";
+import {
+  CHAPTER_RENDERER,
+  chapterText,
+  renderChapter,
+  renderCommentMarkdown,
+  renderMarkdown,
+  sanitizeHtml,
+} from "./markdown.server";
 
 /** Every element of an HTML fragment, parsed as a browser would. */
 function elements(html: string): DefaultTreeAdapterTypes.Element[] {
@@ -176,14 +183,26 @@ describe("the chapter fixture (raw HTML, GFM table, footnote, every link scheme)
   });
 
   it("numbers the chapter's top-level blocks for places and bookmarks, each an anchor (#p-N)", async () => {
-    const html = await renderChapter(1, new Date(0), () => "One.\n\nTwo.\n\n* * *\n\nThree.");
+    const html = await renderChapter(1, new Date(0), () => ({ markdown: "One.\n\nTwo.\n\n* * *\n\nThree." }));
     expect(html).toBe(
       '<p id="p-0" data-p="0">One.</p>\n<p id="p-1" data-p="1">Two.</p>\n<hr id="p-2" data-p="2">\n<p id="p-3" data-p="3">Three.</p>',
     );
   });
 
+  it("uses the rendering stored with the chapter as it is, and stores what it would render", async () => {
+    const stored = chapterText("One.\n\nTwo.");
+    expect(stored).toEqual({
+      bodyMd: "One.\n\nTwo.",
+      bodyHtml: '<p id="p-0" data-p="0">One.</p>\n<p id="p-1" data-p="1">Two.</p>',
+      bodyHtmlRenderer: CHAPTER_RENDERER,
+    });
+    expect(await renderChapter(3, new Date(0), () => ({ html: "<p>As stored.</p>" }))).toBe(
+      "<p>As stored.</p>",
+    );
+  });
+
   it("keeps an author's id on a block, prefixed, and never lets one take a paragraph's anchor", async () => {
-    const html = await renderChapter(2, new Date(0), () => '<p id="p-1">Mine.</p>\n\nTwo.');
+    const html = await renderChapter(2, new Date(0), () => ({ markdown: '<p id="p-1">Mine.</p>\n\nTwo.' }));
     expect(html).toBe('<p id="user-content-p-1" data-p="0">Mine.</p>\n<p id="p-1" data-p="1">Two.</p>');
   });
 });
@@ -203,7 +222,7 @@ describe("uploaded images in a chapter", () => {
     const html = await renderChapter(
       9001,
       new Date(0),
-      () => `![The tower](/media/uploads/${hash}/1200.png)\n\n![Old](/media/art/old.png)`,
+      () => ({ markdown: `![The tower](/media/uploads/${hash}/1200.png)\n\n![Old](/media/art/old.png)` }),
       async (hashes) => {
         asked.push(hashes);
         return new Map([[hash, picture]]);
@@ -236,7 +255,7 @@ describe("uploaded images in a chapter", () => {
     await renderChapter(
       9002,
       new Date(0),
-      () => "![Old](/media/art/old.png)",
+      () => ({ markdown: "![Old](/media/art/old.png)" }),
       async () => {
         asked = true;
         return new Map();

@@ -294,22 +294,43 @@ export function uploadHashesIn(html: string): string[] {
   ];
 }
 
+/**
+ * The version of what `chapterTextHtml` makes: raised with any change to the Markdown pipeline, the sanitiser's
+ * schema or the block numbering, so renderings stored with chapters by an older version are not used (ADR 54).
+ */
+export const CHAPTER_RENDERER = 1;
+
+/** A chapter's text as readers get it, before its pictures: sanitised HTML with numbered blocks. */
+export function chapterTextHtml(markdown: string): string {
+  return String(numberBlocks.processSync(renderMarkdown(markdown)));
+}
+
+/** A chapter's text columns as its writers store them: the text, its rendering and the renderer's version. */
+export function chapterText(markdown: string) {
+  return { bodyMd: markdown, bodyHtml: chapterTextHtml(markdown), bodyHtmlRenderer: CHAPTER_RENDERER };
+}
+
+/** What a chapter's row gives the reader: its stored rendering when this renderer made it, else its text. */
+export type ChapterSource = { html: string } | { markdown: string };
+
 const chapterCache = new Map<string, string>();
 
 /**
- * A chapter's sanitised HTML with numbered blocks and its uploaded images as pictures, rendered once per
- * chapter version; the text (and the pictures' records) are loaded only when this version is not rendered yet.
+ * A chapter's sanitised HTML with numbered blocks and its uploaded images as pictures, made once per chapter
+ * version; the row (and the pictures' records) are read only when this version is not made yet. The rendering
+ * stored with the row is used as it is (ADR 54); only a row without one is rendered here.
  */
 export async function renderChapter(
   id: number,
   version: Date,
-  loadMarkdown: () => string | Promise<string>,
+  loadSource: () => ChapterSource | Promise<ChapterSource>,
   loadPictures: (hashes: string[]) => Promise<Map<string, Picture>> = async () => new Map(),
 ): Promise<string> {
   const key = `${id}:${version.getTime()}`;
   let html = chapterCache.get(key);
   if (html === undefined) {
-    html = String(numberBlocks.processSync(renderMarkdown(await loadMarkdown())));
+    const source = await loadSource();
+    html = "html" in source ? source.html : chapterTextHtml(source.markdown);
     const hashes = uploadHashesIn(html);
     // An upload never changes (its hash names its bytes), so the picture is kept with the chapter's version.
     if (hashes.length) html = withUploadedPictures(html, await loadPictures(hashes));

@@ -2,6 +2,12 @@ import { cachedSessionUser, readerGeneration, sessionCookieName } from "~/featur
 import { CART_COOKIE } from "~/features/cart/cookie.server";
 import { chapterLock, findChapter } from "~/features/reader/access.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
+import {
+  broadRevision,
+  chapterTextRevision,
+  currentComments,
+  currentRevision,
+} from "~/features/site/revision.server";
 
 /**
  * Which readers see the same page, so the page cache (server/page-cache.ts) can render it once for all of
@@ -51,6 +57,32 @@ export function showsComments(pathname: string): boolean {
 }
 
 const COMMENT_PAGES = /^\/(?:toc(?:\/volume\/\d{1,6})?|chapters|chapter\/\d{1,6}\/comments)(?:\.data)?$/;
+
+/**
+ * The revision a kept page at `pathname` is kept by (ADR 54): a chapter's pages by that chapter's text and
+ * every broad change, so an edit of one chapter's text retires its pages and not the serial's; pages that show
+ * no chapter's text or its facts (word count, edit time) by broad changes alone; every other page (the table
+ * of contents, the home page, the feeds, the sitemap, a reader's own pages) by every change. With the comments'
+ * counter added for the pages showing comments. Undefined while the database does not answer.
+ */
+export function pageRevision(pathname: string): number | undefined {
+  const chapter = CHAPTER_PAGES.exec(pathname)?.[1];
+  const content =
+    chapter !== undefined
+      ? chapterTextRevision(Number(chapter))
+      : NO_CHAPTER_TEXT.test(pathname)
+        ? broadRevision()
+        : currentRevision();
+  if (content === undefined || !showsComments(pathname)) return content;
+  const comments = currentComments();
+  return comments === undefined ? undefined : content + comments;
+}
+
+const CHAPTER_PAGES = /^\/chapter\/(\d{1,6})(?:\/comments)?(?:\.data)?$/;
+
+/** Pages that show no chapter's text, word count or edit time (a chapter's card shows its number and title). */
+const NO_CHAPTER_TEXT =
+  /^\/(?:about|gallery|terms|privacy|wiki(?:\/[^/]+){0,2}|shop(?:\/product\/\d+)?|fundraiser(?:\/supporters)?)(?:\.data)?$|^\/card\//;
 
 const ADMIN_PAGES = /^\/admin(\/|\.data$|$)/;
 

@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, chapterUnlocks } from "#db/schema";
 import type { KeptSessionUser, SessionUser } from "~/features/auth/session.server";
 import { chapterStatus, readAhead, readAheadNumbers } from "~/features/chapters/access";
 import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/chapters/catalog.server";
-import { renderChapter } from "~/features/content/markdown.server";
+import { CHAPTER_RENDERER, type ChapterSource, renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
 import type { MembershipTier } from "~/features/membership/tiers";
 import { picturesByHash } from "~/features/uploads/store.server";
@@ -117,12 +117,31 @@ async function hasUnlocked(userId: number, chapterId: number): Promise<boolean> 
   return rows.length > 0;
 }
 
-async function loadText(chapterId: number): Promise<string> {
+/** The chapter's stored rendering when this renderer made it, else its text (read only then). */
+async function loadSource(chapterId: number): Promise<ChapterSource> {
+  const current = sql`${chapters.bodyHtmlRenderer} = ${CHAPTER_RENDERER}`;
   const [row] = await db()
-    .select({ bodyMd: chapters.bodyMd })
+    .select({
+      html: sql<string | null>`case when ${current} then ${chapters.bodyHtml} end`,
+      markdown: sql<string | null>`case when ${current} then null else ${chapters.bodyMd} end`,
+    })
     .from(chapters)
     .where(eq(chapters.id, chapterId));
-  return row?.bodyMd ?? "";
+  return row?.html != null ? { html: row.html } : { markdown: row?.markdown ?? "" };
+}
+
+/**
+ * A chapter's text as the reader shows it (sanitised HTML, numbered blocks, uploaded pictures), rendered once
+ * per version of the chapter (its edit time): only when a version is not made yet is its row read, and its
+ * text rendered only when the row has no current rendering (ADR 54).
+ */
+export function chapterHtml(chapter: { id: number; updatedAt: Date }): Promise<string> {
+  return renderChapter(
+    chapter.id,
+    chapter.updatedAt,
+    () => loadSource(chapter.id),
+    (hashes) => picturesByHash(db(), hashes),
+  );
 }
 
 /**
@@ -157,12 +176,7 @@ export async function loadChapterForReader(
     ...(lock
       ? {}
       : {
-          html: await renderChapter(
-            chapter.id,
-            chapter.updatedAt,
-            () => loadText(chapter.id),
-            (hashes) => picturesByHash(db(), hashes),
-          ),
+          html: await chapterHtml(chapter),
         }),
   };
 }

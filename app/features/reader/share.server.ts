@@ -1,34 +1,30 @@
-import { eq } from "drizzle-orm";
-import { db } from "#db/client.server";
-import { chapters } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
 import { type ChapterFacts, getChapterCatalog } from "~/features/chapters/catalog.server";
-import { excerptOf } from "~/features/content/excerpt.server";
-import { memoByRevision } from "~/features/site/revision.server";
+import { excerptOfHtml } from "~/features/content/excerpt.server";
 import { releaseTime } from "~/lib/clock.server";
+import { chapterHtml } from "./access.server";
 
 /** How long a page's description is: what search results show. */
 const SUMMARY_CHARS = 155;
 
-/** Summaries made this content revision, by chapter id. */
-const summaries = memoByRevision(async () => new Map<number, string>());
+/** Summaries made, by chapter version (id and edit time); the oldest dropped past a serial's length. */
+const summaries = new Map<string, string>();
+const SUMMARIES_KEPT = 2000;
 
 /**
  * The opening a page's description and link previews show of a chapter: only for a chapter every visitor
  * may read (released and free), the rule of the feeds; undefined for a paid or scheduled one, whose text is
- * never shown to someone who has not unlocked it, whoever views the page (security model S55).
+ * never shown to someone who has not unlocked it, whoever views the page (security model S55). Made from the
+ * chapter's rendered text, which the page renders anyway (one Markdown pass per version).
  */
 export async function chapterSummary(chapter: ChapterFacts, now: Date): Promise<string | undefined> {
   if (chapterStatus(chapter, now) !== "free") return undefined;
-  const kept = await summaries();
-  const hit = kept.get(chapter.id);
+  const key = `${chapter.id}:${chapter.updatedAt.getTime()}`;
+  const hit = summaries.get(key);
   if (hit !== undefined) return hit;
-  const [row] = await db()
-    .select({ bodyMd: chapters.bodyMd })
-    .from(chapters)
-    .where(eq(chapters.id, chapter.id));
-  const summary = excerptOf(row?.bodyMd ?? "", SUMMARY_CHARS);
-  kept.set(chapter.id, summary);
+  const summary = excerptOfHtml(await chapterHtml(chapter), SUMMARY_CHARS);
+  if (summaries.size >= SUMMARIES_KEPT) summaries.delete(summaries.keys().next().value as string);
+  summaries.set(key, summary);
   return summary;
 }
 

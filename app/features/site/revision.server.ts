@@ -1,15 +1,29 @@
-import { eq } from "drizzle-orm";
+import { and, asc, eq, gt, lte } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { contentRevision } from "#db/schema";
+import { contentChanges, contentRevision } from "#db/schema";
 import { logger } from "~/lib/logger.server";
 
 /**
- * The content revision: a counter that statement triggers move on every write to the published content
- * (migration 0003). A server polls it once a second, so each app instance drops what it cached from the
- * content within about a second of a change, whichever process or instance made it. Without the poll
- * (tests, scripts) nothing is memoised: `current()` is undefined and `memoByRevision` always recomputes.
+ * The content revision: a counter that triggers move on every write to the published content (migrations
+ * 0003, 0027). A server polls it once a second, so each app instance drops what it cached from the content
+ * within about a second of a change, whichever process or instance made it. Each move leaves a row saying
+ * what moved it (`content_changes`): one chapter's text alone, or anything else (ADR 54). An instance keeps
+ * two positions: `broad`, the last change that was not one chapter's text, which retires everything; and per
+ * chapter, its last text change since, which retires that chapter's pages and the pages listing chapters.
+ * Without the poll (tests, scripts) nothing is memoised: every read goes to the database.
  */
-const state: { revision?: number; comments?: number; timer?: NodeJS.Timeout } = {};
+const state: {
+  /** The revision last read: every change. */
+  revision?: number;
+  /** The revision of the last change other than one chapter's text. */
+  broad?: number;
+  /** Chapter number → the revision of its last text change after `broad`. */
+  texts: Map<number, number>;
+  comments?: number;
+  timer?: NodeJS.Timeout;
+  /** The read in progress: reads run one at a time, each from where the last ended. */
+  reading: Promise<void>;
+} = { texts: new Map(), reading: Promise.resolve() };
 
 /** Both counters: the content's, and the comments' (moved by comments and hearts, ADR 47). */
 export async function readRevisions(): Promise<{ revision: number; comments: number }> {
@@ -24,37 +38,89 @@ export async function readContentRevision(): Promise<number> {
   return (await readRevisions()).revision;
 }
 
-/** The revision last read, or undefined when no poll runs (every read then goes to the database). */
+/** The revision last read (every change), or undefined when no poll runs or the database does not answer. */
 export function currentRevision(): number | undefined {
   return state.revision;
 }
 
-/**
- * What a page showing comments (or their counts) is kept by: the sum of both counters, which moves whenever
- * either does (each only grows). Undefined when no poll runs or the database does not answer.
- */
-export function currentRevisionWithComments(): number | undefined {
-  return state.revision === undefined || state.comments === undefined
-    ? undefined
-    : state.revision + state.comments;
+/** The revision of the last change other than one chapter's text: what a page showing no chapter text is kept by. */
+export function broadRevision(): number | undefined {
+  return state.broad;
 }
 
-function remember(revisions: { revision: number; comments: number } | undefined) {
-  state.revision = revisions?.revision;
-  state.comments = revisions?.comments;
+/**
+ * What a page showing one chapter's text (and no other's) is kept by: moved by that chapter's text changes and
+ * by every broad change, by no other chapter's edit.
+ */
+export function chapterTextRevision(number: number): number | undefined {
+  return state.broad === undefined ? undefined : Math.max(state.broad, state.texts.get(number) ?? 0);
+}
+
+/** The comments' counter last read, or undefined when no poll runs or the database does not answer. */
+export function currentComments(): number | undefined {
+  return state.comments;
+}
+
+/** The chapters whose text changed after `revision` (and after the last broad change). */
+export function chapterTextsChangedSince(revision: number): number[] {
+  return [...state.texts].filter(([, changed]) => changed > revision).map(([number]) => number);
+}
+
+function forget() {
+  state.revision = undefined;
+  state.broad = undefined;
+  state.comments = undefined;
+  state.texts = new Map();
+}
+
+/** Reads both counters and, when the content's moved, what moved it. */
+async function readOnce(): Promise<void> {
+  const read = await readRevisions();
+  const known = state.revision;
+  if (known === undefined || state.broad === undefined || read.revision < known) {
+    // The first read, after a lost database, or a database put back to an earlier state.
+    state.broad = read.revision;
+    state.texts = new Map();
+  } else if (read.revision > known) {
+    const changes = await db()
+      .select()
+      .from(contentChanges)
+      .where(and(gt(contentChanges.revision, known), lte(contentChanges.revision, read.revision)))
+      .orderBy(asc(contentChanges.revision));
+    // A move without its row (pruned, a restore's, one made by hand) may have changed anything.
+    const textsOnly =
+      changes.length === read.revision - known && changes.every((change) => change.chapterNumber !== null);
+    if (textsOnly) {
+      for (const change of changes) state.texts.set(change.chapterNumber as number, change.revision);
+    } else {
+      state.broad = read.revision;
+      state.texts = new Map();
+    }
+  }
+  state.revision = read.revision;
+  state.comments = read.comments;
+}
+
+/** Queues a read after the one in progress. A failed read forgets everything, so nothing kept is trusted. */
+function read(): Promise<void> {
+  state.reading = state.reading.then(readOnce).catch((error: unknown) => {
+    forget();
+    throw error;
+  });
+  const done = state.reading;
+  state.reading = done.catch(() => {});
+  return done;
 }
 
 export async function startRevisionPoll(everyMs = 1000): Promise<void> {
-  remember(await readRevisions());
+  await read();
   let busy = false;
   state.timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    readRevisions()
-      .then(remember)
+    read()
       .catch((error: unknown) => {
-        // A lost database: forget the revision, so nothing cached is trusted until it answers again.
-        remember(undefined);
+        // A lost database: the revision is forgotten, so nothing cached is trusted until it answers again.
         logger.warn({ err: error }, "content revision poll failed");
       })
       .finally(() => {
@@ -70,23 +136,24 @@ export async function startRevisionPoll(everyMs = 1000): Promise<void> {
  */
 export async function refreshContentRevision(): Promise<void> {
   if (state.timer === undefined) return;
-  remember(await readRevisions());
+  await read();
 }
 
 export function stopRevisionPoll(): void {
   clearInterval(state.timer);
   state.timer = undefined;
-  remember(undefined);
+  forget();
 }
 
 /**
- * `load()`'s result, kept until the content revision moves. Concurrent callers share one load. Without a
- * poll running, every call loads afresh.
+ * `load()`'s result, kept until a change other than one chapter's text (the broad revision moves): nothing
+ * memoised this way may hold a chapter's text, word count or edit time (those are `memoWithChapterTexts`'s).
+ * Concurrent callers share one load. Without a poll running, every call loads afresh.
  */
 export function memoByRevision<T>(load: () => Promise<T>): () => Promise<T> {
   let memo: { revision: number; value: Promise<T> } | undefined;
   return () => {
-    const revision = state.revision;
+    const revision = state.broad;
     if (revision === undefined) return load();
     if (memo?.revision !== revision) {
       const value = load();
@@ -94,6 +161,40 @@ export function memoByRevision<T>(load: () => Promise<T>): () => Promise<T> {
       // A failed load is not kept.
       value.catch(() => {
         if (memo?.value === value) memo = undefined;
+      });
+    }
+    return memo.value;
+  };
+}
+
+/**
+ * As `memoByRevision`, for a value that holds chapters' text facts: loaded whole after a broad change; after
+ * a chapter's text changes, `patch` is given the value and the changed chapters' numbers and returns the value
+ * with those re-read (a chapter edit re-reads one row, not the serial).
+ */
+export function memoWithChapterTexts<T>(
+  load: () => Promise<T>,
+  patch: (value: T, numbers: number[]) => Promise<T>,
+): () => Promise<T> {
+  let memo: { broad: number; asOf: number; value: Promise<T> } | undefined;
+  const keep = (next: { broad: number; asOf: number; value: Promise<T> }) => {
+    memo = next;
+    next.value.catch(() => {
+      if (memo?.value === next.value) memo = undefined;
+    });
+    return next.value;
+  };
+  return () => {
+    const { broad, revision } = state;
+    if (broad === undefined || revision === undefined) return load();
+    if (memo?.broad !== broad) return keep({ broad, asOf: revision, value: load() });
+    if (memo.asOf < revision) {
+      const changed = chapterTextsChangedSince(memo.asOf);
+      const base = memo.value;
+      return keep({
+        broad,
+        asOf: revision,
+        value: changed.length === 0 ? base : base.then((value) => patch(value, changed)),
       });
     }
     return memo.value;
