@@ -19,7 +19,9 @@ export type Results = {
     { lcpMs: number; cls: number; tbtMs: number; accessibility: number; performance: number }
   >;
   rssMB?: number;
+  /** The most any server held (first starts, content import included); the fixtures' generators apart. */
   peakRssMB?: number;
+  fixturePeakRssMB?: number;
   /** Each server's memory at its first start and after each load run on it (bench/run.mjs). */
   memoryTrail?: MemoryEntry[];
   /** The leak check: the server's memory after each of three rounds of the same load (bench/run.mjs). */
@@ -27,7 +29,14 @@ export type Results = {
   /** The first render after an author's edit of a chapter's text (bench/cache-miss.mjs). */
   cacheMiss?: { page: string; rounds: number; medianMs: number; p90Ms: number; otherKeptRounds: number };
 };
-export type MemoryEntry = { server: string; run: string; rssMB: number; peakRssMB: number };
+/** `fixture`: a process making the bench's data (the long serial, its readers) before a server starts. */
+export type MemoryEntry = {
+  server: string;
+  run: string;
+  rssMB: number;
+  peakRssMB: number;
+  fixture?: boolean;
+};
 export type Budget = { run?: string; min?: number; of?: string; maxP99Ms?: number };
 
 /** What each run measures, as the README names it; a run not listed here is shown by its own name. */
@@ -254,14 +263,14 @@ export function readmeTables(results: Results, budgets: Record<string, Budget>):
     );
   if (results.rssMB !== undefined)
     parts.push(
-      `Server RSS after the run: ${results.rssMB} MB${results.peakRssMB === undefined ? "" : `, at most ${results.peakRssMB} MB during the bench`}.`,
+      `Server RSS after the run: ${results.rssMB} MB${results.peakRssMB === undefined ? "" : `, at most ${results.peakRssMB} MB during the bench`}${results.fixturePeakRssMB ? ` (the processes making the bench's long serial and readers, not the site: at most ${results.fixturePeakRssMB} MB)` : ""}.`,
     );
   const rises = memoryRises(results.memoryTrail ?? []);
   if (rises.length)
     parts.push(
       table(
         [
-          "Server memory: first start, and each run that raised the high-water mark",
+          "Memory: each server's first start (the content loaded into an empty database), each run that raised its high-water mark, and the bench's fixtures",
           "Run",
           "RSS",
           "Most held",

@@ -15,6 +15,31 @@ export type ImportReport = Record<string, Counts>;
 
 type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
 
+/** Statements of at most 200 rows and about 1 MB: a chapter with its rendering is some 60 KB. */
+const BATCH_ROWS = 200;
+const BATCH_BYTES = 1024 * 1024;
+
+/**
+ * The rows in batches by count and by size: PGlite holds a statement's parameters in its WebAssembly memory,
+ * which never shrinks, so 200 chapters at once (12 MB) grew the import by some 150 MB for good.
+ */
+function* batches<T>(rows: T[], prepare: (row: T) => T): Generator<T[]> {
+  let batch: T[] = [];
+  let bytes = 0;
+  for (const given of rows) {
+    const row = prepare(given);
+    const size = JSON.stringify(row).length;
+    if (batch.length > 0 && (batch.length >= BATCH_ROWS || bytes + size > BATCH_BYTES)) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(row);
+    bytes += size;
+  }
+  if (batch.length > 0) yield batch;
+}
+
 /**
  * Inserts rows, or updates the existing row with the same key only where a value differs,
  * so that importing the same folder twice changes nothing.
@@ -27,9 +52,11 @@ async function upsert<T extends PgTable>(
   touch: Record<string, SQL> = {},
   /** The predicate of a partial unique index that `target` names. */
   targetWhere?: SQL,
+  /** Completes a row just before its batch is written (a chapter's rendering: made batch by batch). */
+  prepare: (row: T["$inferInsert"]) => T["$inferInsert"] = (row) => row,
 ): Promise<Counts> {
   const counts: Counts = { inserted: 0, updated: 0, unchanged: 0 };
-  const first = rows[0];
+  const first = rows[0] && prepare(rows[0]);
   if (!first) return counts;
   const columns = getTableColumns(table) as Record<string, PgColumn>;
   const targetNames = new Set(target.map((column) => column.name));
@@ -44,8 +71,7 @@ async function upsert<T extends PgTable>(
     sql`, `,
   );
   const incoming = sql.join(updatable.map(excluded), sql`, `);
-  for (let start = 0; start < rows.length; start += 200) {
-    const batch = rows.slice(start, start + 200);
+  for (const batch of batches(rows, prepare)) {
     const written = updatable.length
       ? await tx
           .insert(table)
@@ -114,8 +140,6 @@ export async function importContent(
   options: { media?: MediaStore; now?: Date } = {},
 ): Promise<ImportReport> {
   const now = options.now ?? new Date();
-  // The chapters' texts rendered for readers before the transaction, which holds no lock while they are parsed.
-  const texts = bundle.chapters.map(({ body }) => chapterText(body));
   const report: ImportReport = await database.transaction(async (tx) => {
     const result: ImportReport = {};
     if (bundle.site) {
@@ -158,14 +182,14 @@ export async function importContent(
     result.chapters = await upsert(
       tx,
       t.chapters,
-      bundle.chapters.map(({ file, data, body }, index) => {
+      bundle.chapters.map(({ file, data, body }) => {
         const volumeId = volumeIds.get(data.volume);
         if (volumeId === undefined) throw new ContentError(`${file}: volume ${data.volume} does not exist`);
         return {
           number: data.number,
           volumeId,
           title: data.title,
-          ...(texts[index] as ReturnType<typeof chapterText>),
+          bodyMd: body,
           wordCount: countWords(body),
           releaseAt: resolveReleaseAt(data.releaseAt, now),
           coinsRequired: data.coinsRequired,
@@ -177,6 +201,10 @@ export async function importContent(
       [t.chapters.number],
       // A changed chapter is a new version: an editor open on the old one gets a conflict, not an overwrite.
       { updatedAt: sql`now()`, version: sql`${t.chapters.version} + 1` },
+      undefined,
+      // Each text rendered for readers as its batch is written: a serial's renderings are never all held
+      // at once (1,000 chapters held 350 MB).
+      (row) => ({ ...row, ...chapterText(row.bodyMd) }),
     );
     result.wiki = await upsert(
       tx,
