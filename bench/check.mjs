@@ -105,6 +105,23 @@ for (const [name, b] of Object.entries(budgets)) {
       );
     }
   }
+  // The same page's load on the serial as shipped and on the long one: the long serial's server may hold at
+  // most `maxRatio` times as much (its high-water mark after the runs of that page).
+  if (b.memoryOf) {
+    const peak = (server) =>
+      Math.max(
+        0,
+        ...(results.memoryTrail ?? [])
+          .filter((entry) => entry.server === server && entry.run === b.memoryOf)
+          .map((entry) => entry.peakRssMB),
+      );
+    const [large, small] = [peak(b.large), peak(b.small)];
+    check(
+      name,
+      large > 0 && small > 0 && large <= small * b.maxRatio,
+      `${b.memoryOf}: at most ${large} MB on ${b.large}, ${small} MB on ${b.small} (max ${b.maxRatio}x)`,
+    );
+  }
   // At any point of the bench: the servers' high-water mark, first start included (bench/run.mjs).
   if (b.maxRssMB) {
     const peak = Math.max(results.rssMB ?? 0, results.peakRssMB ?? 0);

@@ -7,5 +7,5 @@ export function randomToken(): string {
 
 /** Tokens are stored only as their SHA-256, so a database leak yields no usable token. */
 export function hashToken(token: string): string {
-  return crypto.createHash("sha256").update(token).digest("base64url");
+  return crypto.hash("sha256", token, "base64url");
 }

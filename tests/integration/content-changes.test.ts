@@ -75,6 +75,7 @@ describe.each(drivers)("content changes on %s (ADR 54)", (driver) => {
       ),
     );
     const facts = (await getChapterCatalog()).byNumber.get(2);
+    expect(getChapterCatalog.peek()?.byNumber.get(2)).toBe(facts);
     await db()
       .update(chapters)
       .set({ bodyMd: "Edited once more.", wordCount: 3 })
@@ -85,6 +86,8 @@ describe.each(drivers)("content changes on %s (ADR 54)", (driver) => {
       .map(([p]) => p);
     expect(moved).toEqual(["/chapter/2", "/chapter/2.data", "/chapter/2/comments", "/toc", "/"]);
     expect(chapterTextRevision(1)).toBe(broadRevision());
+    // Not at hand until it has been read again: the page cache's hit path then asks as before.
+    expect(getChapterCatalog.peek()).toBeUndefined();
     // The catalogue re-reads the edited chapter alone: the others are the same objects.
     const catalog = await getChapterCatalog();
     expect(catalog.byNumber.get(2)?.wordCount).toBe(3);
@@ -96,7 +99,9 @@ describe.each(drivers)("content changes on %s (ADR 54)", (driver) => {
     await refreshContentRevision();
     expect(pageRevision("/wiki")).not.toBe(kept.get("/wiki"));
     expect(pageRevision("/chapter/1")).not.toBe(kept.get("/chapter/1"));
+    expect(getChapterCatalog.peek()).toBeUndefined();
     const reloaded = await getChapterCatalog();
+    expect(getChapterCatalog.peek()).toBe(reloaded);
     expect(reloaded.byNumber.get(3)?.title).toBe("A New Name");
     expect(reloaded.byNumber.get(1)).not.toBe(unchanged);
   });

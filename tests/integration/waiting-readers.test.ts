@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
+import {
+  followSessionEvents,
+  revokeSessions,
+  stopFollowingSessionEvents,
+} from "~/features/auth/session.server";
 import { sharedViewer } from "~/features/page-cache/viewer.server";
 import { setNewChapterEmails } from "~/features/release-mails/subscription.server";
+import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { loader as chapterLoader } from "~/routes/chapter";
 import { loader as notifyState } from "~/routes/notify-state";
 import { drivers, openTestDatabase } from "../support/database";
@@ -62,5 +68,32 @@ describe.each(drivers)("readers waiting for a release on %s", (driver) => {
       context,
     } as never);
     expect(visitor.status).toBe(401);
+  });
+
+  it("answers from memory, without a promise, for a kept session on a chapter it may read, until a revocation", async () => {
+    const free = await createChapter();
+    const waiting = await createChapter({ releaseAt: new Date(Date.now() + 3_600_000) });
+    const reader = await createReader({ prefix: "kept" });
+    await followSessionEvents(60_000);
+    await startRevisionPoll(60_000);
+    try {
+      const page = `/chapter/${free}`;
+      // The first asks the database (the session and the catalogue are not kept yet)…
+      const first = sharedViewer(page, cookies(reader.cookie));
+      expect(first).toBeInstanceOf(Promise);
+      expect(await first).toBe(`reader ${settings}`);
+      // …then the same group comes straight from memory.
+      expect(sharedViewer(page, cookies(reader.cookie))).toBe(`reader ${settings}`);
+      // A lock that needs a query (does this reader read ahead?) still asks, with the same answer as before.
+      const waits = sharedViewer(`/chapter/${waiting}`, cookies(reader.cookie));
+      expect(waits).toBeInstanceOf(Promise);
+      expect(await waits).toBe(`reader waiting ${settings}`);
+      // Signed out everywhere on this instance: the next request no longer finds the session.
+      await revokeSessions(reader.id);
+      expect(await sharedViewer(page, cookies(reader.cookie))).toBeUndefined();
+    } finally {
+      stopRevisionPoll();
+      stopFollowingSessionEvents();
+    }
   });
 });

@@ -46,7 +46,9 @@ describe("SessionCache", () => {
     const { calls, load } = loader(ayla, now + 1000);
     expect(await cache.get("a", load, now)).toEqual(ayla);
     expect(await cache.get("a", load, now + 999)).toEqual(ayla);
+    expect(cache.peek("a", now + 999)).toEqual(ayla);
     expect(calls.count).toBe(1);
+    expect(cache.peek("a", now + 1000)).toBeUndefined();
     await cache.get("a", load, now + 1000);
     expect(calls.count).toBe(2);
   });
@@ -61,6 +63,8 @@ describe("SessionCache", () => {
     await cache.get("b", second.load);
     log.note(ayla.id);
     await cache.poll();
+    expect(cache.peek("a")).toBeUndefined();
+    expect(cache.peek("b")).toEqual(bram);
     await cache.get("a", first.load);
     await cache.get("b", second.load);
     expect(first.calls.count).toBe(2);

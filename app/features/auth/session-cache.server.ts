@@ -32,15 +32,21 @@ export class SessionCache<T extends { id: number }> {
     private readonly maxEntries = 10_000,
   ) {}
 
+  /** The kept value for `key` while it is trusted, without asking anyone (the page cache's hit path). */
+  peek(key: string, now = Date.now()): T | undefined {
+    const kept = this.entries.get(key);
+    return kept && kept.until > now ? kept.value : undefined;
+  }
+
   /** The kept value for `key`, or the loader's (kept when the events are being followed). */
   async get(
     key: string,
     load: () => Promise<Entry<T> | undefined>,
     now = Date.now(),
   ): Promise<T | undefined> {
-    const kept = this.entries.get(key);
-    if (kept && kept.until > now) return kept.value;
-    if (kept) this.remove(key);
+    const trusted = this.peek(key, now);
+    if (trusted) return trusted;
+    this.remove(key);
     const epoch = this.epoch;
     const loaded = await load();
     if (!loaded) return undefined;

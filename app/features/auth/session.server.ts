@@ -285,8 +285,15 @@ const kept = new SessionCache<KeptSessionUser>(sessionEventReader(db));
  */
 export function cachedSessionUser(token: string): Promise<KeptSessionUser | undefined> {
   const tokenHash = hashToken(token);
-  return kept.get(`${tokenHash} ${clockOffsetMs()}`, () => resolveKeptSession(tokenHash));
+  return kept.get(keptKey(tokenHash), () => resolveKeptSession(tokenHash));
 }
+
+/** As `cachedSessionUser` when the session is kept in memory, else undefined (no promise: the page cache's hit path). */
+export function keptSessionUser(token: string): KeptSessionUser | undefined {
+  return kept.peek(keptKey(hashToken(token)));
+}
+
+const keptKey = (tokenHash: string) => `${tokenHash} ${clockOffsetMs()}`;
 
 /**
  * The session and the reader's membership tier, trusted until the first of the session's own deadline and

@@ -3,13 +3,14 @@ import { db } from "#db/client.server";
 import { chapterUnlocks, feedTokens, users } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { excerptOfHtml } from "~/features/content/excerpt.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { readsAheadOf } from "~/features/reader/access.server";
 import { defaultLanguage, isLanguage } from "~/i18n/config";
 import { releaseTime } from "~/lib/clock.server";
 import { getEnv } from "~/lib/env.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
-import { excerptOf, FEED_SIZE, newestFirst, textsOf, writeFeed } from "./releases.server";
+import { FEED_SIZE, newestFirst, textsOf, writeFeed } from "./releases.server";
 
 /** The private feed's address for a token. */
 export const privateFeedPath = (token: string) => `/feed/private/${token}`;
@@ -74,8 +75,8 @@ export async function privateFeed(token: string, now = releaseTime()): Promise<s
     .slice(0, FEED_SIZE);
   const texts = await textsOf(readable.map((chapter) => chapter.id));
   const entries = readable.map((chapter) => {
-    const body = texts.get(chapter.id) ?? "";
-    return { chapter, description: excerptOf(body), content: renderMarkdown(body) };
+    const content = renderMarkdown(texts.get(chapter.id) ?? "");
+    return { chapter, description: excerptOfHtml(content), content };
   });
   const language = isLanguage(reader.language) ? reader.language : defaultLanguage;
   return writeFeed("atom", entries, language, { atom: `${getEnv().origin}${privateFeedPath(token)}` }, now);

@@ -1,6 +1,19 @@
-import { cachedSessionUser, readerGeneration, sessionCookieName } from "~/features/auth/session.server";
+import {
+  cachedSessionUser,
+  type KeptSessionUser,
+  keptSessionUser,
+  readerGeneration,
+  sessionCookieName,
+} from "~/features/auth/session.server";
 import { CART_COOKIE } from "~/features/cart/cookie.server";
-import { chapterLock, findChapter } from "~/features/reader/access.server";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import {
+  chapterLock,
+  findChapter,
+  type Lock,
+  lockWithoutQuery,
+  visibleChapter,
+} from "~/features/reader/access.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import {
   broadRevision,
@@ -18,10 +31,10 @@ import {
  * figures (progress, balance) are never part of a shared page: the parts that show them fetch them. The shop's pages show the cart bar, so a visitor with a
  * cart cookie gets their own there (ADR 24).
  */
-export async function sharedViewer(
+export function sharedViewer(
   pathname: string,
   cookies: Map<string, string>,
-): Promise<string | undefined> {
+): string | undefined | Promise<string | undefined> {
   // The admin, and its 404 for anyone else, is never kept (ADR 34).
   if (ADMIN_PAGES.test(pathname)) return undefined;
   const token = cookies.get(sessionCookieName());
@@ -30,17 +43,38 @@ export async function sharedViewer(
   const chapter = own ? undefined : /^\/chapter\/(\d{1,6})$/.exec(pathname)?.[1];
   if (!own && !chapter) return undefined;
   // From memory while the server follows the session events (ADR 49): a revoked session is forgotten at once
-  // on the instance that revoked it and within 250 ms on the others.
+  // on the instance that revoked it and within 250 ms on the others. A kept session, the kept catalogue and a
+  // lock that needs no query answer without a promise: the busiest path, a reader on a chapter they may read.
+  const user = keptSessionUser(token);
+  if (user && !chapter) return ownGroup(user);
+  const catalog = getChapterCatalog.peek();
+  if (user && chapter && catalog) {
+    const facts = visibleChapter(catalog, Number(chapter), user);
+    if (!facts) return undefined;
+    const known = lockWithoutQuery(facts, user);
+    if (known) return readerGroup(user, known.lock);
+  }
+  return askedViewer(token, chapter);
+}
+
+/** `sharedViewer` when the session, the catalogue or the chapter's lock must be asked for. */
+async function askedViewer(token: string, chapter: string | undefined): Promise<string | undefined> {
   const user = await cachedSessionUser(token);
   if (!user) return undefined;
-  if (!chapter) {
-    // The reader's own page, kept for this session alone until anything of theirs changes (ADR 53).
-    const generation = readerGeneration(user.id);
-    return generation === undefined ? undefined : `own ${user.id} ${user.sessionId} ${generation}`;
-  }
+  if (!chapter) return ownGroup(user);
   const facts = await findChapter(Number(chapter), user);
-  const lock = facts && (await chapterLock(facts, user));
-  if (!facts || !mayShareChapterPage(user, lock)) return undefined;
+  return facts && readerGroup(user, await chapterLock(facts, user));
+}
+
+/** The reader's own page, kept for this session alone until anything of theirs changes (ADR 53). */
+function ownGroup(user: KeptSessionUser): string | undefined {
+  const generation = readerGeneration(user.id);
+  return generation === undefined ? undefined : `own ${user.id} ${user.sessionId} ${generation}`;
+}
+
+/** The group of signed-in readers who see the same chapter page, or undefined when it is the reader's own. */
+function readerGroup(user: KeptSessionUser, lock: Lock | undefined): string | undefined {
+  if (!mayShareChapterPage(user, lock)) return undefined;
   const { fontSize, fontFamily, lineHeight } = user.readingSettings;
   // Readers still waiting for the chapter apart from those who may read it (members read ahead): one
   // group's page holds the text, the other's only the release date.

@@ -3,7 +3,12 @@ import { db } from "#db/client.server";
 import { chapters, chapterUnlocks } from "#db/schema";
 import type { KeptSessionUser, SessionUser } from "~/features/auth/session.server";
 import { chapterStatus, readAhead, readAheadNumbers } from "~/features/chapters/access";
-import { type ChapterFacts, getChapterCatalog, neighbours } from "~/features/chapters/catalog.server";
+import {
+  type ChapterCatalog,
+  type ChapterFacts,
+  getChapterCatalog,
+  neighbours,
+} from "~/features/chapters/catalog.server";
 import { CHAPTER_RENDERER, type ChapterSource, renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
 import type { MembershipTier } from "~/features/membership/tiers";
@@ -33,7 +38,16 @@ export async function findChapter(
   number: number,
   user: SessionUser | undefined,
 ): Promise<ChapterFacts | undefined> {
-  const chapter = (await getChapterCatalog()).byNumber.get(number);
+  return visibleChapter(await getChapterCatalog(), number, user);
+}
+
+/** `findChapter` in a catalogue at hand: a draft exists for the author alone. */
+export function visibleChapter(
+  catalog: ChapterCatalog,
+  number: number,
+  user: { role: string } | undefined,
+): ChapterFacts | undefined {
+  const chapter = catalog.byNumber.get(number);
   if (!chapter || (chapter.status === "draft" && user?.role !== "author")) return undefined;
   return chapter;
 }
@@ -48,22 +62,44 @@ export async function chapterLock(
   user: SessionUser | KeptSessionUser | undefined,
   now = releaseTime(),
 ): Promise<Lock | undefined> {
-  if (user?.role === "author") return undefined;
-  const status = chapterStatus(chapter, now);
-  if (status === "locked") {
-    const tier = user && "membershipTier" in user ? user.membershipTier : undefined;
-    if (user && (await readsAheadOf(user.id, now, tier)).has(chapter.number)) return undefined;
-    return { kind: "release", releaseAt: chapter.releaseAt.toISOString() };
+  const known = lockWithoutQuery(chapter, user, now);
+  if (known || !user) return known?.lock;
+  if (chapterStatus(chapter, now) === "locked") {
+    const tier = "membershipTier" in user ? user.membershipTier : undefined;
+    if ((await readsAheadOf(user.id, now, tier)).has(chapter.number)) return undefined;
+    return releaseLock(chapter);
   }
-  if (status === "free") return undefined;
-  if (user && (await hasUnlocked(user.id, chapter.id))) return undefined;
-  return {
-    kind: "coins",
-    coinsRequired: chapter.coinsRequired,
-    signedIn: Boolean(user),
-    balance: user?.coinBalance ?? 0,
-  };
+  if (await hasUnlocked(user.id, chapter.id)) return undefined;
+  return coinsLock(chapter, user);
 }
+
+/**
+ * `chapterLock`'s answer when it needs no query (the author, a free chapter, a visitor), else undefined: the
+ * page cache's hit path asks this first, without a promise.
+ */
+export function lockWithoutQuery(
+  chapter: ChapterFacts,
+  user: SessionUser | KeptSessionUser | undefined,
+  now = releaseTime(),
+): { lock: Lock | undefined } | undefined {
+  if (user?.role === "author") return { lock: undefined };
+  const status = chapterStatus(chapter, now);
+  if (status === "free") return { lock: undefined };
+  if (user) return undefined;
+  return { lock: status === "locked" ? releaseLock(chapter) : coinsLock(chapter, undefined) };
+}
+
+const releaseLock = (chapter: ChapterFacts): Lock => ({
+  kind: "release",
+  releaseAt: chapter.releaseAt.toISOString(),
+});
+
+const coinsLock = (chapter: ChapterFacts, user: SessionUser | undefined): Lock => ({
+  kind: "coins",
+  coinsRequired: chapter.coinsRequired,
+  signedIn: Boolean(user),
+  balance: user?.coinBalance ?? 0,
+});
 
 /** Whom an author previews a chapter as (`/chapter/N?as=…`): a visitor, a signed-in reader, a First Human member. */
 export const previewAudiences = ["visitor", "reader", "member"] as const;

@@ -175,16 +175,22 @@ export function memoByRevision<T>(load: () => Promise<T>): () => Promise<T> {
 export function memoWithChapterTexts<T>(
   load: () => Promise<T>,
   patch: (value: T, numbers: number[]) => Promise<T>,
-): () => Promise<T> {
-  let memo: { broad: number; asOf: number; value: Promise<T> } | undefined;
-  const keep = (next: { broad: number; asOf: number; value: Promise<T> }) => {
+): KeptValue<T> {
+  type Memo = { broad: number; asOf: number; value: Promise<T>; settled?: { value: T } };
+  let memo: Memo | undefined;
+  const keep = (next: Memo) => {
     memo = next;
-    next.value.catch(() => {
-      if (memo?.value === next.value) memo = undefined;
-    });
+    next.value.then(
+      (value) => {
+        next.settled = { value };
+      },
+      () => {
+        if (memo === next) memo = undefined;
+      },
+    );
     return next.value;
   };
-  return () => {
+  const current = () => {
     const { broad, revision } = state;
     if (broad === undefined || revision === undefined) return load();
     if (memo?.broad !== broad) return keep({ broad, asOf: revision, value: load() });
@@ -199,4 +205,15 @@ export function memoWithChapterTexts<T>(
     }
     return memo.value;
   };
+  const peek = () => {
+    const { broad, revision } = state;
+    return memo && memo.broad === broad && memo.asOf === revision ? memo.settled?.value : undefined;
+  };
+  return Object.assign(current, { peek });
 }
+
+/**
+ * A value kept by the revisions: called, it is the value now (loaded or patched when a change moved it); `peek`
+ * gives it without a promise when it is loaded and current, else undefined (the page cache's hit path).
+ */
+export type KeptValue<T> = (() => Promise<T>) & { peek: () => T | undefined };
