@@ -13,6 +13,7 @@ import {
   DataRouterContext,
   DataRouterStateContext,
   FrameworkContext,
+  frameworkFirst,
   type HandOff,
   scriptText,
   takeRouteData,
@@ -164,6 +165,25 @@ describe("React Router internals (router-internals.ts)", () => {
     expect(boot.chunks).toEqual(["/assets/entry.js", "/assets/framework.js", "/assets/chunk.js"]);
     expect(rest.join("\n")).toBe(scriptText(routeData ?? ""));
     expect(handOff).not.toMatch(/<\/script|<!--/i);
+  });
+
+  test("the boot script runs the framework chunk first, the others in their order (ADR 55)", () => {
+    const chunks = [
+      "/assets/app-a1.js",
+      "/assets/add-to-cart-b2.js",
+      "/assets/framework-C_3.js",
+      "/assets/x.js",
+    ];
+    expect(frameworkFirst(chunks)).toEqual([
+      "/assets/framework-C_3.js",
+      "/assets/app-a1.js",
+      "/assets/add-to-cart-b2.js",
+      "/assets/x.js",
+    ]);
+    expect(frameworkFirst(["/assets/a.js", "/assets/my-framework-1.js"])).toEqual([
+      "/assets/a.js",
+      "/assets/my-framework-1.js",
+    ]);
   });
 
   test("the route data is turbo-stream text of JSON lines that React Router decodes, escaped or not", async () => {

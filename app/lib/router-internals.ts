@@ -128,6 +128,16 @@ export type RenderContexts = {
 };
 
 /**
+ * The boot script runs the chunks one a task in this order (ADR 55). The framework chunk (React, React DOM,
+ * React Router: the `framework` group of vite.config.ts) is most of the work and imports none of the others,
+ * which import it: run first, it has a task of its own; run after them, it would run inside the first one's.
+ */
+export function frameworkFirst(chunks: string[]) {
+  const isFramework = (chunk: string) => /\/framework[\w-]*\.js$/.test(chunk);
+  return [...chunks.filter(isFramework), ...chunks.filter((chunk) => !isFramework(chunk))];
+}
+
+/**
  * The data block's text for the server's render (`routeData` from `takeRouteData`), or undefined where
  * there is nothing to hand off. Tells React Router its scripts are rendered, as `<Scripts />` does.
  */
@@ -149,8 +159,7 @@ export function writeHandOff({ framework, router, state }: RenderContexts, route
     chunks: [
       ...new Set([
         manifest.entry.module,
-        ...manifest.entry.imports,
-        ...shown.flatMap((route) => route.imports ?? []),
+        ...frameworkFirst([...manifest.entry.imports, ...shown.flatMap((route) => route.imports ?? [])]),
       ]),
     ],
   };

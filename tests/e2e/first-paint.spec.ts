@@ -37,6 +37,42 @@ test("scripts and faces load after the first paint; a repeat visit paints with t
   expect(await page.evaluate(() => document.fonts.check('600 16px "Cinzel"'))).toBe(true);
 });
 
+// ADR 55: on a first visit the faces are loaded with the Font Loading API and added together, once all have
+// arrived, so the page is laid out again once (the font stylesheet relaid it out once, then once a face).
+test("a first visit adds the four faces in one go, without the font stylesheet", async ({ page }) => {
+  await page.addInitScript(() => {
+    const added: number[] = [];
+    Object.assign(window, { facesAdded: added });
+    const add = FontFaceSet.prototype.add;
+    FontFaceSet.prototype.add = function (this: FontFaceSet, face: FontFace) {
+      added.push(performance.now());
+      return add.call(this, face);
+    };
+  });
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { facesAdded: number[] }).facesAdded.length))
+    .toBe(4);
+  const added = await page.evaluate(() => (window as unknown as { facesAdded: number[] }).facesAdded);
+  expect(new Set(added).size, "all four in the same moment").toBe(1);
+  // The site's faces (app.css declares others: the fallbacks and the reading settings' faces).
+  const siteFaces = await page.evaluate(() =>
+    [...document.fonts]
+      .filter((face) => ["Cinzel", "Cormorant Garamond"].includes(face.family.replaceAll('"', "")))
+      .map((face) => `${face.family.replaceAll('"', "")} ${face.weight} ${face.style} ${face.status}`),
+  );
+  expect(siteFaces.sort()).toEqual([
+    "Cinzel 600 normal loaded",
+    "Cormorant Garamond 400 italic loaded",
+    "Cormorant Garamond 400 normal loaded",
+    "Cormorant Garamond 600 normal loaded",
+  ]);
+  expect(await page.evaluate(() => document.fonts.check('600 16px "Cinzel"'))).toBe(true);
+  await expect(page.locator('link[href*="/fonts-"]')).toHaveCount(0);
+  expect(await page.evaluate(() => localStorage.getItem("fonts"))).toBe("1");
+});
+
 test("the served page preloads no script and names the faces for browsers without JavaScript", async ({
   request,
 }) => {
