@@ -4,6 +4,9 @@
  * (app/lib/router-internals.ts), asks for every module of the page at once (no waterfall) and runs them one
  * a task. The entry (entry.client.tsx) registers the route modules and hydrates.
  *
+ * It also remembers the reader's time zone: here rather than in the head script, because the page's HTML
+ * comes with every page and this file once (ADR 55).
+ *
  * Built as Vite builds a worker (`?worker&url` in app/root.tsx gives its URL to the server and the browser
  * alike): a file of its own that shares no chunk with the app.
  */
@@ -32,3 +35,20 @@ for (const module of modules) {
   await import(/* @vite-ignore */ module);
   await new Promise((next) => setTimeout(next));
 }
+
+// The reader's time zone, in the `tz` cookie, so the server can show dates in it (lib/preferences.server.ts):
+// from Temporal, which costs nothing, or where it is missing from `Intl.DateTimeFormat` when the browser is
+// idle, as its first call loads the locale data (ADR 37). Last, as nothing here may keep the app from
+// starting (reading cookies throws in a sandboxed frame).
+const rememberTimeZone = (zone: string) => {
+  const cookie = `tz=${encodeURIComponent(zone)}`;
+  if (!document.cookie.includes(cookie))
+    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers the site serves.
+    document.cookie = `${cookie}; Path=/; Max-Age=31536000; SameSite=Lax`;
+};
+const { Temporal } = globalThis as { Temporal?: { Now: { timeZoneId(): string } } };
+if (Temporal) rememberTimeZone(Temporal.Now.timeZoneId());
+else
+  (self.requestIdleCallback ?? setTimeout)(() =>
+    rememberTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone),
+  );

@@ -6,7 +6,6 @@ import { Link } from "~/ui/link";
 import type { Route } from "./+types/root";
 import stylesheet from "./app.css?url";
 import bootScript from "./boot.ts?worker&url";
-import { faces } from "./faces";
 import { getSessionUser } from "./features/auth/session.server";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
@@ -50,29 +49,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * asks for the font stylesheet before painting, so the text does not swap faces on every page (ADR 11).
  * Once the browser has painted the page (its first `paint` entry: the request then comes after the paint in
  * any trace, where `requestAnimationFrame` or `load` can come before it), it imports the boot script, which
- * starts the app (AppScripts, ADR 13), and on a first visit loads the faces (`faces`) with the Font Loading
- * API and adds them together once all have arrived: the page is laid out again once, not once for the font
- * stylesheet and once more for each face as it lands (ADR 55); where that fails, the stylesheet as before.
- * A tab in the background starts it when first shown. Then it remembers the reader's time zone in the `tz`
- * cookie, so the server can show dates in it (lib/preferences.server.ts): from Temporal, which costs nothing,
- * or where it is missing from `Intl.DateTimeFormat` when the browser is idle, as its first call loads the
- * locale data (ADR 37). And a view transition the browser aborts (the viewport changed, the tab was hidden)
- * rejects its `ready` promise, which React Router leaves unhandled: the transition is decoration and the
- * navigation completes regardless, so the rejection is caught. Both here rather than in the app's script:
- * the chapter page's JavaScript has a budget, and this costs it nothing.
+ * starts the app (AppScripts, ADR 13), and on a first visit loads the faces with the Font Loading API and
+ * adds them together once all have arrived: the page is laid out again once, not once for the font
+ * stylesheet and once more for each face as it lands (ADR 55). It reads them from the font stylesheet,
+ * loaded for print (so none of its faces applies to the screen); where that fails, the stylesheet as before.
+ * A tab in the background starts it when first shown. And a view transition the browser aborts (the
+ * viewport changed, the tab was hidden) rejects its `ready` promise, which React Router leaves unhandled:
+ * the transition is decoration and the navigation completes regardless, so the rejection is caught. It comes
+ * with every page: what can wait for the cached boot script is there (the time zone, app/boot.ts).
  */
 const settingKeys = Object.keys(defaultSettings);
 const headScript = (fontsHref: string, boot: string) =>
-  `(()=>{const d=document.documentElement,s=()=>{try{localStorage.fonts=1}catch{}},f=b=>document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:b,onload:s}));let c;
+  `(()=>{const d=document.documentElement,s=()=>{try{localStorage.fonts=1}catch{}},f=(b,m,o=s)=>document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:b,media:m,onload:o}));let c;
 try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings;
 if(r)for(const k of${JSON.stringify(settingKeys)})if(r[k])d.dataset[k]=r[k];
 if(c=localStorage.fonts)f("render")}catch{}
-const g=()=>{try{Promise.all(${JSON.stringify(faces)}.map(([n,u,w,y])=>new FontFace(n,"url("+u+")",{weight:w,style:y,display:"swap"}).load())).then(l=>{for(const x of l)document.fonts.add(x);s()},()=>f(""))}catch{f("")}};
+const g=()=>f("","print",function(){Promise.all([...this.sheet.cssRules].map(({style:t})=>new FontFace(t.fontFamily.replaceAll('"',""),t.src,{weight:t.fontWeight,style:t.fontStyle}).load())).then(l=>{for(const x of l)document.fonts.add(x);s()},()=>f(""))});
 if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
 const v=document.startViewTransition?.bind(document);v&&(document.startViewTransition=u=>{const t=v(u);t.ready.catch(()=>{});return t});
-const z=n=>{n=encodeURIComponent(n);document.cookie.includes("tz="+n)||(document.cookie="tz="+n+"; Path=/; Max-Age=31536000; SameSite=Lax")};
-new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>{c||g();import(${JSON.stringify(boot)});
-try{self.Temporal?z(Temporal.Now.timeZoneId()):(self.requestIdleCallback||setTimeout)(()=>z(Intl.DateTimeFormat().resolvedOptions().timeZone))}catch{}})}).observe({type:"paint",buffered:!0})})()`;
+new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>{c||g();import(${JSON.stringify(boot)})})}).observe({type:"paint",buffered:!0})})()`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
@@ -99,8 +94,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* The page paints once the stylesheet is here. The head script follows it, so the browser reads the
             rest of the page once it has the stylesheet and lays the page out once, styled (before it, the page
             was laid out unstyled as soon as it was read, then again; ADR 55). The app's scripts and the site's
-            faces come after the first paint (AppScripts, ADR 11). Written here, and there is no <Links /> (no route has links or a stylesheet of its own: `npm run lint` refuses a
-            stylesheet imported elsewhere), nor <Meta /> (pages name themselves with <title>; ADR 48). */}
+            faces come after the first paint (AppScripts, ADR 11). Written here, and there is no <Links /> (no
+            route has links or a stylesheet of its own: `npm run lint` refuses a stylesheet imported elsewhere),
+            nor <Meta /> (pages name themselves with <title>; ADR 48). */}
         <link rel="stylesheet" href={stylesheet} />
         {/* Run once, as the server wrote it; the browser's build need not carry it. */}
         <script
