@@ -60,7 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 const settingKeys = Object.keys(defaultSettings);
 const headScript = (fontsHref: string, boot: string) =>
-  `(()=>{const d=document.documentElement,s=()=>{try{localStorage.fonts=1}catch{}},f=(b,m,o=s)=>document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:b,media:m,onload:o}));let c;
+  `(()=>{const d=document.documentElement,s=()=>{try{localStorage.fonts=1}catch{}},f=(b,m="all",o=s)=>document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:b,media:m,onload:o}));let c;
 try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings;
 if(r)for(const k of${JSON.stringify(settingKeys)})if(r[k])d.dataset[k]=r[k];
 if(c=localStorage.fonts)f("render")}catch{}

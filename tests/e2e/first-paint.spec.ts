@@ -34,6 +34,14 @@ test("scripts and faces load after the first paint; a repeat visit paints with t
     1,
   );
   await hydrated(page);
+  // Declared by the stylesheet and loaded (`check` alone is also true where no face is declared at all).
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.fonts].some((face) => face.family === "Cinzel" && face.status === "loaded"),
+      ),
+    )
+    .toBe(true);
   expect(await page.evaluate(() => document.fonts.check('600 16px "Cinzel"'))).toBe(true);
 });
 
