@@ -2,6 +2,7 @@
 // (npm run bench:analytics) with bench/budgets.json; exits 1 on a miss. `--only=analytics` checks the
 // analytics budgets alone (their bench is separate: it fills a database of its own).
 import fs from "node:fs";
+import { median } from "./median.mjs";
 
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
 const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined);
@@ -110,13 +111,12 @@ for (const [name, b] of Object.entries(budgets)) {
   // median, not the high-water mark: one run's garbage collection can leave a peak 30 MB above the next
   // (365 against 332-336 MB on the same server in one bench); the peak has its own budget (`maxRssMB`).
   if (b.memoryOf) {
-    const held = (server) => {
-      const after = (results.memoryTrail ?? [])
-        .filter((entry) => entry.server === server && entry.run === b.memoryOf)
-        .map((entry) => entry.rssMB)
-        .sort((x, y) => x - y);
-      return after.length ? after[Math.floor(after.length / 2)] : 0;
-    };
+    const held = (server) =>
+      median(
+        (results.memoryTrail ?? [])
+          .filter((entry) => entry.server === server && entry.run === b.memoryOf)
+          .map((entry) => entry.rssMB),
+      ) ?? 0;
     const [large, small] = [held(b.large), held(b.small)];
     check(
       name,

@@ -10,6 +10,7 @@ import path from "node:path";
 import zlib from "node:zlib";
 import { chromium } from "../chromium.mjs";
 import { measureCacheMiss } from "./cache-miss.mjs";
+import { median } from "./median.mjs";
 import { chapterTextLength, loadedScripts } from "./page-figures.mjs";
 import { killAtExit, removeAtExit, requireTools } from "./tools.mjs";
 
@@ -274,8 +275,6 @@ function lighthouse(url, headers) {
     }
   }
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * Lighthouse's figures vary from run to run (its documentation advises the median of several runs; total
