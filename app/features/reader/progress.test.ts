@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { advance, emptyProgress, mergeProgress, parseProgress, toggleBookmark } from "./progress";
+import {
+  advance,
+  emptyProgress,
+  mergeProgress,
+  parseProgress,
+  readSecond,
+  toggleBookmark,
+} from "./progress";
 
 const now = new Date("2026-11-22T10:00:00Z");
 
@@ -21,11 +28,17 @@ describe("reading progress", () => {
   });
 
   it("keeps bookmarks sorted and toggles them", () => {
-    let p = toggleBookmark(emptyProgress(), 9);
-    p = toggleBookmark(p, 3);
-    p = toggleBookmark(p, 12);
+    let p = toggleBookmark(emptyProgress(), 9, now);
+    p = toggleBookmark(p, 3, now);
+    p = toggleBookmark(p, 12, now);
     expect(p.bookmarks).toEqual([3, 9, 12]);
-    expect(toggleBookmark(p, 9).bookmarks).toEqual([3, 12]);
+    expect(toggleBookmark(p, 9, now).bookmarks).toEqual([3, 12]);
+  });
+
+  it("dates a chapter only opened and read (or bookmarked), never scrolled: not the empty record's 1970", () => {
+    const read = readSecond(readSecond(emptyProgress(), now), new Date("2026-11-22T10:00:01Z"));
+    expect(read).toMatchObject({ readingTime: 2, lastReadAt: "2026-11-22T10:00:01.000Z" });
+    expect(toggleBookmark(emptyProgress(), 4, now).lastReadAt).toBe(now.toISOString());
   });
 
   it("merges two devices: furthest progress and the union of bookmarks win", () => {

@@ -78,12 +78,20 @@ export function advance(
   };
 }
 
-export function toggleBookmark(progress: ChapterProgress, paragraph: number): ChapterProgress {
+/**
+ * A second of reading (the page visible, the reader active) is reading: it dates the record too, so a chapter
+ * only opened and read, never scrolled, is not kept with the empty record's 1970.
+ */
+export function readSecond(progress: ChapterProgress, now: Date): ChapterProgress {
+  return { ...progress, readingTime: progress.readingTime + 1, lastReadAt: now.toISOString() };
+}
+
+export function toggleBookmark(progress: ChapterProgress, paragraph: number, now: Date): ChapterProgress {
   const has = progress.bookmarks.includes(paragraph);
   const bookmarks = has
     ? progress.bookmarks.filter((p) => p !== paragraph)
     : [...progress.bookmarks, paragraph];
-  return { ...progress, bookmarks: bookmarks.sort((a, b) => a - b) };
+  return { ...progress, bookmarks: bookmarks.sort((a, b) => a - b), lastReadAt: now.toISOString() };
 }
 
 /**

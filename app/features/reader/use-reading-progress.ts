@@ -1,5 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { advance, type ChapterProgress, emptyProgress, mergeProgress, toggleBookmark } from "./progress";
+import {
+  advance,
+  type ChapterProgress,
+  emptyProgress,
+  mergeProgress,
+  readSecond,
+  toggleBookmark,
+} from "./progress";
 import { loadStoredProgress, startWriting, storeProgress } from "./storage";
 
 const ACTIVE_FOR_MS = 60_000;
@@ -114,7 +121,7 @@ export function useReadingProgress(
       window.addEventListener(type, active, { passive: true });
     const timer = setInterval(() => {
       if (document.visibilityState !== "visible" || Date.now() - lastActivity.current > ACTIVE_FOR_MS) return;
-      const next = { ...latest.current, readingTime: latest.current.readingTime + 1 };
+      const next = readSecond(latest.current, new Date());
       latest.current = next;
       storeProgress(chapter, next);
     }, 1000);
@@ -152,7 +159,7 @@ export function useReadingProgress(
   }, []);
 
   const toggle = useCallback(
-    (paragraph: number) => commit(toggleBookmark(latest.current, paragraph)),
+    (paragraph: number) => commit(toggleBookmark(latest.current, paragraph, new Date())),
     [commit],
   );
   const currentParagraph = () => {
