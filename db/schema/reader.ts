@@ -30,7 +30,9 @@ export const readingProgress = pgTable(
     /** The paragraph at the top of the screen, so the place survives a change of font size. */
     paragraph: integer("paragraph").notNull().default(0),
     completionPercentage: integer("completion_percentage").notNull().default(0),
+    /** Reading time counted by the server (what counts as reading: features/reader/reading-rule.ts, ADR 58). */
     readingTimeSeconds: integer("reading_time_seconds").notNull().default(0),
+    /** Completed as the reading rule counts it: scrolled to the end with the reading time its length needs. */
     completed: boolean("completed").notNull().default(false),
     bookmarks: integer("bookmarks").array().notNull().default(sql`'{}'::integer[]`),
     lastReadAt: timestamp("last_read_at", { withTimezone: true }).notNull().defaultNow(),
@@ -38,6 +40,8 @@ export const readingProgress = pgTable(
     completedAt: timestamp("completed_at", { withTimezone: true }),
     /** Local date and time of completion in the reader's time zone then, fixed when recorded. */
     completedLocal: timestamp("completed_local", { mode: "string" }),
+    /** The server's clock up to which reading time was counted (null: nothing counted yet). */
+    countedAt: timestamp("counted_at", { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.userId, t.chapterId] }),
@@ -46,6 +50,26 @@ export const readingProgress = pgTable(
     index("reading_progress_chapter_id").on(t.chapterId),
     check("reading_progress_scroll_range", sql`${t.scrollPosition} >= 0 and ${t.scrollPosition} <= 1`),
     check("reading_progress_completion_range", sql`${t.completionPercentage} between 0 and 100`),
+  ],
+);
+
+/**
+ * Visitors' reading of a chapter by day (UTC), counted under the same reading rule as readers' (ADR 58):
+ * how many chapter views counted as read and as completed. Counters only: nothing of the visitor is kept.
+ */
+export const chapterVisitorDays = pgTable(
+  "chapter_visitor_days",
+  {
+    chapterId: integer("chapter_id")
+      .notNull()
+      .references(() => chapters.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    started: integer("started").notNull().default(0),
+    completed: integer("completed").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chapterId, t.day] }),
+    check("chapter_visitor_days_counts", sql`${t.started} >= 0 and ${t.completed} >= 0`),
   ],
 );
 

@@ -9,19 +9,22 @@ import { loader as chapterLoader } from "~/routes/admin/analytics-chapter";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader, type SerialReading, seedSerialReading, type TestReader } from "../support/factories";
 
-/** The figures the analytics must give, computed here in plain JS from the factory's rows. */
+/**
+ * The figures the analytics must give, computed here in plain JS from the factory's rows: under the reading
+ * rule, a row counts (as started) when completed or read for 30 s, a chapter scrolled to its end too fast
+ * stopped in the last tenth.
+ */
 function expectedFigures(reading: SerialReading, chapters: { id: number; number: number; title: string }[]) {
   const first = chapters[0]?.id;
-  const firstReaders = new Set(
-    reading.progress.filter((row) => row.chapterId === first).map((row) => row.userId),
-  );
+  const read = reading.progress.filter((row) => row.completed || row.readingTimeSeconds >= 30);
+  const firstReaders = new Set(read.filter((row) => row.chapterId === first).map((row) => row.userId));
   return chapters.map((chapter): ChapterFigures => {
-    const rows = reading.progress.filter((row) => row.chapterId === chapter.id);
-    const finished = rows.filter((row) => row.completionPercentage >= 98).length;
+    const rows = read.filter((row) => row.chapterId === chapter.id);
+    const finished = rows.filter((row) => row.completed).length;
     const dropOff = Array<number>(10).fill(0);
     for (const row of rows)
-      if (row.completionPercentage < 98) {
-        const tenth = Math.floor(row.completionPercentage / 10);
+      if (!row.completed) {
+        const tenth = Math.min(9, Math.floor(row.completionPercentage / 10));
         dropOff[tenth] = (dropOff[tenth] ?? 0) + 1;
       }
     const unlocks = reading.unlocks.filter((row) => row.chapterId === chapter.id);
@@ -89,6 +92,9 @@ describe.each(drivers)("chapter analytics on %s", (driver) => {
     // Readers on each side of the finishing line and of a tenth's boundary.
     const places = new Set(reading.progress.map((row) => row.completionPercentage));
     for (const place of [9, 10, 97, 98]) expect(places.has(place), String(place)).toBe(true);
+    // And, under the reading rule, places only opened (under 30 s) and ends reached too fast.
+    expect(reading.progress.some((row) => row.readingTimeSeconds < 30)).toBe(true);
+    expect(reading.progress.some((row) => row.completionPercentage >= 98 && !row.completed)).toBe(true);
     const figures = await chapterAnalytics();
     const chapters = figures.map(({ id, number, title }) => ({ id, number, title }));
     expect(chapters.map((chapter) => chapter.id)).toEqual(reading.chapters.map((chapter) => chapter.id));

@@ -126,7 +126,14 @@ function seededRandom(seed: number): () => number {
 export type SerialReading = {
   /** The chapters made, by number (the first is the serial's first when the database had none). */
   chapters: { id: number; number: number; coinsRequired: number }[];
-  progress: { userId: number; chapterId: number; completionPercentage: number; readingTimeSeconds: number }[];
+  progress: {
+    userId: number;
+    chapterId: number;
+    completionPercentage: number;
+    readingTimeSeconds: number;
+    /** As the reading rule decides it: at the end (98 %) with 30 s read (these chapters are a few words long). */
+    completed: boolean;
+  }[];
   unlocks: { userId: number; chapterId: number; coinsSpent: number }[];
 };
 
@@ -179,7 +186,10 @@ export async function seedSerialReading({
       const roll = random();
       const completionPercentage =
         roll < 0.15 ? (EDGES[below(EDGES.length)] ?? 0) : roll < 0.6 ? 98 + below(3) : below(98);
-      progress.push({ userId, chapterId: chapter.id, completionPercentage, readingTimeSeconds: below(3600) });
+      // One place in ten read for under a minute: about half of those too short to count as read.
+      const readingTimeSeconds = random() < 0.1 ? below(60) : below(3600);
+      const completed = completionPercentage >= 98 && readingTimeSeconds >= 30;
+      progress.push({ userId, chapterId: chapter.id, completionPercentage, readingTimeSeconds, completed });
       if (chapter.coinsRequired && random() < 0.5)
         unlocks.push({ userId, chapterId: chapter.id, coinsSpent: chapter.coinsRequired });
     }
@@ -191,7 +201,6 @@ export async function seedSerialReading({
         progress.map((row) => ({
           ...row,
           scrollPosition: row.completionPercentage / 100,
-          completed: row.completionPercentage === 100,
         })),
       );
   if (unlocks.length) await db().insert(chapterUnlocks).values(unlocks);
@@ -233,8 +242,9 @@ export type ReadingHistory = {
 /**
  * A reader's reading over `length` simulated days, written through the app's own progress command: the
  * first half in New York (crossing a daylight-saving change: a 200-day span always holds one), the rest in
- * Tokyo, each day's reading written at 23:40 local (New York: the next day in UTC) or 20:00 (Tokyo), in
- * writes of at most 300 seconds. About one day in ten unread, some under the two minutes of a reading day,
+ * Tokyo, each day's reading written from 23:30 local (New York: the next day in UTC) or 20:00 (Tokyo), in
+ * writes of at most 300 seconds five minutes apart (the reading rule counts no more than the server's clock
+ * saw pass). About one day in ten unread, some under the two minutes of a reading day,
  * a three-day gap, and an unbroken run at the end. Two chapters made for it are completed: one at 01:30
  * local (a night reader), one in the evening. Local days are computed here from the zones' offsets, not
  * with Intl, so the test compares the app's dating with an independent one.
@@ -258,6 +268,8 @@ export async function seedReadingHistory(
   const days = new Map<string, number>();
   const completed: ReadingHistory["completed"] = [];
   let cumulative = 0;
+  // Opened the day before the first: the server counts reading from a chapter's first write on.
+  await saveProgress(userId, readingChapter, emptyProgress(), new Date(Date.parse(`${first}T00:00:00Z`) - 86_400_000));
   const half = Math.floor(length / 2);
   for (let index = 0; index < length; index++) {
     const day = shiftDay(first, index);
@@ -285,6 +297,14 @@ export async function seedReadingHistory(
           : undefined;
     if (completion) {
       const at = instantAt(day, completion.time, offset);
+      // Opened 30 s before: the reading its few words need to count as completed (those 30 s are read that day).
+      await saveProgress(
+        userId,
+        completion.number,
+        emptyProgress(),
+        new Date(at.getTime() - 30_000),
+        context,
+      );
       await saveProgress(
         userId,
         completion.number,
@@ -293,6 +313,7 @@ export async function seedReadingHistory(
           scrollPosition: 1,
           completionPercentage: 100,
           completed: true,
+          readingTime: 30,
           lastReadAt: at.toISOString(),
         },
         at,
@@ -308,7 +329,7 @@ export async function seedReadingHistory(
       left -= add;
       const at = instantAt(
         day,
-        inNewYork ? `23:${String(40 + minute).padStart(2, "0")}` : `20:${String(minute).padStart(2, "0")}`,
+        inNewYork ? `23:${String(30 + 5 * minute).padStart(2, "0")}` : `20:${String(5 * minute).padStart(2, "0")}`,
         offset,
       );
       minute++;
@@ -326,7 +347,8 @@ export async function seedReadingHistory(
         context,
       );
     }
-    if (seconds > 0) days.set(day, seconds);
+    const read = seconds + (completion ? 30 : 0);
+    if (read > 0) days.set(day, read);
   }
   return { days, completed, readingChapter, today: tokyoToday, words: 2 * wordsPerChapter };
 }

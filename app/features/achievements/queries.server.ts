@@ -4,7 +4,7 @@ import { achievements, type LocalizedText, userAchievements } from "#db/schema";
 import { memoByRevision } from "~/features/site/revision.server";
 import { loadReaderRecords } from "~/features/streaks/records.server";
 import type { Language } from "~/i18n/config";
-import { achievementFacts, meets } from "./rules";
+import { achievementFacts, applicableAchievements, meets } from "./rules";
 
 export type Achievement = typeof achievements.$inferSelect;
 
@@ -22,11 +22,14 @@ export const listAchievements = memoByRevision(
  * primary key and `on conflict do nothing`: of concurrent requests, only one gets the row back). Run after
  * a progress write that may earn one and by the /account and /achievements loaders, so a reader whose
  * history predates an achievement earns it on their next visit. Returns the records (with the earned list
- * brought up to date), the catalogue and what this call awarded.
+ * brought up to date), the catalogue as it applies to the serial (applicableAchievements) and what this call
+ * awarded.
  */
 export async function evaluateAchievements(userId: number, now = new Date()) {
-  const [records, catalogue] = await Promise.all([loadReaderRecords(userId, now), listAchievements()]);
+  const [records, everyAchievement] = await Promise.all([loadReaderRecords(userId, now), listAchievements()]);
   const held = new Set(records.earned.map((row) => row.key));
+  const volumes = new Set(records.catalog.published.map((chapter) => chapter.volume.number));
+  const catalogue = applicableAchievements(everyAchievement, volumes, held);
   const facts = achievementFacts(records);
   const due = catalogue.filter((achievement) => !held.has(achievement.key) && meets(achievement, facts));
   let awarded: Achievement[] = [];

@@ -81,3 +81,21 @@ export function meets(definition: AchievementDefinition, facts: AchievementFacts
   const figure = facts[definition.rule as AchievementRule];
   return typeof figure === "number" && figure >= threshold;
 }
+
+/**
+ * The achievements that apply to the serial as it is: a volume's only while that volume exists (it has a
+ * published chapter), so "Volume Three Complete" is not offered before there is a volume 3. One already
+ * earned stays listed.
+ */
+export function applicableAchievements<T extends AchievementDefinition>(
+  catalogue: T[],
+  volumes: ReadonlySet<number>,
+  held: ReadonlySet<string>,
+): T[] {
+  return catalogue.filter(
+    (achievement) =>
+      achievement.rule !== "volume_completed" ||
+      held.has(achievement.key) ||
+      volumes.has(achievement.threshold ?? 1),
+  );
+}

@@ -1,9 +1,8 @@
-import { asc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, chapterUnlocks, readingProgress } from "#db/schema";
+import { READ_SECONDS } from "~/features/reader/reading-rule";
 
-/** A reader has finished a chapter from this completion on (the issue's "reached 98 %"). */
-export const FINISHED_AT = 98;
 /** The drop-off is counted in tenths of the chapter: 0–9 % is the first, 90–97 % the last. */
 export const TENTHS = 10;
 
@@ -11,9 +10,9 @@ export type ChapterFigures = {
   id: number;
   number: number;
   title: string;
-  /** Readers with a progress row on the chapter. */
+  /** Readers for whom the chapter counts as read (the reading rule: features/reader/reading-rule.ts). */
   started: number;
-  /** Of those, readers at FINISHED_AT % or more. */
+  /** Of those, readers for whom it counts as completed. */
   finished: number;
   /** finished / started, 0 when nobody started. */
   completionRate: number;
@@ -30,6 +29,12 @@ export type ChapterFigures = {
 const progress = readingProgress;
 
 /**
+ * The progress rows that count as read under the reading rule (`countsAsRead`): a chapter only opened, or
+ * scrolled through faster than it can be read, is neither started nor finished here.
+ */
+const countsAsRead = sql`(${progress.completed} or ${progress.readingTimeSeconds} >= ${READ_SECONDS})`;
+
+/**
  * The readers of the first chapter (by number): the funnel's base. A subquery of the aggregate, so the
  * funnel costs no statement of its own.
  */
@@ -38,13 +43,16 @@ function firstChapterReaders() {
   return db()
     .select({ userId: progress.userId })
     .from(progress)
-    .where(sql`${progress.chapterId} = ${first}`)
+    .where(sql`${progress.chapterId} = ${first} and ${countsAsRead}`)
     .as("first_readers");
 }
 
-/** Where a reader is in a chapter: the tenth they stopped in (0–9), or TENTHS when they finished it. */
-const tenthOf = sql`case when ${progress.completionPercentage} >= ${FINISHED_AT} then ${TENTHS}
-  else ${progress.completionPercentage} / ${TENTHS} end`;
+/**
+ * Where a reader is in a chapter: the tenth they stopped in (0–9), or TENTHS when it counts as completed
+ * (one scrolled to the end too fast for its length stopped in the last tenth).
+ */
+const tenthOf = sql`case when ${progress.completed} then ${TENTHS}
+  else least(${TENTHS - 1}, ${progress.completionPercentage} / ${TENTHS}) end`;
 
 /**
  * Every figure of the chapters (all of them, or the one `chapterId`) in one statement, whatever the number of
@@ -66,7 +74,7 @@ export async function chapterAnalytics(chapterId?: number): Promise<ChapterFigur
     })
     .from(progress)
     .leftJoin(firstReaders, eq(firstReaders.userId, progress.userId))
-    .where(onChapter(progress.chapterId))
+    .where(and(onChapter(progress.chapterId), countsAsRead))
     .groupBy(progress.chapterId, sql`${sql.identifier("tenth")}`)
     .as("by_tenth");
   const readersIn = (tenth: number) =>

@@ -1,5 +1,6 @@
 import { type Achievement, evaluateAchievements, localized } from "~/features/achievements/queries.server";
 import { readAhead, readAheadNumbers } from "~/features/chapters/access";
+import { countsAsRead } from "~/features/reader/reading-rule";
 import type { ReaderRecords } from "~/features/streaks/records.server";
 import type { Language } from "~/i18n/config";
 import { addDays, dayNumber } from "~/lib/local-time";
@@ -58,7 +59,8 @@ function dashboardOf(records: ReaderRecords, catalogue: Achievement[], language:
   };
   const activity: Activity[] = [
     ...records.progress
-      .filter((row) => byId.has(row.chapterId) && row.readingTimeSeconds > 0)
+      // Only what counts as read (the reading rule), never a chapter merely opened.
+      .filter((row) => byId.has(row.chapterId) && countsAsRead(row.readingTimeSeconds, row.completed))
       .map((row) => {
         const chapter = byId.get(row.chapterId);
         return {

@@ -6,7 +6,9 @@ import type { ReadingSettings } from "~/features/reading-settings/settings";
 import { READING_DAY_SECONDS } from "~/features/streaks/streaks";
 import type { Language } from "~/i18n/config";
 import { localDateTime } from "~/lib/local-time";
-import { type ChapterProgress, mergeProgress } from "./progress";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { COMPLETION_THRESHOLD, type ChapterProgress, mergeProgress } from "./progress";
+import { countReading, countsAsCompleted } from "./reading-rule";
 
 export async function saveReadingSettings(userId: number, settings: ReadingSettings) {
   await db()
@@ -50,12 +52,6 @@ export function receivedAt(lastReadAt: string, now: Date): string {
   return time > 0 && time <= now.getTime() ? lastReadAt : now.toISOString();
 }
 
-/**
- * Reading time one write may add to a day: the browser sends every second, so more than this at once is a
- * record kept offline (or made up); a day holds at most 86,400 seconds (a check in the database).
- */
-export const MAX_SECONDS_PER_WRITE = 300;
-
 /** Where and how a write happened: the reader's time zone (IANA, valid) and interface language. */
 export type ReadingContext = { timeZone: string; language: Language };
 
@@ -77,9 +73,11 @@ export async function readerTimeZone(
 }
 
 /**
- * Saves progress merged with what the server has (another device may be further on). In the same
- * transaction: the reading time it adds, on the reader's local day (capped), and when a chapter is first
- * completed, the time and local time of completion. Returns undefined for an unknown chapter.
+ * Saves progress merged with what the server has (another device may be further on), under the reading rule
+ * (reading-rule.ts, ADR 58): the record's reading time counts only as far as the server's clock allows, and
+ * the chapter is completed only with the counted reading its length needs. In the same transaction: the
+ * seconds counted, on the reader's local day, and when a chapter is first completed, the time and local time
+ * of completion. Returns undefined for an unknown chapter (the route refuses those before).
  */
 export async function saveProgress(
   userId: number,
@@ -89,7 +87,7 @@ export async function saveProgress(
   context: ReadingContext = { timeZone: "UTC", language: "en" },
 ): Promise<ProgressChange | undefined> {
   const incoming = { ...received, lastReadAt: receivedAt(received.lastReadAt, now) };
-  const [chapter] = await db().select({ id: chapters.id }).from(chapters).where(eq(chapters.number, number));
+  const chapter = (await getChapterCatalog()).byNumber.get(number);
   if (!chapter) return undefined;
   return db().transaction(async (tx) => {
     const [existing] = await tx
@@ -98,29 +96,33 @@ export async function saveProgress(
       .where(and(eq(readingProgress.userId, userId), eq(readingProgress.chapterId, chapter.id)))
       .for("update");
     const merged = existing ? mergeProgress(toProgress(existing), incoming) : incoming;
+    const counted = existing?.readingTimeSeconds ?? 0;
+    const count = countReading(incoming.readingTime, counted, existing?.countedAt?.getTime(), now.getTime());
+    const readingTime = counted + count.seconds;
+    // Scrolled to the end now or before (the kept percentage), though maybe not completed then.
+    const reachedEnd = incoming.completed || (existing?.completionPercentage ?? 0) >= COMPLETION_THRESHOLD;
+    const completed =
+      Boolean(existing?.completed) || countsAsCompleted(reachedEnd, readingTime, chapter.wordCount);
     const local = localDateTime(now, context.timeZone);
-    const completedNow = merged.completed && !existing?.completed;
+    const completedNow = completed && !existing?.completed;
     const values = {
       scrollPosition: merged.scrollPosition,
       paragraph: merged.paragraph,
       completionPercentage: merged.completionPercentage,
-      readingTimeSeconds: merged.readingTime,
-      completed: merged.completed,
+      readingTimeSeconds: readingTime,
+      completed,
       bookmarks: merged.bookmarks,
       lastReadAt: new Date(merged.lastReadAt),
+      countedAt: new Date(count.countedAt),
       ...(completedNow ? { completedAt: now, completedLocal: local } : {}),
     };
     await tx
       .insert(readingProgress)
       .values({ userId, chapterId: chapter.id, ...values })
       .onConflictDoUpdate({ target: [readingProgress.userId, readingProgress.chapterId], set: values });
-    const added = Math.min(
-      MAX_SECONDS_PER_WRITE,
-      Math.max(0, merged.readingTime - (existing?.readingTimeSeconds ?? 0)),
-    );
+    const added = count.seconds;
     let readingDay = false;
-    if (added > 0) {
-      const [day] = await tx
+    if (added > 0) {      const [day] = await tx
         .insert(readingDays)
         .values({ userId, day: local.slice(0, 10), seconds: added, languages: [context.language] })
         .onConflictDoUpdate({

@@ -17,7 +17,9 @@ export function syncStoredProgress() {
     headers: { "Content-Type": "application/json" },
   })
     .then((response) => {
-      if (response.ok) storeSyncMark(startedAt);
+      // 403/404: the server kept the rest and refused chapters this account may not open (or that are gone),
+      // which a second try would not change.
+      if (response.ok || response.status === 403 || response.status === 404) storeSyncMark(startedAt);
     })
     .catch(() => {
       // Offline: the next page load tries again.

@@ -1,9 +1,10 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
-import { chapterAnalytics, FINISHED_AT } from "~/features/admin/analytics.server";
+import { chapterAnalytics } from "~/features/admin/analytics.server";
 import { DropOffChart, usePercent, useReadingTime } from "~/features/admin/analytics-charts";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { COMPLETION_THRESHOLD } from "~/features/reader/progress";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
 import { DocumentTitle } from "~/ui/document-title";
@@ -17,7 +18,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const [chapter] = id === undefined ? [] : await chapterAnalytics(id);
   if (!chapter) throw data(null, { status: 404 });
-  return { chapter, finishedAt: FINISHED_AT };
+  return { chapter, finishedAt: COMPLETION_THRESHOLD };
 }
 
 export function action({ request }: Route.ActionArgs) {

@@ -2,9 +2,12 @@ import { data } from "react-router";
 import { z } from "zod";
 import { evaluateAchievements, localized } from "~/features/achievements/queries.server";
 import { requireUserForApi } from "~/features/auth/guards.server";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { chapterLock, visibleChapter } from "~/features/reader/access.server";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { getProgress, readerTimeZone, saveProgress } from "~/features/reader/queries.server";
 import { serverTranslator } from "~/i18n/server";
+import { releaseTime } from "~/lib/clock.server";
 import { INT32_MAX, parseId } from "~/lib/parse";
 import { canonicalTimeZone, getPreferences, readCookies } from "~/lib/preferences.server";
 import type { Route } from "./+types/progress";
@@ -33,7 +36,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   );
 }
 
-/** Signed-in readers' progress, sent in batches (and by sendBeacon when a page is left). */
+/**
+ * Signed-in readers' progress, sent in batches (and by sendBeacon when a page is left). Progress is kept only
+ * in chapters the reader may open now (the chapter access rule): an entry for a chapter that does not exist
+ * for them answers 404, one for a chapter locked to them 403; the other entries of the batch are kept (the
+ * sign-in hand-over of a browser's reading sends many at once).
+ */
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUserForApi(request);
   let body: unknown;
@@ -47,7 +55,20 @@ export async function action({ request }: Route.ActionArgs) {
   const { language } = getPreferences(request);
   const timeZone = await readerTimeZone(user, canonicalTimeZone(readCookies(request).get("tz")));
   let notable = false;
+  const catalog = await getChapterCatalog();
+  const now = releaseTime();
+  const unknown: number[] = [];
+  const locked: number[] = [];
   for (const entry of parsed.data.entries) {
+    const chapter = visibleChapter(catalog, entry.chapter, user);
+    if (!chapter) {
+      unknown.push(entry.chapter);
+      continue;
+    }
+    if (await chapterLock(chapter, user, now)) {
+      locked.push(entry.chapter);
+      continue;
+    }
     const progress = parseProgress(entry.progress);
     const change =
       progress && (await saveProgress(user.id, entry.chapter, progress, new Date(), { timeZone, language }));
@@ -55,8 +76,14 @@ export async function action({ request }: Route.ActionArgs) {
   }
   // Only a write that may earn an achievement looks (the page sends one a second while reading).
   const earned = notable ? (await evaluateAchievements(user.id)).awarded : [];
+  const saved = parsed.data.entries.length - unknown.length - locked.length;
+  if (unknown.length || locked.length)
+    return data(
+      { error: unknown.length ? "unknown-chapter" : "locked-chapter", saved, refused: [...unknown, ...locked] },
+      { status: unknown.length ? 404 : 403 },
+    );
   return {
-    saved: parsed.data.entries.length,
+    saved,
     // What this write earned, in the reader's language, for the chapter page's toast.
     earned: earned.map((achievement) =>
       serverTranslator(language)("achievements.toast", {
