@@ -7,6 +7,11 @@ CREATE TABLE "chapter_visitor_days" (
 	CONSTRAINT "chapter_visitor_days_counts" CHECK ("chapter_visitor_days"."started" >= 0 and "chapter_visitor_days"."completed" >= 0)
 );
 --> statement-breakpoint
+CREATE TABLE "visitor_view_key" (
+	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
+	"secret" text NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "reading_progress" ADD COLUMN "counted_at" timestamp with time zone;--> statement-breakpoint
 ALTER TABLE "chapter_visitor_days" ADD CONSTRAINT "chapter_visitor_days_chapter_id_chapters_id_fk" FOREIGN KEY ("chapter_id") REFERENCES "public"."chapters"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- Hand-written: what counts as reading (ADR 58). Reading time kept before this was the page's own count, not

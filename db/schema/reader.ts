@@ -73,6 +73,15 @@ export const chapterVisitorDays = pgTable(
   ],
 );
 
+/**
+ * The key that signs a visitor's chapter view (features/reader/visitor-views.server.ts): one row, made by
+ * the first server that needs it, shared by every app instance.
+ */
+export const visitorViewKey = pgTable("visitor_view_key", {
+  id: integer("id").primaryKey().default(1),
+  secret: text("secret").notNull(),
+});
+
 export const fontFamilies = ["serif", "sans-serif", "gothic", "dyslexic"] as const;
 
 /** A signed-in reader's reading settings, rendered by the server so the first paint is right. */

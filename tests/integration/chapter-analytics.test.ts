@@ -39,6 +39,8 @@ function expectedFigures(reading: SerialReading, chapters: { id: number; number:
       dropOff,
       unlocks: unlocks.length,
       coins: unlocks.reduce((sum, row) => sum + row.coinsSpent, 0),
+      visitorsStarted: 0,
+      visitorsFinished: 0,
     };
   });
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { chapters, chapterUnlocks, readingProgress } from "#db/schema";
+import { chapters, chapterUnlocks, chapterVisitorDays, readingProgress } from "#db/schema";
 import { READ_SECONDS } from "~/features/reader/reading-rule";
 
 /** The drop-off is counted in tenths of the chapter: 0–9 % is the first, 90–97 % the last. */
@@ -24,6 +24,9 @@ export type ChapterFigures = {
   dropOff: number[];
   unlocks: number;
   coins: number;
+  /** Visitors' views of the chapter that counted as read, and as completed (chapter_visitor_days: ADR 58). */
+  visitorsStarted: number;
+  visitorsFinished: number;
 };
 
 const progress = readingProgress;
@@ -62,7 +65,9 @@ const tenthOf = sql`case when ${progress.completed} then ${TENTHS}
  */
 export async function chapterAnalytics(chapterId?: number): Promise<ChapterFigures[]> {
   const firstReaders = firstChapterReaders();
-  const onChapter = (column: typeof progress.chapterId | typeof chapterUnlocks.chapterId): SQL | undefined =>
+  const onChapter = (
+    column: typeof progress.chapterId | typeof chapterUnlocks.chapterId | typeof chapterVisitorDays.chapterId,
+  ): SQL | undefined =>
     chapterId === undefined ? undefined : eq(column, chapterId);
   const byTenth = db()
     .select({
@@ -107,6 +112,16 @@ export async function chapterAnalytics(chapterId?: number): Promise<ChapterFigur
     .where(onChapter(chapterUnlocks.chapterId))
     .groupBy(chapterUnlocks.chapterId)
     .as("unlocked");
+  const visitors = db()
+    .select({
+      chapterId: chapterVisitorDays.chapterId,
+      started: sql<string>`sum(${chapterVisitorDays.started})`.as("visitors_started"),
+      completed: sql<string>`sum(${chapterVisitorDays.completed})`.as("visitors_completed"),
+    })
+    .from(chapterVisitorDays)
+    .where(onChapter(chapterVisitorDays.chapterId))
+    .groupBy(chapterVisitorDays.chapterId)
+    .as("visitors");
   const rows = await db()
     .select({
       id: chapters.id,
@@ -119,10 +134,13 @@ export async function chapterAnalytics(chapterId?: number): Promise<ChapterFigur
       dropOff: perChapter.dropOff,
       unlocks: unlocked.unlocks,
       coins: unlocked.coins,
+      visitorsStarted: visitors.started,
+      visitorsFinished: visitors.completed,
     })
     .from(chapters)
     .leftJoin(perChapter, eq(perChapter.chapterId, chapters.id))
     .leftJoin(unlocked, eq(unlocked.chapterId, chapters.id))
+    .leftJoin(visitors, eq(visitors.chapterId, chapters.id))
     .where(chapterId === undefined ? undefined : eq(chapters.id, chapterId))
     .orderBy(asc(chapters.number));
   return rows.map((row) => {
@@ -140,6 +158,8 @@ export async function chapterAnalytics(chapterId?: number): Promise<ChapterFigur
       dropOff: row.dropOff ?? Array<number>(TENTHS).fill(0),
       unlocks: row.unlocks ?? 0,
       coins: Number(row.coins ?? 0),
+      visitorsStarted: Number(row.visitorsStarted ?? 0),
+      visitorsFinished: Number(row.visitorsFinished ?? 0),
     };
   });
 }
@@ -153,6 +173,8 @@ export const analyticsSorts = [
   "reached",
   "unlocks",
   "coins",
+  "visitorsStarted",
+  "visitorsFinished",
 ] as const;
 export type AnalyticsSort = (typeof analyticsSorts)[number];
 
@@ -175,6 +197,7 @@ export async function analyticsOverview(view: { sort: AnalyticsSort; descending:
     pages,
     total: all.length,
     firstReaders: all[0]?.started ?? 0,
+    firstVisitors: { started: all[0]?.visitorsStarted ?? 0, finished: all[0]?.visitorsFinished ?? 0 },
     funnel: all.map((chapter) => ({ number: chapter.number, reached: chapter.reached })),
   };
 }

@@ -12,16 +12,21 @@ export async function loadAccountProgress(chapter: number): Promise<ChapterProgr
   }
 }
 
+// A visitor's view of the chapter as the server last signed it (visitor-views.server.ts): kept in memory only,
+// sent back with the next write, so the server counts the reading of one view once.
+let view: string | undefined;
+
 /**
- * Sends signed-in readers' progress to the server; returns false (to retry later) when it could not.
- * `onEarned` gets the messages of achievements the write earned (the chapter page's toast).
+ * Sends the reader's progress to the server (a visitor's counts their reading there, anonymously); returns
+ * false (to retry later) when it could not. `onEarned` gets the messages of achievements the write earned
+ * (the chapter page's toast).
  */
 export async function sendProgress(
   chapter: number,
   progress: ChapterProgress,
   onEarned?: (messages: string[]) => void,
 ): Promise<boolean> {
-  const body = JSON.stringify({ entries: [{ chapter, progress }] });
+  const body = JSON.stringify({ entries: [{ chapter, progress }], view });
   if (document.visibilityState === "hidden" && navigator.sendBeacon) {
     return navigator.sendBeacon("/reader/progress", new Blob([body], { type: "application/json" }));
   }
@@ -32,10 +37,11 @@ export async function sendProgress(
       headers: { "Content-Type": "application/json" },
       keepalive: true,
     });
-    if (response.ok && onEarned)
-      void response
-        .json()
-        .then((body: { earned?: string[] }) => body.earned?.length && onEarned(body.earned));
+    if (response.ok)
+      void response.json().then((body: { earned?: string[]; view?: string }) => {
+        view = body.view;
+        if (body.earned?.length) onEarned?.(body.earned);
+      });
     return response.ok;
   } catch {
     return false;

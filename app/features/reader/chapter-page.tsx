@@ -22,7 +22,7 @@ import { useSwipe } from "./use-swipe";
 const loadSettingsSheet = () => import("./settings-sheet");
 const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
 const LockedView = lazyComponent(() => import("./locked-view"), "LockedView");
-// A signed-in reader's account progress: fetched by their pages only, never a visitor's.
+// Progress sent to the server: a signed-in reader's account, a visitor's anonymous counts (ADR 58).
 const accountProgress = () => import("./account-progress");
 const loadAccountProgress = (chapter: number) =>
   accountProgress().then((module) => module.loadAccountProgress(chapter));
@@ -92,7 +92,8 @@ export function ChapterPage({
   );
   const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
     loadAccountProgress: signedIn && !chapter.lock ? loadAccountProgress : undefined,
-    onSave: signedIn && !chapter.lock ? onSave : undefined,
+    // Not an author's preview as a visitor: the author's own reading is not a visitor's.
+    onSave: !chapter.lock && chapter.preview !== "visitor" ? onSave : undefined,
   });
 
   // "Copy link": the paragraph at the top of the view, as bookmarks take it, as `<origin>/chapter/N#p-K`;

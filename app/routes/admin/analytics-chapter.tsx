@@ -41,6 +41,8 @@ export default function AdminChapterAnalytics({ loaderData }: Route.ComponentPro
     ["reached", format.number(chapter.reached)],
     ["unlocks", format.number(chapter.unlocks)],
     ["coins", format.number(chapter.coins)],
+    ["visitorsStarted", format.number(chapter.visitorsStarted)],
+    ["visitorsFinished", format.number(chapter.visitorsFinished)],
   ] as const;
   return (
     <>

@@ -43,6 +43,8 @@ const columns = [
   "reached",
   "unlocks",
   "coins",
+  "visitorsStarted",
+  "visitorsFinished",
 ] as const satisfies readonly AnalyticsSort[];
 
 /** Each chapter's readers, completion, reading time, funnel, unlocks and coins, and the funnel drawn (ADR 42). */
@@ -51,7 +53,7 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
   const format = useFormat();
   const percent = usePercent();
   const readingTime = useReadingTime();
-  const { chapters, sort, descending, page, pages, funnel, firstReaders } = loaderData;
+  const { chapters, sort, descending, page, pages, funnel, firstReaders, firstVisitors } = loaderData;
   const link = (to: { sort: AnalyticsSort; descending: boolean; page: number }) =>
     `/admin/analytics?${new URLSearchParams({ sort: to.sort, dir: to.descending ? "desc" : "asc", page: String(to.page) })}`;
   const header = (key: AnalyticsSort, align: string) => (
@@ -82,9 +84,15 @@ export default function AdminAnalytics({ loaderData }: Route.ComponentProps) {
       <p className="text-muted">{t("admin.analytics.intro")}</p>
       <Panel id="funnel" title={t("admin.analytics.funnel")}>
         <FunnelChart funnel={funnel} base={firstReaders} />
+        <p className="mt-3 text-sm text-muted" data-testid="first-chapter-visitors">
+          {t("admin.analytics.visitorsFirst", {
+            started: format.number(firstVisitors.started),
+            finished: format.number(firstVisitors.finished),
+          })}
+        </p>
       </Panel>
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[48rem] text-left" data-testid="analytics-table">
+        <table className="w-full min-w-[60rem] text-left" data-testid="analytics-table">
           <caption className="sr-only">{t("admin.analytics.tableCaption")}</caption>
           <thead>
             <tr className="border-b border-line text-sm text-muted">

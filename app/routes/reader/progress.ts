@@ -2,10 +2,12 @@ import { data } from "react-router";
 import { z } from "zod";
 import { evaluateAchievements, localized } from "~/features/achievements/queries.server";
 import { requireUserForApi } from "~/features/auth/guards.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { chapterLock, visibleChapter } from "~/features/reader/access.server";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import { getProgress, readerTimeZone, saveProgress } from "~/features/reader/queries.server";
+import { countVisitorProgress, MAX_VIEW_LENGTH } from "~/features/reader/visitor-views.server";
 import { serverTranslator } from "~/i18n/server";
 import { releaseTime } from "~/lib/clock.server";
 import { INT32_MAX, parseId } from "~/lib/parse";
@@ -24,6 +26,23 @@ const bodySchema = z.object({
     .max(500),
 });
 
+/**
+ * A visitor's write: one chapter's record and the view the last answer gave (visitor-views.server.ts). A
+ * visitor's page sends one small record at a time, so anything longer is refused unread.
+ */
+const visitorSchema = z.object({
+  entries: z
+    .array(
+      z.object({
+        chapter: z.number().int().positive().max(INT32_MAX),
+        progress: z.custom<ChapterProgress>((value) => parseProgress(value) !== undefined),
+      }),
+    )
+    .length(1),
+  view: z.string().max(MAX_VIEW_LENGTH).optional(),
+});
+const MAX_VISITOR_BODY = 2048;
+
 /** A signed-in reader's progress in one chapter (`?chapter=N`), as the account has it. */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUserForApi(request);
@@ -37,16 +56,42 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 /**
+ * Visitors' progress counts their reading, without keeping anything of them: one record of a chapter open to
+ * every visitor (404 for one that does not exist for them, 403 for one locked), answered with the view to
+ * send back next time.
+ */
+async function visitorAction(text: string, address: string) {
+  if (text.length > MAX_VISITOR_BODY) return data({ error: "too-large" }, { status: 413 });
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return data({ error: "bad-json" }, { status: 400 });
+  }
+  const parsed = visitorSchema.safeParse(body);
+  const entry = parsed.data?.entries[0];
+  const progress = entry && parseProgress(entry.progress);
+  if (!parsed.success || !entry || !progress) return data({ error: "bad-progress" }, { status: 400 });
+  const chapter = visibleChapter(await getChapterCatalog(), entry.chapter, undefined);
+  if (!chapter) return data({ error: "unknown-chapter", refused: [entry.chapter] }, { status: 404 });
+  if (await chapterLock(chapter, undefined, releaseTime()))
+    return data({ error: "locked-chapter", refused: [entry.chapter] }, { status: 403 });
+  return { saved: 1, view: await countVisitorProgress(chapter, progress, parsed.data.view, address) };
+}
+
+/**
  * Signed-in readers' progress, sent in batches (and by sendBeacon when a page is left). Progress is kept only
  * in chapters the reader may open now (the chapter access rule): an entry for a chapter that does not exist
  * for them answers 404, one for a chapter locked to them 403; the other entries of the batch are kept (the
  * sign-in hand-over of a browser's reading sends many at once).
  */
-export async function action({ request }: Route.ActionArgs) {
-  const user = await requireUserForApi(request);
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await getSessionUser(request);
+  const text = await request.text();
+  if (!user) return visitorAction(text, context.ip);
   let body: unknown;
   try {
-    body = JSON.parse(await request.text());
+    body = JSON.parse(text);
   } catch {
     return data({ error: "bad-json" }, { status: 400 });
   }
