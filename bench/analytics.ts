@@ -43,11 +43,12 @@ async function generate(handle: DatabaseHandle) {
     await tx.execute(sql`
       insert into reading_progress
         (user_id, chapter_id, completion_percentage, reading_time_seconds, scroll_position, completed)
-      select user_id, chapter_id, percentage, floor(random() * 1800)::int, percentage / 100.0, percentage = 100
+      select user_id, chapter_id, percentage, seconds, percentage / 100.0, percentage >= 98 and seconds >= 30
       from (
         select r.id as user_id, c.id as chapter_id,
           case when random() < 0.6 then 98 + floor(random() * 3)::int else floor(random() * 98)::int end
-            as percentage
+            as percentage,
+          floor(random() * 1800)::int as seconds
         from (
           select id,
             case when random() < 0.8 then 1 else 1 + floor(random() * ${chapterCount})::int end as start,
@@ -61,6 +62,11 @@ async function generate(handle: DatabaseHandle) {
       select p.user_id, p.chapter_id, c.coins_required
       from reading_progress p join chapters c on c.id = p.chapter_id
       where c.coins_required > 0 and random() < 0.33`);
+    // Visitors' reads and completions of each chapter on each of the last 40 days (ADR 58).
+    await tx.execute(sql`
+      insert into chapter_visitor_days (chapter_id, day, started, completed)
+      select c.id, (current_date - d)::date, floor(random() * 50)::int, floor(random() * 20)::int
+      from chapters c cross join generate_series(0, 39) d`);
     // What the overview counts: reading days (a reader reads on one day in four of the last 40), two months
     // of payments (two a reader), and a support subscription for one reader in five.
     await tx.execute(sql`

@@ -21,13 +21,18 @@ const newAddress = () => `198.51.100.${++addresses % 250}-${Date.now()}`;
 
 /** POST /reader/progress as a visitor's page sends it: no cookie, one record, the view it was last given. */
 async function visit(address: string, chapter: number, progress: object, view?: string): Promise<Answer> {
-  const body = typeof progress === "string" ? progress : JSON.stringify({ entries: [{ chapter, progress }], view });
+  const body =
+    typeof progress === "string" ? progress : JSON.stringify({ entries: [{ chapter, progress }], view });
   const request = new Request("http://localhost/reader/progress", {
     method: "POST",
     body,
     headers: { "Content-Type": "application/json" },
   });
-  const result = (await progressAction({ request, params: {}, context: { ip: address } } as never)) as unknown as {
+  const result = (await progressAction({
+    request,
+    params: {},
+    context: { ip: address },
+  } as never)) as unknown as {
     init?: ResponseInit;
     data?: Answer;
   } & Answer;

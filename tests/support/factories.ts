@@ -269,7 +269,12 @@ export async function seedReadingHistory(
   const completed: ReadingHistory["completed"] = [];
   let cumulative = 0;
   // Opened the day before the first: the server counts reading from a chapter's first write on.
-  await saveProgress(userId, readingChapter, emptyProgress(), new Date(Date.parse(`${first}T00:00:00Z`) - 86_400_000));
+  await saveProgress(
+    userId,
+    readingChapter,
+    emptyProgress(),
+    new Date(Date.parse(`${first}T00:00:00Z`) - 86_400_000),
+  );
   const half = Math.floor(length / 2);
   for (let index = 0; index < length; index++) {
     const day = shiftDay(first, index);
@@ -329,7 +334,9 @@ export async function seedReadingHistory(
       left -= add;
       const at = instantAt(
         day,
-        inNewYork ? `23:${String(30 + 5 * minute).padStart(2, "0")}` : `20:${String(5 * minute).padStart(2, "0")}`,
+        inNewYork
+          ? `23:${String(30 + 5 * minute).padStart(2, "0")}`
+          : `20:${String(5 * minute).padStart(2, "0")}`,
         offset,
       );
       minute++;

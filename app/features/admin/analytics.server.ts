@@ -67,8 +67,7 @@ export async function chapterAnalytics(chapterId?: number): Promise<ChapterFigur
   const firstReaders = firstChapterReaders();
   const onChapter = (
     column: typeof progress.chapterId | typeof chapterUnlocks.chapterId | typeof chapterVisitorDays.chapterId,
-  ): SQL | undefined =>
-    chapterId === undefined ? undefined : eq(column, chapterId);
+  ): SQL | undefined => (chapterId === undefined ? undefined : eq(column, chapterId));
   const byTenth = db()
     .select({
       chapterId: progress.chapterId,

@@ -1,12 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  advance,
-  emptyProgress,
-  mergeProgress,
-  parseProgress,
-  readSecond,
-  toggleBookmark,
-} from "./progress";
+import { advance, emptyProgress, mergeProgress, parseProgress, readSecond, toggleBookmark } from "./progress";
 
 const now = new Date("2026-11-22T10:00:00Z");
 

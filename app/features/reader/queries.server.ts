@@ -2,12 +2,12 @@ import { and, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, readingDays, readingProgress, readingSettings, users } from "#db/schema";
 import { forgetKeptSessions } from "~/features/auth/session.server";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import type { ReadingSettings } from "~/features/reading-settings/settings";
 import { READING_DAY_SECONDS } from "~/features/streaks/streaks";
 import type { Language } from "~/i18n/config";
 import { localDateTime } from "~/lib/local-time";
-import { getChapterCatalog } from "~/features/chapters/catalog.server";
-import { COMPLETION_THRESHOLD, type ChapterProgress, mergeProgress } from "./progress";
+import { type ChapterProgress, COMPLETION_THRESHOLD, mergeProgress } from "./progress";
 import { countReading, countsAsCompleted } from "./reading-rule";
 
 export async function saveReadingSettings(userId: number, settings: ReadingSettings) {
@@ -122,7 +122,8 @@ export async function saveProgress(
       .onConflictDoUpdate({ target: [readingProgress.userId, readingProgress.chapterId], set: values });
     const added = count.seconds;
     let readingDay = false;
-    if (added > 0) {      const [day] = await tx
+    if (added > 0) {
+      const [day] = await tx
         .insert(readingDays)
         .values({ userId, day: local.slice(0, 10), seconds: added, languages: [context.language] })
         .onConflictDoUpdate({

@@ -37,7 +37,10 @@ describe("the reading rule", () => {
 
   it("never counts more than the server's clock saw pass, nor more than 300 s a write (fuzz)", () => {
     const writes = fc.array(
-      fc.record({ claimed: fc.integer({ min: 0, max: 10_000_000 }), gap: fc.integer({ min: 0, max: 900_000 }) }),
+      fc.record({
+        claimed: fc.integer({ min: 0, max: 10_000_000 }),
+        gap: fc.integer({ min: 0, max: 900_000 }),
+      }),
       { minLength: 1, maxLength: 40 },
     );
     fc.assert(

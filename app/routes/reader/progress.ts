@@ -124,7 +124,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const saved = parsed.data.entries.length - unknown.length - locked.length;
   if (unknown.length || locked.length)
     return data(
-      { error: unknown.length ? "unknown-chapter" : "locked-chapter", saved, refused: [...unknown, ...locked] },
+      {
+        error: unknown.length ? "unknown-chapter" : "locked-chapter",
+        saved,
+        refused: [...unknown, ...locked],
+      },
       { status: unknown.length ? 404 : 403 },
     );
   return {
