@@ -11,6 +11,7 @@ import { createSession } from "~/features/auth/session.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
+import { emptyProgress } from "~/features/reader/progress";
 import { saveProgress, saveReadingSettings } from "~/features/reader/queries.server";
 import { loader as dataLoader } from "~/routes/account/data";
 import { drivers, openTestDatabase } from "../support/database";
@@ -26,6 +27,14 @@ async function activeReader(marker: string) {
   const id = await createAccount({ username: name, email, password: "secret1" });
   const cookie = await createSession(id, { remember: true, ip: "203.0.113.9", userAgent: `agent-${name}` });
   await saveReadingSettings(id, { fontSize: 20, fontFamily: "gothic", lineHeight: 2 });
+  // Opened ten minutes before the write that brings its reading time (the server counts from its first write).
+  await saveProgress(
+    id,
+    2,
+    { ...emptyProgress(), lastReadAt: "2026-11-20T09:50:00.000Z" },
+    new Date("2026-11-20T09:50:00.000Z"),
+    { timeZone: "Asia/Tokyo", language: "fr" },
+  );
   await saveProgress(
     id,
     2,
@@ -85,10 +94,10 @@ describe.each(drivers)("the data download on %s", (driver) => {
         chapterNumber: 2,
         paragraph: 12,
         bookmarks: [3, 9],
-        readingTimeSeconds: 321,
+        readingTimeSeconds: 300,
       }),
     ]);
-    // 321 seconds claimed at once: a write adds at most 300 to the day (Tokyo's 20 November, 19:00).
+    // 321 seconds claimed at once: a write counts at most 300 (Tokyo's 20 November, 19:00).
     expect(body.readingDays).toEqual([{ day: "2026-11-20", seconds: 300, languages: ["fr"] }]);
     expect(body.achievements).toEqual(
       expect.arrayContaining([expect.objectContaining({ key: "first-bookmark" })]),
