@@ -32,7 +32,7 @@ test("home's merchandise: Buy Now takes a piece to checkout, the Art Print to it
     "href",
     "/shop/product/6",
   );
-  await page.screenshot({ path: testInfo.outputPath("home-merchandise.png"), fullPage: true });
+  await tiles.screenshot({ path: testInfo.outputPath("home-merchandise.png") });
 
   await tiles.getByRole("button", { name: `${c.add.buyNow}: Bookmark Set (5pc)` }).click();
   await expect(page).toHaveURL(/\/checkout$/);
