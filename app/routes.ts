@@ -102,6 +102,7 @@ export default [
     route("admin/subscriptions", "routes/admin/subscriptions.tsx"),
     route("admin/readers", "routes/admin/readers.tsx"),
     route("admin/comments", "routes/admin/comments.tsx"),
+    route("admin/inquiries", "routes/admin/inquiries.tsx"),
     route("admin/readers/:id", "routes/admin/reader.tsx"),
     route("admin/analytics", "routes/admin/analytics.tsx"),
     route("admin/analytics/:id", "routes/admin/analytics-chapter.tsx"),

@@ -168,7 +168,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <SectionHeading id="merch">{t("home.merchandise")}</SectionHeading>
         <div className="grid grid-cols-1 gap-4 min-[480px]:grid-cols-2 lg:grid-cols-3">
           {products.map((product) => (
-            <ProductCard key={product.id} product={product} />
+            <ProductCard key={product.id} product={product} buyNow />
           ))}
         </div>
       </section>

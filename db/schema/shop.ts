@@ -154,3 +154,38 @@ export const orderLines = pgTable(
     check("order_lines_membership_days_non_negative", sql`${t.membershipDays} >= 0`),
   ],
 );
+
+export const inquiryStatuses = ["new", "answered"] as const;
+export type InquiryStatus = (typeof inquiryStatuses)[number];
+
+/**
+ * An inquiry sent from a product's Inquire form (ADR 26, kept since ADR 59): the sender's name, address and
+ * message as given, for the author to find in the admin and mark answered. Not tied to an account (a
+ * visitor's form); the product's name is kept as it was asked about, in case the product goes.
+ */
+export const inquiries = pgTable(
+  "inquiries",
+  {
+    id: serial("id").primaryKey(),
+    productId: integer("product_id").references(() => products.id, { onDelete: "set null" }),
+    productName: text("product_name").notNull(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    message: text("message").notNull(),
+    /** The language of the page it was written from (the sender's copy went out in it). */
+    language: text("language").notNull(),
+    status: text("status", { enum: inquiryStatuses }).notNull().default("new"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    answeredAt: timestamp("answered_at", { withTimezone: true }),
+  },
+  (t) => [
+    // The admin's list: newest first, all or one status.
+    index("inquiries_status_id").on(t.status, t.id),
+    check("inquiries_status_known", sql`${t.status} in ('new', 'answered')`),
+    check("inquiries_answered_at", sql`(${t.status} = 'answered') = (${t.answeredAt} is not null)`),
+    // The form's limits (features/inquiries/schema.ts), a last guard.
+    check("inquiries_name_length", sql`char_length(${t.name}) between 1 and 100`),
+    check("inquiries_email_length", sql`char_length(${t.email}) <= 254`),
+    check("inquiries_message_length", sql`char_length(${t.message}) between 1 and 2000`),
+  ],
+);

@@ -161,6 +161,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/chapters/:id/revisions": [{ path: "/admin/chapters/1/revisions", status: 404, translated: true }],
   "admin/preview": "resource",
   "admin/comments": [{ path: "/admin/comments", status: 404, translated: true, signedIn: true }],
+  "admin/inquiries": [{ path: "/admin/inquiries", status: 404, translated: true, signedIn: true }],
   "*": [{ path: "/no/such/page", status: 404, translated: true }],
 };
 

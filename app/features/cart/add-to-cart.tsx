@@ -57,64 +57,68 @@ export function AddToCartForm({
   };
   const id = `add-${productId}`;
   return (
-    <form method="post" action="/cart" onSubmit={onSubmit} className="flex flex-col gap-3">
-      <input type="hidden" name="intent" value="add" />
-      <input type="hidden" name="productId" value={productId} />
-      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
-      {pieces ? (
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-piece`} className="font-display text-sm tracking-wide">
-            {t("cart.add.piece")}
-          </label>
-          <select id={`${id}-piece`} name="variantId" required defaultValue="" className={selectClass}>
-            <option value="" disabled>
-              {t("cart.add.choosePiece")}
-            </option>
-            {pieces.map((piece) => (
-              <option key={piece.id} value={piece.id}>
-                {piece.title}
+    // The messages sit outside the controls' gap: empty, they take no room, so the button ends where a tile's
+    // link does ("Choose a piece", "Inquire") and the tiles of a row line up.
+    <form method="post" action="/cart" onSubmit={onSubmit} className="flex flex-col">
+      <div className="flex flex-col gap-3">
+        <input type="hidden" name="intent" value="add" />
+        <input type="hidden" name="productId" value={productId} />
+        <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+        {pieces ? (
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-piece`} className="font-display text-sm tracking-wide">
+              {t("cart.add.piece")}
+            </label>
+            <select id={`${id}-piece`} name="variantId" required defaultValue="" className={selectClass}>
+              <option value="" disabled>
+                {t("cart.add.choosePiece")}
               </option>
-            ))}
-          </select>
-        </div>
-      ) : (
-        <input type="hidden" name="variantId" value="" />
-      )}
-      {compact ? (
-        <input type="hidden" name="quantity" value="1" />
-      ) : (
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${id}-quantity`} className="font-display text-sm tracking-wide">
-            {t("cart.add.quantity")}
-          </label>
-          <select
-            id={`${id}-quantity`}
-            name="quantity"
-            defaultValue="1"
-            disabled={soldOut}
-            className={`${selectClass} max-w-32`}
-          >
-            {quantityChoices(stock).map((n) => (
-              <option key={n} value={n}>
-                {n}
-              </option>
-            ))}
-          </select>
-        </div>
-      )}
-      <button
-        type="submit"
-        disabled={soldOut || busy}
-        aria-label={compact ? `${t("cart.add.button")}: ${productName}` : undefined}
-        className={buttonClass("primary", "disabled:cursor-not-allowed disabled:opacity-60")}
-      >
-        {soldOut ? t("cart.add.soldOut") : busy ? t("cart.add.adding") : t("cart.add.button")}
-      </button>
-      <p role="status" className="text-sm text-muted">
-        {reply?.ok ? t("cart.add.added") : ""}
+              {pieces.map((piece) => (
+                <option key={piece.id} value={piece.id}>
+                  {piece.title}
+                </option>
+              ))}
+            </select>
+          </div>
+        ) : (
+          <input type="hidden" name="variantId" value="" />
+        )}
+        {compact ? (
+          <input type="hidden" name="quantity" value="1" />
+        ) : (
+          <div className="flex flex-col gap-1">
+            <label htmlFor={`${id}-quantity`} className="font-display text-sm tracking-wide">
+              {t("cart.add.quantity")}
+            </label>
+            <select
+              id={`${id}-quantity`}
+              name="quantity"
+              defaultValue="1"
+              disabled={soldOut}
+              className={`${selectClass} max-w-32`}
+            >
+              {quantityChoices(stock).map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        <button
+          type="submit"
+          disabled={soldOut || busy}
+          aria-label={compact ? `${t("cart.add.button")}: ${productName}` : undefined}
+          className={buttonClass("primary", "disabled:cursor-not-allowed disabled:opacity-60")}
+        >
+          {soldOut ? t("cart.add.soldOut") : busy ? t("cart.add.adding") : t("cart.add.button")}
+        </button>
+      </div>
+      <p role="status" className="text-sm text-muted not-empty:mt-3">
+        {reply?.ok ? t("cart.add.added") : null}
       </p>
       {reply && !reply.ok ? (
-        <p role="alert" className="text-sm text-accent">
+        <p role="alert" className="mt-3 text-sm text-accent">
           {t(reply.error)}
         </p>
       ) : null}

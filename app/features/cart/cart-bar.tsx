@@ -1,8 +1,11 @@
+import { useLocation } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { CartSummary } from "./summary";
+
+const CHECKOUT = "/checkout";
 
 /**
  * The shop's cart bar (ADR 24): fixed to the bottom of the viewport while the cart holds something, with the
@@ -12,6 +15,8 @@ import type { CartSummary } from "./summary";
 export function CartBar({ cart }: { cart: CartSummary | null }) {
   const { t } = useTranslation();
   const format = useFormat();
+  // On the checkout itself the link would lead to the page the reader is on: the bar keeps only the summary.
+  const atCheckout = useLocation().pathname === CHECKOUT;
   if (!cart) return null;
   return (
     <section
@@ -26,9 +31,11 @@ export function CartBar({ cart }: { cart: CartSummary | null }) {
             total: format.money(cart.totalCents, cart.currency, { minor: true }),
           })}
         </p>
-        <Link to="/checkout" className={buttonClass("primary")}>
-          {t("cart.bar.checkout")}
-        </Link>
+        {atCheckout ? null : (
+          <Link to={CHECKOUT} className={buttonClass("primary")}>
+            {t("cart.bar.checkout")}
+          </Link>
+        )}
       </div>
     </section>
   );

@@ -9,6 +9,7 @@ import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import type { Inquiry } from "./schema";
+import { forgetInquiry, keepInquiry } from "./store.server";
 
 /** Per client address: INQUIRY_LIMIT_PER_HOUR (default 5), read when used (ADR 26). */
 export function ipRule(): Rule {
@@ -35,8 +36,9 @@ export type SendOutcome =
   | { ok: false; mailFailed: true };
 
 /**
- * Counts the inquiry against both limits, then mails the author (Reply-To: the sender) while the sender waits,
- * so a mail server failure can be shown and the form kept. The sender's copy goes after the answer, with
+ * Counts the inquiry against both limits, keeps it for the admin (ADR 59), then mails the author (Reply-To:
+ * the sender) while the sender waits, so a mail server failure can be shown and the form kept; the kept row
+ * is then taken back, as the sender will send it again. The sender's copy goes after the answer, with
  * retries: the author has the inquiry by then, and sending it again would make a duplicate.
  */
 export async function sendInquiry(
@@ -75,9 +77,11 @@ export async function sendInquiry(
     senderDomain: inquiry.email.slice(inquiry.email.lastIndexOf("@") + 1).toLowerCase(),
     messageLength: inquiry.message.length,
   };
+  const kept = await keepInquiry(inquiry, product, language);
   try {
     await getMailer().send(toAuthor);
   } catch (error) {
+    await forgetInquiry(kept);
     logger.error({ event: "inquiry.failed", ...line, err: error }, "inquiry could not be mailed");
     return { ok: false, mailFailed: true };
   }

@@ -1,4 +1,5 @@
 import { AddToCartForm } from "~/features/cart/add-to-cart";
+import { BuyNowForm } from "~/features/cart/buy-now";
 import { tierForMembershipDays } from "~/features/membership/tiers";
 import { UploadedImage } from "~/features/uploads/uploaded-image";
 import { useTranslation } from "~/i18n/react";
@@ -13,12 +14,12 @@ const CARD_SIZES = "(min-width: 64rem) 23rem, (min-width: 30rem) 50vw, 100vw";
 /** Fewer than this many left reads "Only N left". */
 const LOW_STOCK = 10;
 
-/** "In stock", "Only 3 left" or "Sold out" (docs/product-rules.md "Cart"). */
+/** "47 in stock", "Only 3 left" or "Sold out" (docs/product-rules.md "Shop"). */
 export function StockNote({ stock }: { stock: number }) {
   const { t } = useTranslation();
   if (stock <= 0) return <p className="font-display text-accent">{t("cart.stock.soldOut")}</p>;
   if (stock < LOW_STOCK) return <p className="text-accent">{t("cart.stock.onlyLeft", { count: stock })}</p>;
-  return <p className="text-muted">{t("cart.stock.inStock")}</p>;
+  return <p className="text-muted">{t("cart.stock.inStock", { count: stock })}</p>;
 }
 
 /** "Observer membership · 30 days" for products that grant membership; nothing otherwise. */
@@ -41,12 +42,17 @@ export function Price({ cents, currency }: { cents: number; currency: string }) 
 
 /**
  * A product tile: its name links to its page; its button adds one to the cart (a product sold as it is),
- * leads to the page to choose a piece (the Art Print), or to ask about it (priced 0).
+ * leads to the page to choose a piece (the Art Print), or to ask about it (priced 0). With `buyNow` (home's
+ * merchandise) the button reads "Buy Now": the piece goes into the cart and the buyer on to the checkout,
+ * or, for a piece to choose, to its page.
  */
-export function ProductCard({ product }: { product: ProductSummary }) {
+export function ProductCard({ product, buyNow = false }: { product: ProductSummary; buyNow?: boolean }) {
   const { t } = useTranslation();
   const action = productAction(product);
   const page = `/shop/product/${product.id}`;
+  const linkText = t(
+    action === "inquire" ? "shop.inquire" : buyNow ? "cart.add.buyNow" : "cart.add.choosePieceLink",
+  );
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border border-line bg-[color:var(--surface)]">
       <UploadedImage
@@ -71,14 +77,23 @@ export function ProductCard({ product }: { product: ProductSummary }) {
         <MembershipBonus days={product.membershipDays} />
         <div className="mt-auto pt-2">
           {action === "add" || action === "sold-out" ? (
-            <AddToCartForm productId={product.id} productName={product.name} stock={product.stock} compact />
+            buyNow ? (
+              <BuyNowForm productId={product.id} productName={product.name} stock={product.stock} />
+            ) : (
+              <AddToCartForm
+                productId={product.id}
+                productName={product.name}
+                stock={product.stock}
+                compact
+              />
+            )
           ) : (
             <Link
               to={page}
               className={buttonClass("primary", "w-full")}
-              aria-label={`${t(action === "inquire" ? "shop.inquire" : "cart.add.choosePieceLink")}: ${product.name}`}
+              aria-label={`${linkText}: ${product.name}`}
             >
-              {t(action === "inquire" ? "shop.inquire" : "cart.add.choosePieceLink")}
+              {linkText}
             </Link>
           )}
         </div>

@@ -45,6 +45,7 @@ const sections = [
   { to: "/admin/legal/terms", key: "legal", end: false, under: "/admin/legal/" },
   { to: "/admin/readers", key: "readers", end: false },
   { to: "/admin/comments", key: "comments", end: false },
+  { to: "/admin/inquiries", key: "inquiries", end: false },
   { to: "/admin/orders", key: "orders", end: false },
   { to: "/admin/payments", key: "payments", end: false },
   { to: "/admin/subscriptions", key: "subscriptions", end: false },

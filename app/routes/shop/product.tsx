@@ -8,6 +8,7 @@ import { NotFoundScreen } from "~/features/layout/error-screen";
 import { productAction, productSummary } from "~/features/shop/catalog";
 import { MembershipBonus, Price, ProductCard, StockNote } from "~/features/shop/product-card";
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
+import { getSiteSettings } from "~/features/site/queries.server";
 import { UploadedImage } from "~/features/uploads/uploaded-image";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
@@ -27,9 +28,10 @@ export async function loader({ params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const product = id === undefined ? undefined : await getProduct(id);
   if (!product) throw data(null, { status: 404 });
-  const [related, pieces] = await Promise.all([
+  const [related, pieces, site] = await Promise.all([
     getRelatedProducts(product),
     product.variantKind === "gallery" ? listGalleryItems() : [],
+    getSiteSettings(),
   ]);
   const { descriptionMd, ...rest } = product;
   return {
@@ -39,12 +41,13 @@ export async function loader({ params }: Route.LoaderArgs) {
     html: renderMarkdownCached(descriptionMd),
     pieces: pieces.map(({ id, title }) => ({ id, title })),
     related: related.map(productSummary),
+    author: site.author,
   };
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { product, html, pieces, related, summary } = loaderData;
+  const { product, html, pieces, related, summary, author } = loaderData;
   const action = productAction(product);
   const site = useSiteFacts();
   const path = `/shop/product/${product.id}`;
@@ -109,9 +112,16 @@ export default function Product({ loaderData }: Route.ComponentProps) {
           </p>
           <MembershipBonus days={product.membershipDays} />
           {action === "inquire" ? (
-            <Link to={`/shop/product/${product.id}/inquire`} className={buttonClass("primary", "self-start")}>
-              {t("shop.inquire")}
-            </Link>
+            <>
+              <Link
+                to={`/shop/product/${product.id}/inquire`}
+                className={buttonClass("primary", "self-start")}
+              >
+                {t("shop.inquire")}
+              </Link>
+              {/* What the button does, whatever the description says: a message, not an order. */}
+              <p className="text-muted">{t("shop.inquireNote", { author })}</p>
+            </>
           ) : (
             <>
               <StockNote stock={product.stock} />
