@@ -4,7 +4,12 @@ import es from "./locales/es.json";
 import fr from "./locales/fr.json";
 import ja from "./locales/ja.json";
 
-type Catalogue = typeof en;
+/** What this test reads of a catalogue. */
+type Catalogue = {
+  tiers: Record<string, string>;
+  supporters: { tiers: Record<string, string> };
+  payments: { giftItem: string };
+};
 const catalogues: Record<string, Catalogue> = { en, es, fr, ja };
 const tierKeys = ["observer", "analyst", "first_human"] as const;
 
