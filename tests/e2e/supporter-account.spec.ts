@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
+import fr from "../../app/i18n/locales/fr.json" with { type: "json" };
 import { register } from "../support/browser";
 import { expect as baseExpect, hydrated, test } from "../support/fixtures";
 
@@ -37,7 +38,10 @@ test("a subscriber's tier reads as theirs on /fundraiser, the others offer a cha
   await expect(observer).toHaveAttribute("aria-current", "true");
   await expect(observer.getByText(f.yourTier)).toBeVisible();
   await expect(observer.getByTestId("own-tier")).toContainText(s.renews.split("{{")[0] ?? "");
-  await expect(observer.getByRole("link", { name: f.manage })).toHaveAttribute("href", "/account/subscription");
+  await expect(observer.getByRole("link", { name: f.manage })).toHaveAttribute(
+    "href",
+    "/account/subscription",
+  );
   await expect(
     tierCard(page, "analyst").getByRole("button", { name: f.upgrade.replace("{{tier}}", "Analyst") }),
   ).toBeVisible();
@@ -80,4 +84,23 @@ test("the account's overview shows the site's community invite when Discord sign
   const invite = overview.getByRole("link", { name: setting("communityLabel"), exact: true });
   await expect(invite).toHaveAttribute("href", setting("communityUrl"));
   await expect(page.getByTestId("discord-username")).toHaveCount(0);
+});
+
+test("in French a tier has one name: the tier cards, their buttons and the supporters filter", async ({
+  page,
+  prefer,
+}) => {
+  await prefer({ lang: "fr" });
+  await page.goto("/fundraiser");
+  const observer = tierCard(page, "observer");
+  await expect(observer.getByRole("heading", { level: 3 })).toHaveText(fr.tiers.observer);
+  await expect(
+    observer.getByRole("button", { name: fr.fundraiser.join.replace("{{tier}}", fr.tiers.observer) }),
+  ).toBeVisible();
+  // The perks and pitches are the author's content, in the author's language; the names are the interface's.
+  const english = /\b(Observer|Analyst|First Human)\b/;
+  await expect(page.getByRole("button", { name: english })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: english })).toHaveCount(0);
+  await page.goto("/fundraiser/supporters");
+  await expect(page.getByRole("link", { name: fr.tiers.observer, exact: true })).toBeVisible();
 });
