@@ -49,6 +49,48 @@ describe("checkSource", () => {
   });
 });
 
+describe("checkSource: English assembled in code", () => {
+  const keys = new Set(["known.key"]);
+
+  it("finds words in literals and templates a page renders, chosen, joined or given as a shown label", () => {
+    const component = `export const A = ({ paid, n, tier }) => (
+      <p aria-label={\`\${n} coins\`}>
+        {paid ? "Paid" : t("known.key")}
+        {\`\${n} coins\`}
+        {n > 1 && "many"}
+        {tier.name + " (monthly)"}
+      </p>
+    );`;
+    const problems = checkSource("a.tsx", component, keys);
+    expect(problems).toHaveLength(5);
+    expect(problems.join("\n")).toMatch(/a\.tsx:2: aria-label assembled outside the catalogue/);
+    expect(problems.join("\n")).toMatch(/"Paid"/);
+    expect(problems.join("\n")).toMatch(/"many"/);
+    expect(problems.join("\n")).toMatch(/" \(monthly\)"/);
+
+    const loader = `export const activity = (payment) => [
+      { kind: "purchase", label: "One-off gift" },
+      { kind: "purchase", label: \`\${payment.tier} (monthly)\` },
+    ];`;
+    expect(checkSource("app/features/x/queries.server.ts", loader, keys)).toEqual([
+      'app/features/x/queries.server.ts:2: label: assembled outside the catalogue: "One-off gift"',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the problem quotes the template's source
+      "app/features/x/queries.server.ts:3: label: assembled outside the catalogue: `${payment.tier} (monthly)`",
+    ]);
+  });
+
+  it("leaves paths, names, keys and punctuation alone", () => {
+    const code = `export const B = ({ slug, slot, n, tier }) => (
+      <Link to={\`/wiki/\${slug}\`} className={\`text-sm \${n ? "font-bold" : ""}\`}>
+        {t(\`tiers.\${tier}\`)}{" · "}{n}{\`#\${n}\`}
+        {format.money(n, "USD")}
+      </Link>
+    );
+    const field = { caption: \`artwork\${slot}Caption\`, label: t("known.key") };`;
+    expect(checkSource("b.tsx", code, keys)).toEqual([]);
+  });
+});
+
 /** A project of the given files, as the checks read it. */
 const project = (files: Record<string, string>) => (file: string) => files[file];
 

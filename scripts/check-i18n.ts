@@ -70,29 +70,90 @@ export function compareCatalogues(en: Catalogue, other: Catalogue, language: str
 const TEXT_ATTRIBUTES = new Set(["alt", "title", "placeholder", "aria-label", "aria-description", "label"]);
 const hasWords = (text: string) => /\p{L}{2,}/u.test(text);
 
+/**
+ * The string literals and templates with words that an expression renders as text: its literal leaves, and
+ * those reached through a choice (`a ? "Paid" : "Due"`, `x ?? "none"`, `ok && "Saved"`), a concatenation
+ * (`n + " coins"`) or a template's parts (`${n} coins`). A call (`t("key")`, `format.money(…)`) or a
+ * variable is not followed: what they return is theirs to answer for.
+ */
+function assembledText(node: ts.Expression): ts.Node[] {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node))
+    return hasWords(node.text) ? [node] : [];
+  if (ts.isTemplateExpression(node)) {
+    // A template's words are text when they stand apart (`${n} coins`), not glued into a path or a name
+    // (`/wiki/${slug}`, `artwork${slot}Caption`).
+    const parts = [node.head.text, ...node.templateSpans.map((span) => span.literal.text)];
+    return parts.some((part) => /\s[^\p{L}\s]*\p{L}{2,}|\p{L}{2,}[^\p{L}\s]*\s/u.test(part))
+      ? [node]
+      : node.templateSpans.flatMap((span) => assembledText(span.expression));
+  }
+  if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isNonNullExpression(node))
+    return assembledText(node.expression);
+  if (ts.isConditionalExpression(node))
+    return [...assembledText(node.whenTrue), ...assembledText(node.whenFalse)];
+  if (ts.isBinaryExpression(node)) {
+    const operator = node.operatorToken.kind;
+    if (operator === ts.SyntaxKind.AmpersandAmpersandToken) return assembledText(node.right);
+    if (
+      operator === ts.SyntaxKind.PlusToken ||
+      operator === ts.SyntaxKind.BarBarToken ||
+      operator === ts.SyntaxKind.QuestionQuestionToken
+    )
+      return [...assembledText(node.left), ...assembledText(node.right)];
+  }
+  if (ts.isArrayLiteralExpression(node))
+    return node.elements.flatMap((element) => (ts.isExpression(element) ? assembledText(element) : []));
+  return [];
+}
+
+/**
+ * Properties whose value a page shows as the name or label of something (`{ label: "One-off gift" }`): text
+ * a loader or a helper assembles for the page, which reaches it in one language whatever the reader's.
+ */
+const SHOWN_PROPERTIES = new Set(["label", "heading", "caption", "itemName"]);
+
 /** Text in a .tsx file that bypasses the catalogue, and t("key") calls whose key is unknown. */
 export function checkSource(file: string, code: string, knownKeys: Set<string>): string[] {
   const problems: string[] = [];
-  const source = ts.createSourceFile(file, code, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX);
+  const source = parse(file, code);
   const where = (node: ts.Node) => {
     const { line } = source.getLineAndCharacterOfPosition(node.getStart());
     return `${file}:${line + 1}`;
   };
+  const assembled = (node: ts.Node, what: string) =>
+    problems.push(`${where(node)}: ${what} assembled outside the catalogue: ${node.getText().slice(0, 60)}`);
   const visit = (node: ts.Node) => {
     if (ts.isJsxText(node) && hasWords(node.getText())) {
       problems.push(`${where(node)}: text outside the catalogue: "${node.getText().trim().slice(0, 60)}"`);
     }
     if (ts.isJsxAttribute(node) && TEXT_ATTRIBUTES.has(node.name.getText()) && node.initializer) {
       const value = node.initializer;
-      const literal = ts.isStringLiteral(value)
-        ? value.text
-        : ts.isJsxExpression(value) && value.expression && ts.isStringLiteralLike(value.expression)
-          ? value.expression.text
-          : undefined;
-      if (literal && hasWords(literal)) {
-        problems.push(`${where(node)}: ${node.name.getText()}="${literal}" outside the catalogue`);
+      if (ts.isStringLiteral(value)) {
+        if (hasWords(value.text))
+          problems.push(`${where(node)}: ${node.name.getText()}="${value.text}" outside the catalogue`);
+      } else if (ts.isJsxExpression(value) && value.expression) {
+        const expression = value.expression;
+        if (ts.isStringLiteralLike(expression)) {
+          if (hasWords(expression.text))
+            problems.push(
+              `${where(node)}: ${node.name.getText()}="${expression.text}" outside the catalogue`,
+            );
+        } else for (const leaf of assembledText(expression)) assembled(leaf, node.name.getText());
       }
     }
+    // A child expression that renders words of its own: `{paid ? "Paid" : t("x")}`, `{`${n} coins`}`.
+    if (
+      ts.isJsxExpression(node) &&
+      node.expression &&
+      (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))
+    )
+      for (const leaf of assembledText(node.expression)) assembled(leaf, "text");
+    if (
+      ts.isPropertyAssignment(node) &&
+      (ts.isIdentifier(node.name) || ts.isStringLiteral(node.name)) &&
+      SHOWN_PROPERTIES.has(node.name.text)
+    )
+      for (const leaf of assembledText(node.initializer)) assembled(leaf, `${node.name.text}:`);
     if (
       ts.isCallExpression(node) &&
       ts.isIdentifier(node.expression) &&
@@ -298,7 +359,8 @@ export function checkProject(root: string): string[] {
   for (const file of walk(path.join(root, "app"))) {
     const relative = path.relative(root, file);
     const code = fs.readFileSync(file, "utf8");
-    if (file.endsWith(".tsx")) problems.push(...checkSource(relative, code, keys));
+    if (file.endsWith(".tsx") || !file.endsWith(".test.ts"))
+      problems.push(...checkSource(relative, code, keys));
     problems.push(...checkServerKeys(relative, code, keys));
   }
   problems.push(...checkCoreModules(read, keys), ...checkRouteModules(read));

@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
+import { getSessionUser } from "~/features/auth/session.server";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import {
   GIFT_CURRENCY,
@@ -19,7 +20,9 @@ import {
 } from "~/features/fundraiser/queries.server";
 import { joinSchema, toSupporterChoice } from "~/features/fundraiser/wall-choice";
 import { WallChoiceFields } from "~/features/fundraiser/wall-choice-fields";
+import { type MembershipTier, tierRank } from "~/features/membership/tiers";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
+import { latestSubscription, subscriptionView } from "~/features/subscriptions/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { type FieldErrors, parseForm, readForm } from "~/lib/forms";
 import { shareablePage } from "~/lib/shareable";
@@ -33,25 +36,45 @@ import type { Route } from "./+types/fundraiser";
 
 const RECENT = 12;
 
+/**
+ * Kept once for all visitors. A signed-in reader's page shows their own subscription: the page cache renders
+ * every page but a chapter and their own pages for each signed-in reader (page-cache/viewer.server.ts).
+ */
 export const headers = shareablePage;
 
 function withHtml(goal: GoalFigures | undefined) {
   return goal && { ...goal, html: renderMarkdownCached(goal.descriptionMd) };
 }
 
-export async function loader() {
-  const [goals, tiers, recent, supporterCount] = await Promise.all([
+/**
+ * The reader's running subscription, which the tier cards answer to (ADR 27: one subscription per reader):
+ * their own tier reads as theirs, the others offer a change of tier. None for a visitor or after it ended.
+ */
+async function runningSubscription(request: Request) {
+  const user = await getSessionUser(request);
+  const sub = user && (await latestSubscription(user.id));
+  const view = sub && subscriptionView(sub, new Date());
+  if (!view || view.phase === "ended") return null;
+  const { phase, periodEnd, accessEnd } = view;
+  const { tierKey, pendingTierKey } = sub;
+  return { tierKey, pendingTierKey, phase, periodEnd, accessEnd };
+}
+
+export type MySubscription = NonNullable<Awaited<ReturnType<typeof runningSubscription>>>;
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const [goals, tiers, recent, supporterCount, mine] = await Promise.all([
     getGoals(),
     listSupportTiers(),
     listSupporters({ limit: RECENT }),
     countSupporters(),
+    runningSubscription(request),
   ]);
   return {
     monthly: withHtml(goals.monthly),
     campaign: withHtml(goals.campaign),
-    tiers: tiers.map(({ key, name, amountCents, currency, perks, pitch }) => ({
+    tiers: tiers.map(({ key, amountCents, currency, perks, pitch }) => ({
       key,
-      name,
       amountCents,
       currency,
       perks,
@@ -59,6 +82,7 @@ export async function loader() {
     })),
     recent,
     supporterCount,
+    mine,
   };
 }
 
@@ -132,15 +156,7 @@ function GoalSection({
   );
 }
 
-function JoinForm({
-  tierKey,
-  tierName,
-  result,
-}: {
-  tierKey: string;
-  tierName: string;
-  result?: ActionResult;
-}) {
+function JoinForm({ tierKey, result }: { tierKey: MembershipTier; result?: ActionResult }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const mine =
@@ -160,7 +176,65 @@ function JoinForm({
       </details>
       {mine?.formError ? <FormAlert>{t(mine.formError)}</FormAlert> : null}
       <button type="submit" className={buttonClass("primary", "w-full")} disabled={busy}>
-        {busy ? t("fundraiser.joining") : t("fundraiser.join", { tier: tierName })}
+        {busy ? t("fundraiser.joining") : t("fundraiser.join", { tier: t(`tiers.${tierKey}`) })}
+      </button>
+    </Form>
+  );
+}
+
+const manageLink = "text-primary underline underline-offset-2";
+
+/**
+ * A subscriber's tier card (ADR 27, one subscription per reader): their own tier says when it renews or
+ * ends and leads to the account's subscription page (cancel, resume); another tier changes to it there,
+ * through the same form the account offers, or says why it cannot change yet.
+ */
+function SubscriberTierAction({ tierKey, mine }: { tierKey: MembershipTier; mine: MySubscription }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  const navigation = useNavigation();
+  const date = (iso: string | null) => (iso ? format.date(iso, { dateStyle: "long" }) : "");
+  const manage = (
+    <Link to="/account/subscription" className={manageLink}>
+      {t("fundraiser.manage")}
+    </Link>
+  );
+  if (tierKey === mine.tierKey) {
+    const when = {
+      active: t("subscriptions.renews", { date: date(mine.periodEnd) }),
+      renewing: t("subscriptions.renewing", { date: date(mine.accessEnd) }),
+      ending: t("subscriptions.ends", { date: date(mine.periodEnd) }),
+      grace: t("subscriptions.grace", { date: date(mine.accessEnd) }),
+    }[mine.phase as Exclude<MySubscription["phase"], "ended">];
+    return (
+      <div className="mt-auto flex flex-col gap-2" data-testid="own-tier">
+        <p>{when}</p>
+        <p>{manage}</p>
+      </div>
+    );
+  }
+  if (mine.pendingTierKey === tierKey)
+    return (
+      <div className="mt-auto flex flex-col gap-2">
+        <p>{t("subscriptions.pending", { tier: t(`tiers.${tierKey}`), date: date(mine.periodEnd) })}</p>
+        <p>{manage}</p>
+      </div>
+    );
+  if (mine.phase === "grace")
+    return (
+      <div className="mt-auto flex flex-col gap-2">
+        <p className="text-muted">{t("fundraiser.graceNote")}</p>
+        <p>{manage}</p>
+      </div>
+    );
+  const busy = navigation.state !== "idle" && navigation.formData?.get("tierKey") === tierKey;
+  const label = tierRank(tierKey) > tierRank(mine.tierKey) ? "fundraiser.upgrade" : "fundraiser.downgrade";
+  return (
+    <Form method="post" action="/account/subscription" className="mt-auto">
+      <input type="hidden" name="intent" value="change" />
+      <input type="hidden" name="tierKey" value={tierKey} />
+      <button type="submit" className={buttonClass("outline", "w-full")} disabled={busy}>
+        {busy ? t("fundraiser.changing") : t(label, { tier: t(`tiers.${tierKey}`) })}
       </button>
     </Form>
   );
@@ -239,7 +313,7 @@ function GiftForm({ result }: { result?: ActionResult }) {
 export default function Fundraiser({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
-  const { monthly, campaign, tiers, recent, supporterCount } = loaderData;
+  const { monthly, campaign, tiers, recent, supporterCount, mine } = loaderData;
   const result = actionData as ActionResult | undefined;
   return (
     <Page
@@ -262,26 +336,46 @@ export default function Fundraiser({ loaderData, actionData }: Route.ComponentPr
         <h2 id="tiers" className="mb-2 text-center font-display text-2xl text-primary">
           {t("fundraiser.tiersHeading")}
         </h2>
-        <p className="mb-6 text-center text-muted">{t("fundraiser.signInNote")}</p>
+        <p className="mb-6 text-center text-muted">
+          {mine
+            ? t("fundraiser.subscribedNote", { tier: t(`tiers.${mine.tierKey}`) })
+            : t("fundraiser.signInNote")}
+        </p>
         <ul className="grid gap-4 md:grid-cols-3">
-          {tiers.map((tier) => (
-            <li
-              key={tier.key}
-              className="flex min-w-0 flex-col gap-3 rounded-xl border border-line bg-[color:var(--surface)] p-4 sm:p-6"
-            >
-              <h3 className="font-display text-xl">{tier.name}</h3>
-              <p className="text-2xl text-primary">
-                {t("fundraiser.perMonth", { amount: format.money(tier.amountCents, tier.currency) })}
-              </p>
-              <p className="text-muted">{tier.pitch}</p>
-              <ul className="flex list-disc flex-col gap-1 pl-5">
-                {tier.perks.map((perk) => (
-                  <li key={perk}>{perk}</li>
-                ))}
-              </ul>
-              <JoinForm tierKey={tier.key} tierName={tier.name} result={result} />
-            </li>
-          ))}
+          {tiers.map((tier) => {
+            const own = mine?.tierKey === tier.key;
+            return (
+              <li
+                key={tier.key}
+                aria-current={own ? "true" : undefined}
+                data-testid={`tier-${tier.key}`}
+                className={`flex min-w-0 flex-col gap-3 rounded-xl border bg-[color:var(--surface)] p-4 sm:p-6 ${own ? "border-2 border-primary" : "border-line"}`}
+              >
+                <h3 className="flex flex-wrap items-baseline justify-between gap-2 font-display text-xl">
+                  {t(`tiers.${tier.key}`)}
+                  {own ? (
+                    <span className="rounded-full bg-primary px-3 py-0.5 font-sans text-sm text-[color:var(--surface)]">
+                      {t("fundraiser.yourTier")}
+                    </span>
+                  ) : null}
+                </h3>
+                <p className="text-2xl text-primary">
+                  {t("fundraiser.perMonth", { amount: format.money(tier.amountCents, tier.currency) })}
+                </p>
+                <p className="text-muted">{tier.pitch}</p>
+                <ul className="flex list-disc flex-col gap-1 pl-5">
+                  {tier.perks.map((perk) => (
+                    <li key={perk}>{perk}</li>
+                  ))}
+                </ul>
+                {mine ? (
+                  <SubscriberTierAction tierKey={tier.key} mine={mine} />
+                ) : (
+                  <JoinForm tierKey={tier.key} result={result} />
+                )}
+              </li>
+            );
+          })}
         </ul>
       </section>
 

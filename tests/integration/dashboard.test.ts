@@ -407,3 +407,39 @@ describe.each(drivers)("/settings and /checkout statements on %s", (driver) => {
     }).toEqual(one);
   });
 });
+
+describe.each(drivers)("the dashboard's recent purchases on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+  });
+  afterAll(() => handle.close());
+
+  it("name what was bought by its kind, tier and coins (named in the reader's language), not the stored English", async () => {
+    const reader = await createReader({ prefix: "recentbuy" });
+    const paid = { userId: reader.id, provider: "test", status: "paid" as const, currency: "USD" };
+    await db()
+      .insert(payments)
+      .values([
+        { ...paid, kind: "gift", amountCents: 500, description: "One-off gift" },
+        {
+          ...paid,
+          kind: "subscription",
+          amountCents: 700,
+          description: "Analyst (monthly)",
+          tierKey: "analyst",
+        },
+        { ...paid, kind: "coins", amountCents: 499, description: "500 coins", coins: 500 },
+      ]);
+    const { recent } = await loadDashboard(reader.id, "fr");
+    const purchases = recent.filter((item) => item.kind === "purchase");
+    expect(purchases.map(({ label, purchase }) => ({ label, ...purchase }))).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ label: "", kind: "gift", tierKey: null }),
+        expect.objectContaining({ label: "", kind: "subscription", tierKey: "analyst" }),
+        expect.objectContaining({ label: "", kind: "coins", coins: 500 }),
+      ]),
+    );
+    expect(purchases).toHaveLength(3);
+  });
+});

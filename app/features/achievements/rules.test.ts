@@ -77,6 +77,8 @@ describe("achievement rules", () => {
       kind,
       status,
       description: "",
+      coins: 0,
+      tierKey: null,
       createdAt: NOW,
     });
     const facts = achievementFacts(

@@ -1,3 +1,4 @@
+import { ItemName } from "~/features/payments/item-name";
 import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
@@ -8,6 +9,8 @@ export type PaymentSummaryView = {
   status: string;
   provider: string;
   description: string;
+  coins: number;
+  tierKey: string | null;
   amountCents: number;
   refundedCents: number;
   currency: string;
@@ -31,7 +34,7 @@ export function PaymentSummary({ payment }: { payment: PaymentSummaryView }) {
         <Link to={`/admin/payments/${payment.id}`} className="underline">
           {t("admin.money.paymentNumber", { id: payment.id })}
         </Link>{" "}
-        · {payment.description} · {t(`admin.money.kinds.${payment.kind}`)} · {payment.provider}
+        · <ItemName item={payment} /> · {t(`admin.money.kinds.${payment.kind}`)} · {payment.provider}
       </dd>
       <dt className="text-muted">{t("admin.money.buyer")}</dt>
       <dd className="break-all">

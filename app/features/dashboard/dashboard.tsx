@@ -1,3 +1,4 @@
+import { ItemName } from "~/features/payments/item-name";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
@@ -230,7 +231,9 @@ export function RecentActivity({ recent, now }: { recent: Dashboard["recent"]; n
         <li key={`${item.kind}-${item.at}-${item.label}`} className="flex flex-wrap justify-between gap-x-4">
           <span>
             {t(`dashboard.recent.${item.kind}`)}{" "}
-            {item.href ? (
+            {item.purchase ? (
+              <ItemName item={item.purchase} />
+            ) : item.href ? (
               <Link to={item.href} className="text-primary underline underline-offset-2">
                 {item.label}
               </Link>

@@ -1,6 +1,7 @@
 import { type Achievement, evaluateAchievements, localized } from "~/features/achievements/queries.server";
 import { readAhead, readAheadNumbers } from "~/features/chapters/access";
 import { countsAsRead } from "~/features/reader/reading-rule";
+import type { PaymentItem } from "~/features/payments/item-name";
 import type { ReaderRecords } from "~/features/streaks/records.server";
 import type { Language } from "~/i18n/config";
 import { addDays, dayNumber } from "~/lib/local-time";
@@ -53,7 +54,9 @@ function dashboardOf(records: ReaderRecords, catalogue: Achievement[], language:
   const earnedCount = records.earned.filter((row) => names.has(row.key)).length;
   type Activity = {
     kind: "read" | "unlock" | "purchase" | "achievement";
+    /** A chapter's title or an achievement's name; a purchase is named by `purchase`, in the reader's language. */
     label: string;
+    purchase?: PaymentItem;
     href?: string;
     at: Date;
   };
@@ -76,10 +79,11 @@ function dashboardOf(records: ReaderRecords, catalogue: Achievement[], language:
       href: `/chapter/${byId.get(unlock.chapterId)?.number}`,
       at: unlock.createdAt,
     })),
-    ...paid.map((payment) => ({
+    ...paid.map(({ kind, coins, tierKey, description, createdAt }) => ({
       kind: "purchase" as const,
-      label: payment.description,
-      at: payment.createdAt,
+      label: "",
+      purchase: { kind, coins, tierKey, description },
+      at: createdAt,
     })),
     ...records.earned.flatMap((row) => {
       const achievement = names.get(row.key);

@@ -8,6 +8,7 @@ export function ItemName({ item }: { item: PaymentItem }) {
   if (item.kind === "coins") return <>{t("coins.packName", { count: item.coins })}</>;
   if (item.kind === "subscription" && item.tierKey)
     return <>{t("payments.subscriptionItem", { tier: t(`tiers.${item.tierKey}`) })}</>;
+  if (item.kind === "gift") return <>{t("payments.giftItem")}</>;
   // An order's payment is described "Order #000042" (features/orders/place.server.ts): its number, translated.
   if (item.kind === "product" && item.description.startsWith("Order "))
     return <>{t("orders.paymentItem", { number: item.description.slice("Order ".length) })}</>;

@@ -30,7 +30,16 @@ export type ReaderRecords = {
     lastReadAt: Date;
   }[];
   unlocks: { chapterId: number; createdAt: Date }[];
-  payments: { id: number; kind: string; status: string; description: string; createdAt: Date }[];
+  /** What each paid payment bought (`coins`, `tierKey`: named in the reader's language by payments/item-name). */
+  payments: {
+    id: number;
+    kind: string;
+    status: string;
+    description: string;
+    coins: number;
+    tierKey: string | null;
+    createdAt: Date;
+  }[];
   settingsChanged: boolean;
   membership: Membership;
   earned: { key: string; earnedAt: Date }[];
@@ -54,7 +63,7 @@ const recordsStatement = `select u.time_zone, u.created_at,
   (select coalesce(json_agg(json_build_object('chapterId', c.chapter_id, 'createdAt', c.created_at)), '[]')
     from chapter_unlocks c where c.user_id = u.id),
   (select coalesce(json_agg(json_build_object('id', x.id, 'kind', x.kind, 'status', x.status, 'description',
-    x.description, 'amountCents', x.amount_cents, 'refundedCents', x.refunded_cents, 'createdAt', x.created_at)
+    x.description, 'coins', x.coins, 'tierKey', x.tier_key, 'amountCents', x.amount_cents, 'refundedCents', x.refunded_cents, 'createdAt', x.created_at)
     order by x.created_at desc), '[]') from payments x where x.user_id = u.id and x.status in ('paid', 'refunded')),
   exists (select 1 from reading_settings s where s.user_id = u.id),
   (select coalesce(json_agg(json_build_object('key', e.key, 'earnedAt', e.earned_at)), '[]')

@@ -18,6 +18,7 @@ import { membershipView } from "~/features/membership/queries.server";
 import { OrderList } from "~/features/orders/order-list";
 import { PurchaseHistory } from "~/features/payments/purchase-history";
 import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
+import { getSiteSettings } from "~/features/site/queries.server";
 import { SubscriptionPanel } from "~/features/subscriptions/subscription-panel";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
@@ -35,10 +36,11 @@ export const headers = keptForItsReader;
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   // A fixed number of statements, whatever the reader's history (ADR 31; tests/integration/dashboard.test.ts).
-  const [{ dashboard, membership }, panels, discord] = await Promise.all([
+  const [{ dashboard, membership }, panels, discord, site] = await Promise.all([
     loadDashboardAndMembership(user.id, getPreferences(request).language),
     loadAccountPanels(user),
     getDiscord(user.id),
+    getSiteSettings(),
   ]);
   return {
     dashboard,
@@ -57,6 +59,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       hasPassword: user.hasPassword,
     },
     discord,
+    // The community invite of the site settings: the way in whether or not Discord sign-in is configured.
+    community: { label: site.communityLabel, url: site.communityUrl },
     supporter: panels.supporter,
     subscription: panels.subscription,
   };
@@ -67,7 +71,7 @@ export default function Account({ loaderData }: Route.ComponentProps) {
   const format = useFormat();
   const signOut = useForgetReadingOnSignOut();
   const navigation = useNavigation();
-  const { user, discord, membership, purchases, dashboard } = loaderData;
+  const { user, discord, community, membership, purchases, dashboard } = loaderData;
   return (
     <div
       className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10 sm:px-6"
@@ -101,6 +105,17 @@ export default function Account({ loaderData }: Route.ComponentProps) {
               </dd>
             </>
           ) : null}
+          <dt className="text-muted">{t("account.community")}</dt>
+          <dd>
+            <a
+              href={community.url}
+              rel="noopener noreferrer"
+              className="text-primary underline underline-offset-2"
+              data-testid="community-invite"
+            >
+              {community.label}
+            </a>
+          </dd>
         </dl>
         <div className="mt-6 flex flex-wrap gap-3">
           <Form method="post" action="/logout" onSubmit={signOut}>

@@ -4,6 +4,7 @@ import { paymentFilterSchema, paymentKinds, paymentStatuses } from "~/features/a
 import { listPaymentsForAdmin } from "~/features/admin/orders.server";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { ItemName } from "~/features/payments/item-name";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
@@ -63,7 +64,7 @@ export default function AdminPayments({ loaderData }: Route.ComponentProps) {
               className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2"
             >
               <Link to={`/admin/payments/${payment.id}`} className="underline">
-                {t("admin.money.paymentNumber", { id: payment.id })} · {payment.description}
+                {t("admin.money.paymentNumber", { id: payment.id })} · <ItemName item={payment} />
               </Link>
               <span className="min-w-0 break-all text-sm text-muted">
                 {payment.buyer ?? t("admin.money.deletedAccount")} ·{" "}

@@ -73,7 +73,7 @@ function TierForm({ tier, result }: { tier: TierView; result: DigestFormResult |
   const values = { ...tier.values, ...result?.values };
   const id = (field: string) => `${tier.key}-${field}`;
   return (
-    <Panel id={`tier-${tier.key}`} title={tier.values.name}>
+    <Panel id={`tier-${tier.key}`} title={t(`tiers.${tier.key}`)}>
       <DigestForm base={tier.base} result={result} onSubmit={onSubmit}>
         <input type="hidden" name="key" value={tier.key} />
         <div className="grid gap-4 sm:grid-cols-2">
@@ -81,6 +81,7 @@ function TierForm({ tier, result }: { tier: TierView; result: DigestFormResult |
             id={id("name")}
             name="name"
             label={t("admin.tiers.name")}
+            hint={t("admin.tiers.nameHint")}
             defaultValue={values.name}
             maxLength={FUNDRAISER_LIMITS.tierName}
             error={errors.name}
@@ -125,7 +126,7 @@ function TierForm({ tier, result }: { tier: TierView; result: DigestFormResult |
           error={errors.pitch}
         />
         <button type="submit" className={`${buttonClass("primary")} self-start`}>
-          {t("admin.tiers.save", { tier: tier.values.name })}
+          {t("admin.tiers.save", { tier: t(`tiers.${tier.key}`) })}
         </button>
       </DigestForm>
     </Panel>
