@@ -1,6 +1,9 @@
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import en from "~/i18n/locales/en.json";
 import { Checkbox, Field, SelectField, TextAreaField } from "./form";
+
+const r = en.admin.reader;
 
 /** The page's ids, each label's target, and the fields' own ids (in the order of the markup). */
 function ids(html: string) {
@@ -18,12 +21,12 @@ describe("form fields' ids", () => {
       <main>
         {["coins", "suspension", "membership"].map((form) => (
           <form key={form}>
-            <Field name="note" label="Reason" hint="Kept in the audit log" error="errors.required" />
-            <TextAreaField name="details" label="Details" />
-            <SelectField name="tier" label="Tier">
-              <option>Observer</option>
+            <Field name="note" label={r.note} hint={r.noteHint} error="errors.required" />
+            <TextAreaField name="details" label={r.records} />
+            <SelectField name="tier" label={r.tier}>
+              <option>{en.tiers.observer}</option>
             </SelectField>
-            <Checkbox name="confirm" label="I am sure" error="errors.required" />
+            <Checkbox name="confirm" label={r.confirmCoins} error="errors.required" />
           </form>
         ))}
       </main>,
@@ -40,7 +43,9 @@ describe("form fields' ids", () => {
   });
 
   it("keep an id the form gives", () => {
-    const { fields, labelled } = ids(renderToString(<Field name="name" label="Name" id="observer-name" />));
+    const { fields, labelled } = ids(
+      renderToString(<Field name="name" label={en.tiers.observer} id="observer-name" />),
+    );
     expect(fields).toEqual(["observer-name"]);
     expect(labelled).toEqual(["observer-name"]);
   });
