@@ -30,8 +30,9 @@ const patterns = [...new Set(pagePatterns(routes as RouteEntry[]))];
 /** Page routes no link leads to, so no walk reaches them; each says why, and what covers it instead. */
 const notWalked: Record<string, string> = {
   "/auth/:provider/callback":
-    "the answer from an OAuth provider (tests/e2e/accounts.spec.ts, with the fake one)",
-  "/unsubscribe/:token": "the link in a release e-mail, with a token of its own (tests/e2e/notify.spec.ts)",
+    "the answer from an OAuth provider (tests/server/oauth.test.ts, with the fake one)",
+  "/unsubscribe/:token":
+    "the link in a release e-mail, with a token of its own (tests/server/release-mails.test.ts)",
   "/pay/test/subscription/:subscription":
     "the test provider's page for a subscription, which starts a real one (tests/e2e/subscription.spec.ts)",
 };
