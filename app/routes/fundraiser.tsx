@@ -257,7 +257,7 @@ function GiftForm({ result }: { result?: ActionResult }) {
           {giftPresets.map((cents, index) => (
             <label
               key={cents}
-              className="flex min-h-11 cursor-pointer items-center justify-center rounded-md border border-line text-lg has-[:checked]:border-primary has-[:checked]:bg-primary has-[:checked]:text-[color:var(--surface)] has-[:focus-visible]:outline-2"
+              className="flex min-h-11 cursor-pointer items-center justify-center rounded-md border border-line text-lg has-[:checked]:border-primary has-[:checked]:bg-primary has-[:checked]:text-on-primary has-[:focus-visible]:outline-2"
             >
               <input
                 type="radio"

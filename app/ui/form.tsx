@@ -5,6 +5,7 @@ import {
   type ReactNode,
   type SelectHTMLAttributes,
   type TextareaHTMLAttributes,
+  useId,
   useRef,
   useState,
 } from "react";
@@ -70,9 +71,19 @@ type FieldProps = {
   label: ReactNode;
   error?: string;
   hint?: ReactNode;
-  /** The control's id, where one page has several forms with the same field names. */
+  /** The control's id, where a form wants a fixed one; by default each field gets one of its own. */
   id?: string;
 };
+
+/**
+ * A field's id: readable (its name) and unique on the page (React's id for this field), so a label focuses
+ * its own control when several forms on one page have a field of the same name (a note, the current
+ * password). React gives the server's render and the browser's hydration the same id.
+ */
+function useFieldId(name: string, given?: string) {
+  const unique = useId();
+  return given ?? `field-${name}${unique}`;
+}
 
 /** A control's label above it and its hint and (translated) error below, linked for screen readers. */
 function FieldFrame({
@@ -80,10 +91,11 @@ function FieldFrame({
   label,
   error,
   hint,
-  id = `field-${name}`,
+  id: given,
   control,
 }: FieldProps & { control: (attributes: ControlAttributes) => ReactNode }) {
   const { t } = useTranslation();
+  const id = useFieldId(name, given);
   const describedBy =
     [error ? `${id}-error` : "", hint ? `${id}-hint` : ""].filter(Boolean).join(" ") || undefined;
   return (
@@ -177,7 +189,7 @@ export function Checkbox({
   ...input
 }: { name: string; label: ReactNode; error?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const { t } = useTranslation();
-  const id = `field-${name}`;
+  const id = useFieldId(name);
   return (
     <div className="flex flex-col gap-1">
       <div className="flex items-start gap-2">

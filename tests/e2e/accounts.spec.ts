@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import es from "../../app/i18n/locales/es.json" with { type: "json" };
 import { login, outboxMessage, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
@@ -55,6 +56,16 @@ const messages = {
   },
 };
 
+/** The error message a field names in its aria-describedby (its ids are unique per field, not fixed). */
+async function errorBeside(page: Page, name: string) {
+  const field = page.locator(`main form [name="${name}"]`);
+  await expect(field).toHaveAttribute("aria-describedby", /-error\b/);
+  const errorId = (await field.getAttribute("aria-describedby"))
+    ?.split(" ")
+    .find((id) => id.endsWith("-error"));
+  return page.locator(`[id="${errorId}"]`);
+}
+
 for (const lang of ["en", "es"] as const) {
   test(`every validation message shows beside its field (${lang})`, async ({ page, prefer }) => {
     await prefer({ lang });
@@ -66,19 +77,19 @@ for (const lang of ["en", "es"] as const) {
     await page.locator('input[name="password"]').fill("12345");
     await page.locator('input[name="confirmPassword"]').fill("54321");
     await page.locator('main form button[type="submit"]').click();
-    await expect(page.locator("#field-username-error")).toHaveText(text.username);
-    await expect(page.locator("#field-email-error")).toHaveText(text.email);
-    await expect(page.locator("#field-password-error")).toHaveText(text.password);
-    await expect(page.locator("#field-confirmPassword-error")).toHaveText(text.confirm);
-    await expect(page.locator("#field-acceptTerms-error")).toHaveText(text.terms);
+    await expect(await errorBeside(page, "username")).toHaveText(text.username);
+    await expect(await errorBeside(page, "email")).toHaveText(text.email);
+    await expect(await errorBeside(page, "password")).toHaveText(text.password);
+    await expect(await errorBeside(page, "confirmPassword")).toHaveText(text.confirm);
+    await expect(await errorBeside(page, "acceptTerms")).toHaveText(text.terms);
 
     await page.goto("/login");
     await hydrated(page);
     await page.locator('input[name="email"]').fill("nope");
     await page.locator('input[name="password"]').fill("123");
     await page.locator('main form button[type="submit"]').click();
-    await expect(page.locator("#field-email-error")).toHaveText(text.email);
-    await expect(page.locator("#field-password-error")).toHaveText(text.password);
+    await expect(await errorBeside(page, "email")).toHaveText(text.email);
+    await expect(await errorBeside(page, "password")).toHaveText(text.password);
   });
 }
 

@@ -23,7 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 const chip =
-  "inline-flex min-h-11 items-center rounded-full border border-line px-4 hover:border-primary aria-[current=page]:border-primary aria-[current=page]:bg-primary aria-[current=page]:text-[color:var(--surface)]";
+  "inline-flex min-h-11 items-center rounded-full border border-line px-4 hover:border-primary aria-[current=page]:border-primary aria-[current=page]:bg-primary aria-[current=page]:text-on-primary";
 
 export default function Supporters({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();

@@ -109,6 +109,9 @@ export function mountEditor(
           spellcheck: "true",
           autocorrect: "on",
           autocapitalize: "sentences",
+          // Editable content is already in the tab order; said explicitly, tools that look for a tabindex
+          // (axe's scrollable-region-focusable) see that the scrolling editor can be reached by keyboard.
+          tabindex: "0",
         }),
         EditorView.updateListener.of((update) => {
           if (!update.docChanged) return;

@@ -288,6 +288,9 @@ export function MarkdownEditor({
             role="tabpanel"
             aria-labelledby={`${previewId}-tab`}
             aria-busy={previewShown && stale}
+            // The preview scrolls and may hold no control: focusable, so a keyboard can scroll it.
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: the ARIA tabs pattern gives a tab panel tabindex 0
+            tabIndex={0}
             className={`min-w-0 overflow-auto rounded-md border border-line p-4 lg:max-h-[70vh] ${tab === "write" ? "hidden lg:block" : ""}`}
           >
             {preview === undefined ? (
