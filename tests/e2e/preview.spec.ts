@@ -19,6 +19,7 @@ async function write(page: Page, text: string) {
  */
 test("an author previews a paid chapter as a reader who has not unlocked it and as one who has, then goes back to the editor", async ({
   page,
+  prefer,
 }, testInfo) => {
   const author = await register(page);
   await grantAuthor(author.email);
@@ -61,6 +62,10 @@ test("an author previews a paid chapter as a reader who has not unlocked it and 
     page.viewportSize()?.width ?? 0,
   );
   await page.screenshot({ path: testInfo.outputPath("preview-unlocked.png") });
+  await prefer({ theme: "dark" });
+  await page.reload();
+  await expect(asPayer).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("preview-unlocked-dark.png") });
 
   // Back to the editor, where the author left the chapter.
   await asPayer.getByRole("link", { name: "Back to the editor" }).click();
