@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { data, redirect, type ShouldRevalidateFunction } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { movedChapterNumber } from "~/features/chapters/catalog.server";
@@ -10,19 +11,18 @@ import { chapterShare } from "~/features/reader/share.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
 import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
-import { useTranslation } from "~/i18n/react";
 import { releaseTime } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms";
 import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
-import { buttonClass } from "~/ui/button";
-import { DocumentTitle } from "~/ui/document-title";
 import { lazyComponent } from "~/ui/lazy-component";
-import { Link } from "~/ui/link";
 import type { Route } from "./+types/chapter";
 
 // Fetched only by a locked chapter's page, with its locked view: an open chapter downloads neither.
 const NotifyButton = lazyComponent(() => import("~/features/release-mails/notify-button"), "NotifyButton");
+// An author's preview only: a reader's page neither shows nor downloads it. Nor the page of a missing chapter.
+const PreviewBanner = lazyComponent(() => import("~/features/reader/preview"), "PreviewBanner");
+const ChapterNotFound = lazyComponent(() => import("~/features/reader/chapter-not-found"), "ChapterNotFound");
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const number = parseId(params.id);
@@ -58,7 +58,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   const shared = mayShareChapterPage(user, chapter.lock);
   // An author's preview shows the page as its audience sees it (a visitor is signed out); never kept.
-  const signedIn = chapter.preview ? chapter.preview !== "visitor" : Boolean(user);
+  const signedIn = chapter.preview ? chapter.preview.as !== "visitor" : Boolean(user);
   // "Notify me" on a coin-locked chapter: that page is the reader's own (never kept), so it may say their choice.
   // A chapter waiting for its release is shared by the readers waiting for it: the button asks for it itself.
   const notify =
@@ -101,6 +101,8 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
       {/* The chapter's name alone: the site's would add to every chapter page's head (see DocumentTitle). */}
       <title>{`${chapter.number}. ${chapter.title}`}</title>
       <ChapterMeta number={chapter.number} title={chapter.title} />
+      {/* No boundary of its own: a preview's page waits for it (and costs a reader's page no bytes). */}
+      {chapter.preview && <PreviewBanner {...chapter.preview} />}
       <ChapterPage
         chapter={chapter}
         signedIn={loaderData.signedIn}
@@ -122,16 +124,10 @@ export default function Chapter({ loaderData, actionData }: Route.ComponentProps
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const { t } = useTranslation();
-  const notFound = (error as { status?: number })?.status === 404;
-  if (!notFound) throw error;
+  if ((error as { status?: number })?.status !== 404) throw error;
   return (
-    <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-6 px-6 text-center">
-      <DocumentTitle name={t("reader.notFound")} />
-      <h1 className="font-display text-3xl text-primary">{t("reader.notFound")}</h1>
-      <Link to="/toc" className={buttonClass("primary")}>
-        {t("notFound.toc")}
-      </Link>
-    </div>
+    <Suspense fallback={null}>
+      <ChapterNotFound />
+    </Suspense>
   );
 }

@@ -18,7 +18,12 @@ import { chapterSchema } from "~/features/admin/chapter-form";
 import { lookUpSessionToken } from "~/features/auth/session.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
-import { chapterLock, findChapter, loadChapterForReader } from "~/features/reader/access.server";
+import {
+  chapterLock,
+  findChapter,
+  loadChapterForReader,
+  type PreviewAudience,
+} from "~/features/reader/access.server";
 import { processImage } from "~/features/uploads/images.server";
 import { saveUpload } from "~/features/uploads/store.server";
 import { parseForm } from "~/lib/forms";
@@ -205,7 +210,7 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
     ]);
   });
 
-  it("previews a draft as a visitor, a reader and a First Human member would see it, to its author only", async () => {
+  it("previews a draft as a visitor, a reader, a reader who unlocked it and a First Human member would see it, to its author only", async () => {
     const authorReader = await createReader({ prefix: "previewer" });
     await db().update(users).set({ role: "author" }).where(eq(users.id, authorReader.id));
     const actor = { via: "admin", userId: authorReader.id } as const;
@@ -220,10 +225,16 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
     const created = await createChapter({ ...input, status: "draft", releaseAt: tomorrow }, actor);
     if (!created.ok) throw new Error("not created");
     const reader = await createReader({ prefix: "notauthor" });
-    const view = (as: "visitor" | "reader" | "member", now?: Date) =>
+    const view = (as: PreviewAudience, now?: Date) =>
       loadChapterForReader(created.number, authorSession, now, as);
-    expect(await view("visitor")).toMatchObject({ preview: "visitor", lock: { kind: "release" } });
+    // Each preview names its audience and the chapter's editor, for the banner's way back.
+    expect(await view("visitor")).toMatchObject({
+      preview: { as: "visitor", editor: `/admin/chapters/${created.id}` },
+      lock: { kind: "release" },
+    });
     expect(await view("reader")).toMatchObject({ lock: { kind: "release" } });
+    // Nobody unlocks a chapter before its release.
+    expect(await view("unlocked")).toMatchObject({ lock: { kind: "release" } });
     const member = await view("member");
     expect(member?.lock).toBeUndefined();
     expect(member?.html).toContain("Quiet.");
@@ -232,6 +243,11 @@ describe.each(drivers)("chapter editing on %s", (driver) => {
     expect(await view("reader", later)).toMatchObject({
       lock: { kind: "coins", signedIn: true, balance: 0 },
     });
+    // Once released and paid, the reader who unlocked it reads the text, as the author could not see before.
+    const unlocked = await view("unlocked", later);
+    expect(unlocked).toMatchObject({ preview: { as: "unlocked" } });
+    expect(unlocked?.lock).toBeUndefined();
+    expect(unlocked?.html).toContain("Quiet.");
     // Anyone else asking for a preview gets the page as it is for them: a draft does not exist.
     const readerUser = await lookUpSessionToken(reader.cookie.split("=")[1] ?? "");
     expect(await loadChapterForReader(created.number, readerUser, undefined, "member")).toBeUndefined();

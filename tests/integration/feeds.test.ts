@@ -8,6 +8,7 @@ import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { excerptOf, releasesFeed } from "~/features/feeds/releases.server";
 import { robots, sitemap } from "~/features/feeds/sitemap.server";
 import { openTestDatabase } from "../support/database";
+import { createChapter } from "../support/factories";
 
 /** The releases feed (issue 21): what a feed reader gets, parsed by a feed parser as one would. */
 describe("the releases feed", () => {
@@ -57,6 +58,18 @@ describe("the releases feed", () => {
     expect(long).toBe("word word word word word word…");
     expect(excerptOf("[a link](javascript:alert(1)) stays text")).toBe("a link stays text");
     expect(excerptOf("Caf&#xe9; &#233; &lt;b&gt; &bogus;")).toBe("Café é <b> &bogus;");
+  });
+
+  it("gives a free chapter's opening as its reader reads it, the same in both formats", async () => {
+    const number = await createChapter({
+      body: "## A Heading\n\nIt was *eleven*, then twelve. A [bad link](https://example.com/x).\n\n> Blood **binds**.",
+    });
+    for (const format of ["atom", "rss"] as const) {
+      const entry = parseFeed(await releasesFeed(format)).items.find((item) =>
+        item.url?.endsWith(`/chapter/${number}`),
+      );
+      expect(entry?.description).toBe("It was eleven, then twelve. A bad link. Blood binds.");
+    }
   });
 
   it("maps the public pages, every released chapter and no scheduled one, the wiki and the products", async () => {

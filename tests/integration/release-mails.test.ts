@@ -107,6 +107,18 @@ describe.each(drivers)("release e-mails on %s", (driver) => {
     expect(mail?.raw).not.toContain("Vesper-Only-Words");
   });
 
+  it("quotes a free chapter's opening as its reader reads it: no space before punctuation, no heading run into it", async () => {
+    const number = await createChapter({
+      releaseAt: minutes(release10, 7),
+      body: "# Chapter Eleven\n\nIt was *eleven*, then twelve. She followed [a bad link](https://example.com/x).\n\n- bread\n- salt",
+    });
+    await run(minutes(release10, 8));
+    const [mail] = outbox.to(reader.email).filter((m) => m.message.subject.includes(`Chapter ${number} `));
+    const excerpt = "It was eleven, then twelve. She followed a bad link. bread salt";
+    expect(mail?.message.text).toContain(`\n\n${excerpt}\n\n`);
+    expect(mail?.message.html).toContain(`<blockquote>${excerpt}</blockquote>`);
+  });
+
   it("unsubscribes without signing in, from the link's POST only; forged links are refused; the next release sends nothing", async () => {
     const token = tokenOf(outbox.to(reader.email)[0]?.message.text ?? "");
     const path = `/unsubscribe/${token}`;

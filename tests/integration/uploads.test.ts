@@ -1,16 +1,21 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { and, eq } from "drizzle-orm";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { uploads } from "#db/schema";
+import { auditLog, uploads, users } from "#db/schema";
 import { processImage } from "~/features/uploads/images.server";
 import { storeUpload, uploadImage } from "~/features/uploads/store.server";
 import { describeError } from "~/lib/errors";
+import { setMediaStore } from "~/lib/media-store.server";
 import { S3MediaStore } from "~/lib/s3-storage.server";
 import { LocalMediaStore, type MediaStore } from "~/lib/storage.server";
+import { action as uploadAction } from "~/routes/admin/uploads";
 import { serveMedia } from "../../server/media";
+import { statusOf } from "../support/actions";
 import { drivers, openTestDatabase } from "../support/database";
+import { createReader } from "../support/factories";
 import { startFakeS3 } from "../support/fake-s3";
 import { pngWithGps, solid } from "../support/images";
 import { tempDir } from "../support/temp";
@@ -188,6 +193,62 @@ describe.each(drivers)("uploadImage with the database (%s)", (driver) => {
     const ids = new Set(both.map((result) => result.ok && result.upload.id));
     expect(ids.size).toBe(1);
     expect(await store.list()).toHaveLength(3);
+  });
+});
+
+describe.each(drivers)("an author's upload in the admin (%s)", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+    setMediaStore(new LocalMediaStore(tempDir("cc-media-")));
+  });
+  afterAll(() => {
+    setMediaStore(undefined);
+    return handle?.close();
+  });
+
+  const upload = (cookie: string, file: File) => {
+    const form = new FormData();
+    form.set("file", file);
+    const request = new Request("http://localhost/admin/uploads", {
+      method: "POST",
+      headers: { cookie },
+      body: form,
+    });
+    return statusOf(() => uploadAction({ request, params: {}, context: {} } as never));
+  };
+  const entriesFor = (userId: number) =>
+    handle.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.actorId, userId), eq(auditLog.action, "upload.create")));
+
+  it("writes a new image to the audit log with what it is; the same file again and a refusal write nothing", async () => {
+    const author = await createReader({ prefix: "uploader" });
+    await handle.db.update(users).set({ role: "author" }).where(eq(users.id, author.id));
+    const bytes = await solid(64, 48).png().toBuffer();
+
+    expect(await upload(author.cookie, new File([bytes], "moon.png"))).toMatchObject({ status: 200 });
+    const [entry, ...more] = await entriesFor(author.id);
+    expect(more).toEqual([]);
+    const [row] = await handle.db
+      .select()
+      .from(uploads)
+      .where(eq(uploads.id, Number(entry?.subjectId)));
+    expect(entry).toMatchObject({ via: "admin", subjectType: "upload", before: null });
+    expect(entry?.after).toEqual({
+      filename: "moon.png",
+      contentType: "image/png",
+      width: 64,
+      height: 48,
+      bytes: bytes.length,
+      hash: row?.hash,
+    });
+
+    expect(await upload(author.cookie, new File([bytes], "again.png"))).toMatchObject({ status: 200 });
+    const refused = await upload(author.cookie, new File(["<html></html>"], "page.png"));
+    expect(refused.status).toBe(400);
+    expect(await entriesFor(author.id)).toHaveLength(1);
   });
 });
 

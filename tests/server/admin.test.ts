@@ -208,6 +208,29 @@ describe("the author's admin", () => {
     expect(await (await new Client(server.url).get("/chapter/1")).text()).not.toContain("stale edit");
   });
 
+  it("previews a paid chapter as a reader who unlocked it under its banner, the author's own page: never kept, never a visitor's", async () => {
+    const opened = await chapterForm(author, 1);
+    const secret = "Only a paying reader reads of the bell tower at dawn.";
+    const paid = await chapterForm(author, 1, { bodyMd: secret, coinsRequired: "3" });
+    expect((await author.post("/admin/chapters/1", paid)).status).toBe(302);
+    for (let round = 0; round < 2; round++) {
+      const preview = await author.get("/chapter/1?as=unlocked");
+      expect(preview.headers.get("x-cache")).not.toBe("hit");
+      const html = await preview.text();
+      expect(html).toContain(secret);
+      expect(html).toContain('data-testid="preview-banner"');
+      expect(html).toContain('href="/admin/chapters/1"');
+    }
+    const visitor = new Client(server.url);
+    for (const path of ["/chapter/1?as=unlocked", "/chapter/1?as=unlocked", "/chapter/1"]) {
+      const html = await (await visitor.get(path)).text();
+      expect(html).not.toContain(secret);
+      expect(html).not.toContain("preview-banner");
+    }
+    const back = await chapterForm(author, 1, { bodyMd: opened.bodyMd, coinsRequired: opened.coinsRequired });
+    expect((await author.post("/admin/chapters/1", back)).status).toBe(302);
+  });
+
   it("moves the release time: a chapter scheduled for tomorrow opens to readers when the clock passes it", async () => {
     const tomorrow = new Date(Date.now() + 86_400_000);
     const local = tomorrow.toISOString().slice(0, 16);

@@ -101,14 +101,18 @@ const coinsLock = (chapter: ChapterFacts, user: SessionUser | undefined): Lock =
   balance: user?.coinBalance ?? 0,
 });
 
-/** Whom an author previews a chapter as (`/chapter/N?as=…`): a visitor, a signed-in reader, a First Human member. */
-export const previewAudiences = ["visitor", "reader", "member"] as const;
+/**
+ * Whom an author previews a chapter as (`/chapter/N?as=…`): a visitor, a signed-in reader who has not unlocked
+ * it, a reader who unlocked it, a First Human member.
+ */
+export const previewAudiences = ["visitor", "reader", "unlocked", "member"] as const;
 export type PreviewAudience = (typeof previewAudiences)[number];
 
 /**
  * What would lock a chapter for an audience were it published as saved (a draft included): the rule of
- * `chapterLock` for a visitor, for a reader who has not unlocked it and has no coins, and for a First Human
- * member (who reads the first ten unreleased chapters, this one counted among the published).
+ * `chapterLock` for a visitor, for a reader who has not unlocked it and has no coins, for a reader who
+ * unlocked it (nothing, once it is released: a chapter is unlocked only then), and for a First Human member
+ * (who reads the first ten unreleased chapters, this one counted among the published).
  */
 export async function lockFor(
   chapter: ChapterFacts,
@@ -123,6 +127,7 @@ export async function lockFor(
     if (audience === "member" && ahead.has(chapter.number)) return undefined;
     return { kind: "release", releaseAt: chapter.releaseAt.toISOString() };
   }
+  if (audience === "unlocked") return undefined;
   return {
     kind: "coins",
     coinsRequired: chapter.coinsRequired,
@@ -207,7 +212,8 @@ export async function loadChapterForReader(
     next,
     // Absent rather than undefined: the route data carries every key it is given (app/lib/router-internals.ts).
     ...(lock ? { lock } : {}),
-    ...(preview ? { preview } : {}),
+    // A preview names the chapter's editor, for its banner's way back (its id: the author's page only).
+    ...(preview ? { preview: { as: preview, editor: `/admin/chapters/${chapter.id}` } } : {}),
     artwork: lock ? [] : chapter.artwork,
     ...(lock
       ? {}

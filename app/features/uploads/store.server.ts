@@ -28,6 +28,14 @@ export async function storeUpload(
 
 export type UploadRow = typeof uploads.$inferSelect;
 
+/** What else an upload's options may ask: who made it, and what to write with its row when it is new. */
+export type UploadOptions = {
+  filename?: string;
+  createdBy?: number | null;
+  /** Run in the transaction that inserts a new row (the admin's audit entry), never for a file already there. */
+  onCreated?: (tx: Pick<Database, "insert">, upload: UploadRow) => Promise<void>;
+};
+
 /**
  * Stores the variants and records the upload; the same file again returns its first row (and who first
  * uploaded it), writing nothing new. The files go first: a row never points at variants not stored.
@@ -36,24 +44,28 @@ export async function saveUpload(
   database: Database,
   store: MediaStore,
   image: ProcessedImage,
-  options: { createdBy?: number | null } = {},
+  options: Omit<UploadOptions, "filename"> = {},
 ): Promise<{ upload: UploadRow; created: boolean }> {
   const { prefix, variants } = await storeUpload(store, image);
-  const [inserted] = await database
-    .insert(uploads)
-    .values({
-      hash: image.hash,
-      keyPrefix: prefix,
-      originalFilename: image.filename,
-      contentType: `image/${image.format}`,
-      width: image.width,
-      height: image.height,
-      bytes: image.bytes,
-      variants,
-      createdBy: options.createdBy ?? null,
-    })
-    .onConflictDoNothing({ target: uploads.hash })
-    .returning();
+  const inserted = await database.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(uploads)
+      .values({
+        hash: image.hash,
+        keyPrefix: prefix,
+        originalFilename: image.filename,
+        contentType: `image/${image.format}`,
+        width: image.width,
+        height: image.height,
+        bytes: image.bytes,
+        variants,
+        createdBy: options.createdBy ?? null,
+      })
+      .onConflictDoNothing({ target: uploads.hash })
+      .returning();
+    if (row) await options.onCreated?.(tx, row);
+    return row;
+  });
   if (inserted) return { upload: inserted, created: true };
   const [existing] = await database.select().from(uploads).where(eq(uploads.hash, image.hash));
   if (!existing) throw new Error("upload row vanished between its insert and its read");
@@ -68,7 +80,7 @@ export async function uploadImage(
   database: Database,
   store: MediaStore,
   bytes: Uint8Array,
-  options: { filename?: string; createdBy?: number | null } = {},
+  options: UploadOptions = {},
 ): Promise<UploadRefusal | { ok: true; upload: UploadRow; created: boolean }> {
   const processed = await processImage(bytes, { filename: options.filename });
   if (!processed.ok) return processed;

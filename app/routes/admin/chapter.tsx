@@ -210,7 +210,7 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
             </Link>
             <span className="flex flex-wrap gap-2" data-testid="preview-as">
               {t("admin.chapter.previewAs")}
-              {(["visitor", "reader", "member"] as const).map((audience) => (
+              {(["visitor", "reader", "unlocked", "member"] as const).map((audience) => (
                 <a key={audience} href={`/chapter/${number}?as=${audience}`} className="underline">
                   {t(`admin.chapter.audiences.${audience}`)}
                 </a>
