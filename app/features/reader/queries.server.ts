@@ -19,12 +19,16 @@ export async function saveReadingSettings(userId: number, settings: ReadingSetti
   forgetKeptSessions(userId);
 }
 
+/**
+ * A stored row as the reader's record (the browser's shape): `completed` there is the reader's place, the end
+ * reached (98 %), as in browser storage; the row's `completed` is what the reading rule counts (ADR 58).
+ */
 const toProgress = (row: typeof readingProgress.$inferSelect): ChapterProgress => ({
   scrollPosition: row.scrollPosition,
   paragraph: row.paragraph,
   completionPercentage: row.completionPercentage,
   readingTime: row.readingTimeSeconds,
-  completed: row.completed,
+  completed: row.completed || row.completionPercentage >= COMPLETION_THRESHOLD,
   bookmarks: row.bookmarks,
   lastReadAt: row.lastReadAt.toISOString(),
 });
