@@ -10,3 +10,11 @@ import { getEnv } from "~/lib/env.server";
 export function simulatedPaymentsNotice(language: Language): string | undefined {
   return getEnv().simulatedPayments ? serverTranslator(language)("notices.simulatedPayments") : undefined;
 }
+
+/**
+ * The banner of a signed-in reader whose e-mail address is not confirmed yet (ADR 56), in the page's
+ * language; with the root's data, like the note above, so it costs the core catalogue nothing.
+ */
+export function unconfirmedEmailNotice(language: Language, user: { emailConfirmed: boolean } | undefined) {
+  return user && !user.emailConfirmed ? serverTranslator(language)("notices.confirmEmail") : undefined;
+}
