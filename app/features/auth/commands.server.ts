@@ -4,13 +4,20 @@ import { orders, passwordResetTokens, payments, sessions, users } from "#db/sche
 import { WELCOME_COINS } from "~/features/coins/constants";
 import { book } from "~/features/coins/ledger.server";
 import { sendInBackground, sendWithRetries } from "~/features/mail/mailer.server";
-import { emailChangedMail, passwordChangedMail, resetPasswordMail } from "~/features/mail/templates.server";
+import {
+  confirmEmailMail,
+  emailChangedMail,
+  passwordChangedMail,
+  resetPasswordMail,
+} from "~/features/mail/templates.server";
 import type { Language } from "~/i18n/config";
 import type { RequestMeta } from "~/lib/context";
+import { getEnv } from "~/lib/env.server";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
+import { confirmationLink } from "./email-confirmation.server";
 import { hashPassword, needsRehash, verifyPassword } from "./password.server";
 
 const RESET_VALID_MS = 60 * 60 * 1000;
@@ -262,8 +269,13 @@ export async function changeEmail(
     .select({ email: users.email, username: users.username })
     .from(users)
     .where(eq(users.id, userId));
+  // The new address is to be confirmed in its turn (ADR 56): the link goes to it, the old one's is void.
+  const token = randomToken();
   try {
-    await db().update(users).set({ email }).where(eq(users.id, userId));
+    await db()
+      .update(users)
+      .set({ email, emailConfirmedAt: null, emailConfirmationHash: hashToken(token) })
+      .where(eq(users.id, userId));
   } catch (error) {
     throw uniqueFieldError(error) ?? error;
   }
@@ -271,6 +283,13 @@ export async function changeEmail(
   if (!before) return;
   sendInBackground(
     emailChangedMail(notice.language, before.email, { username: before.username, site: notice.site, email }),
+  );
+  sendInBackground(
+    confirmEmailMail(notice.language, email, {
+      username: before.username,
+      site: notice.site,
+      link: confirmationLink(getEnv().origin, token),
+    }),
   );
 }
 

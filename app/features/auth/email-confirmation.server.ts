@@ -78,12 +78,3 @@ export async function confirmEmail(token: string, meta?: RequestMeta): Promise<n
   if (row) logger.info({ event: "email.confirmed", userId: row.id, ...meta }, "e-mail address confirmed");
   return row?.id;
 }
-
-/** Whether the account's address is confirmed (read afresh, for writes that need it). */
-export async function isEmailConfirmed(userId: number): Promise<boolean> {
-  const [row] = await db()
-    .select({ confirmedAt: users.emailConfirmedAt })
-    .from(users)
-    .where(eq(users.id, userId));
-  return row?.confirmedAt != null;
-}
