@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
-import { login, newReader, outboxMessage, register, submitRegistration } from "../support/browser";
+import { newReader, outboxMessage, register, submitRegistration } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 const c = en.checkout;

@@ -13,7 +13,10 @@ test("register, open the welcome e-mail in the local outbox, confirm the address
   await submitRegistration(page, reader);
   await expect(page).toHaveURL(/\/welcome$/);
   await expect(page.getByText("+3 Coins")).toBeVisible();
-  await page.getByRole("note").getByRole("link", { name: /confirm your e-mail address/ }).click();
+  await page
+    .getByRole("note")
+    .getByRole("link", { name: /confirm your e-mail address/ })
+    .click();
   await expect(page).toHaveURL(/\/confirm-email$/);
   await expect(page.getByRole("note").filter({ hasText: "No mail server is set up" })).toBeVisible();
 

@@ -89,7 +89,8 @@ async function register(fields: Record<string, string>, ip?: string) {
 }
 
 /** The session cookie's `name=value` from a registration's answer. */
-const sessionOf = (cookies: string[] = []) => cookies.find((c) => c.startsWith("session="))?.split(";")[0] ?? "";
+const sessionOf = (cookies: string[] = []) =>
+  cookies.find((c) => c.startsWith("session="))?.split(";")[0] ?? "";
 
 const tokenIn = (mail: string | undefined) => /\/confirm-email\?token=([\w-]+)/.exec(mail ?? "")?.[1] ?? "";
 
@@ -175,7 +176,9 @@ describe.each(drivers)("registration and reset requests on %s", (driver) => {
     const confirmed = await accountOf(email);
     expect(confirmed.emailConfirmedAt).toBeInstanceOf(Date);
     expect(confirmed.emailConfirmationHash).toBeNull();
-    expect(await lookUpSessionToken(session.slice("session=".length))).toMatchObject({ emailConfirmed: true });
+    expect(await lookUpSessionToken(session.slice("session=".length))).toMatchObject({
+      emailConfirmed: true,
+    });
     // Used once: the link does nothing more.
     expect(await confirm(second)).toMatchObject({ status: 400 });
     // A confirmed account is sent no more confirmation e-mails.
@@ -218,7 +221,11 @@ describe.each(drivers)("registration and reset requests on %s", (driver) => {
 
   it("tells an address that has an account so, with no hash, no session and nothing changed", async () => {
     const ownerEmail = `owner${unique()}@example.com`;
-    const ownerId = await createAccount({ username: `owner${unique()}`, email: ownerEmail, password: "owner's own" });
+    const ownerId = await createAccount({
+      username: `owner${unique()}`,
+      email: ownerEmail,
+      password: "owner's own",
+    });
     hashes.count = 0;
     const filesBefore = outboxFiles().length;
     const taken = await register(form(ownerEmail.toUpperCase()));

@@ -12,8 +12,8 @@ import {
 } from "~/features/mail/templates.server";
 import type { Language } from "~/i18n/config";
 import type { RequestMeta } from "~/lib/context";
-import { getEnv } from "~/lib/env.server";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
+import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";

@@ -61,7 +61,11 @@ export async function sendConfirmationMail(
   { origin, site, language }: Mailing,
 ): Promise<void> {
   await sendWithRetries(
-    confirmEmailMail(language, to.email, { username: to.username, site, link: confirmationLink(origin, token) }),
+    confirmEmailMail(language, to.email, {
+      username: to.username,
+      site,
+      link: confirmationLink(origin, token),
+    }),
   );
 }
 

@@ -9,8 +9,18 @@ describe("who may share a kept chapter page", () => {
     ["a visitor, coin-locked chapter (the lock shows no personal figure)", undefined, coins, true],
     ["a visitor, chapter not yet released", undefined, release, true],
     ["a signed-in reader, open chapter", { role: "reader", emailConfirmed: true }, undefined, true],
-    ["a signed-in reader, coin-locked chapter (balance and offer)", { role: "reader", emailConfirmed: true }, coins, false],
-    ["a signed-in reader, chapter not yet released (the date only)", { role: "reader", emailConfirmed: true }, release, true],
+    [
+      "a signed-in reader, coin-locked chapter (balance and offer)",
+      { role: "reader", emailConfirmed: true },
+      coins,
+      false,
+    ],
+    [
+      "a signed-in reader, chapter not yet released (the date only)",
+      { role: "reader", emailConfirmed: true },
+      release,
+      true,
+    ],
     [
       "a reader whose address is not confirmed yet, open chapter (the banner)",
       { role: "reader", emailConfirmed: false },

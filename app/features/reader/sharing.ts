@@ -13,7 +13,5 @@ export function mayShareChapterPage(
   reader: { role: string; emailConfirmed: boolean } | undefined,
   lock: { kind: string } | undefined,
 ): boolean {
-  return (
-    !reader || (reader.role === "reader" && reader.emailConfirmed && (!lock || lock.kind === "release"))
-  );
+  return !reader || (reader.role === "reader" && reader.emailConfirmed && (!lock || lock.kind === "release"));
 }

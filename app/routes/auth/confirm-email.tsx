@@ -1,6 +1,10 @@
 import "~/i18n/full-catalogue";
 import { Form, useNavigation } from "react-router";
-import { confirmEmail, renewConfirmation, sendConfirmationMail } from "~/features/auth/email-confirmation.server";
+import {
+  confirmEmail,
+  renewConfirmation,
+  sendConfirmationMail,
+} from "~/features/auth/email-confirmation.server";
 import { FailureAlert } from "~/features/auth/fields";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { confirmEmailSchema, parseForm } from "~/features/auth/schemas";
@@ -93,16 +97,30 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
           <Form method="post" className="flex flex-col gap-4">
             <p>{t("auth.confirm.intro")}</p>
             <input type="hidden" name="token" value={token} />
-            <button type="submit" name="intent" value="confirm" className={buttonClass("primary")} disabled={busy}>
+            <button
+              type="submit"
+              name="intent"
+              value="confirm"
+              className={buttonClass("primary")}
+              disabled={busy}
+            >
               {t("auth.confirm.submit")}
             </button>
           </Form>
         ) : account ? (
           <Form method="post" className="flex flex-col gap-4">
-            {done === "sent" ? <FormNotice>{t("auth.confirm.sent", { email: account.email })}</FormNotice> : null}
+            {done === "sent" ? (
+              <FormNotice>{t("auth.confirm.sent", { email: account.email })}</FormNotice>
+            ) : null}
             <p>{t("auth.confirm.pending", { email: account.email })}</p>
             <p>{t("auth.confirm.until")}</p>
-            <button type="submit" name="intent" value="resend" className={buttonClass("outline")} disabled={busy}>
+            <button
+              type="submit"
+              name="intent"
+              value="resend"
+              className={buttonClass("outline")}
+              disabled={busy}
+            >
               {t("auth.confirm.resend")}
             </button>
           </Form>

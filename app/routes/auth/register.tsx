@@ -60,7 +60,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof Throttled) return throttledFailure(error);
     if (error instanceof FieldError) {
-      if (error.field === "email") logger.info({ event: "registration.existing-email", ...meta }, "e-mail taken");
+      if (error.field === "email")
+        logger.info({ event: "registration.existing-email", ...meta }, "e-mail taken");
       return formFailure({ errors: { [error.field]: error.messageKey }, values });
     }
     logger.error({ err: error, requestId: context.requestId }, "registration failed");
