@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (context.documentRequest) context.documentOnly.origin = getEnv().origin;
   const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
   const notice = simulatedPaymentsNotice(preferences.language);
-  const unconfirmed = unconfirmedEmailNotice(preferences.language, user);
+  const unconfirmed = unconfirmedEmailNotice(preferences.language, user, new URL(request.url).pathname);
   return {
     ...preferences,
     site: { title: site.title, tagline: site.tagline },
@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     signedIn: Boolean(user),
     // The same for every page of the process, so kept pages carry it too (ADR 16).
     ...(notice ? { simulatedPayments: notice } : {}),
-    // Until the reader confirms their address; their pages are their own meanwhile (ADR 56).
+    // Until the reader confirms their address, on every page but a shared chapter page (ADR 56).
     ...(unconfirmed ? { unconfirmedEmail: unconfirmed } : {}),
     // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).
     ...(user ? { readingSettings: user.readingSettings } : {}),

@@ -6,12 +6,10 @@
  * author's page (drafts, no locks) and a coin-locked chapter's page (the reader's balance and offer) are the
  * reader's own. The one rule for the chapter route's shareable mark and the page cache's viewer lookup,
  * which also keeps readers waiting for a release apart from those who read it already (members read ahead).
- * A reader whose e-mail address is not confirmed yet sees a banner asking for it on every page (ADR 56), so
- * their pages are their own until then.
  */
 export function mayShareChapterPage(
-  reader: { role: string; emailConfirmed: boolean } | undefined,
+  reader: { role: string } | undefined,
   lock: { kind: string } | undefined,
 ): boolean {
-  return !reader || (reader.role === "reader" && reader.emailConfirmed && (!lock || lock.kind === "release"));
+  return !reader || (reader.role === "reader" && (!lock || lock.kind === "release"));
 }

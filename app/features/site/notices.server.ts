@@ -13,8 +13,17 @@ export function simulatedPaymentsNotice(language: Language): string | undefined 
 
 /**
  * The banner of a signed-in reader whose e-mail address is not confirmed yet (ADR 56), in the page's
- * language; with the root's data, like the note above, so it costs the core catalogue nothing.
+ * language; with the root's data, like the note above, so it costs the core catalogue nothing. Every page
+ * shows it but a chapter's reading page, which signed-in readers share as one kept page (ADR 49): it must
+ * carry nothing of one reader's, and the text is left to read undisturbed.
  */
-export function unconfirmedEmailNotice(language: Language, user: { emailConfirmed: boolean } | undefined) {
-  return user && !user.emailConfirmed ? serverTranslator(language)("notices.confirmEmail") : undefined;
+export function unconfirmedEmailNotice(
+  language: Language,
+  user: { emailConfirmed: boolean } | undefined,
+  pathname: string,
+): string | undefined {
+  if (!user || user.emailConfirmed || READING_PAGE.test(pathname)) return undefined;
+  return serverTranslator(language)("notices.confirmEmail");
 }
+
+const READING_PAGE = /^\/chapter\/\d{1,6}(?:\.data)?$/;
