@@ -2,10 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { chapters, coinLedger, passwordResetTokens, users } from "#db/schema";
-import { authenticate, createAccount } from "~/features/auth/commands.server";
+import { authenticate, changeEmail, createAccount } from "~/features/auth/commands.server";
 import { lookUpSessionToken } from "~/features/auth/session.server";
 import { ledgerBalance } from "~/features/coins/ledger.server";
 import { postComment } from "~/features/comments/commands.server";
@@ -220,6 +221,40 @@ describe.each(drivers)("registration and reset requests on %s", (driver) => {
     await confirm(tokenIn(mailsTo(email)[0]));
     expect((await root()).unconfirmedEmail).toBeUndefined();
     expect(await postComment({ id: account.id }, row?.id ?? 0, comment)).toMatchObject({ ok: true });
+  });
+
+  it("makes a changed address unconfirmed again and mails its link to the new address", async () => {
+    const email = `mover${unique()}@example.com`;
+    const registered = await register(form(email));
+    await registered.tasks[0]?.();
+    await confirm(tokenIn(mailsTo(email)[0]));
+    const { id } = await accountOf(email);
+    const moved = `moved${unique()}@example.com`;
+    await changeEmail(id, moved, "blood moon rising", { language: "en", site: "Crimson Covenant" });
+    expect((await accountOf(moved)).emailConfirmedAt).toBeNull();
+    const link = await vi.waitFor(() => {
+      const token = tokenIn(mailsTo(moved).find((mail) => mail.includes("Subject: Confirm your")));
+      if (!token) throw new Error("no confirmation e-mail yet");
+      return token;
+    });
+    expect(await confirm(link)).toEqual({ status: 200, body: { done: "confirmed" } });
+    expect((await accountOf(moved)).emailConfirmedAt).toBeInstanceOf(Date);
+  });
+
+  it("refuses any other confirmation form with a 4xx and a message, never an error (fuzz)", async () => {
+    const field = fc.oneof(fc.string({ maxLength: 300 }), fc.constantFrom("confirm", "resend", ""));
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom("intent", "token", "other"), field), async (fields) => {
+        const { context } = contextWithTasks();
+        const result = await answer(
+          await confirmAction({ request: post("/confirm-email", fields), context } as never),
+        );
+        // No session and no token that was ever sent: refused, with a message, every time.
+        expect(result.status).toBeGreaterThanOrEqual(400);
+        expect(result.status).toBeLessThan(500);
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it("tells an address that has an account so, with no hash, no session and nothing changed", async () => {
