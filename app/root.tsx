@@ -11,7 +11,7 @@ import { LanguagePicker, ThemeToggle } from "./features/layout/preference-contro
 import { SideMenu } from "./features/layout/side-menu";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
 import { defaultSettings } from "./features/reading-settings/settings";
-import { simulatedPaymentsNotice } from "./features/site/notices.server";
+import { simulatedPaymentsNotice, unconfirmedEmailNotice } from "./features/site/notices.server";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
 import { AppScripts } from "./lib/app-scripts";
@@ -30,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (context.documentRequest) context.documentOnly.origin = getEnv().origin;
   const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
   const notice = simulatedPaymentsNotice(preferences.language);
+  const unconfirmed = unconfirmedEmailNotice(preferences.language, user, new URL(request.url).pathname);
   return {
     ...preferences,
     site: { title: site.title, tagline: site.tagline },
@@ -38,6 +39,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     signedIn: Boolean(user),
     // The same for every page of the process, so kept pages carry it too (ADR 16).
     ...(notice ? { simulatedPayments: notice } : {}),
+    // Until the reader confirms their address, on every page but a shared chapter page (ADR 56).
+    ...(unconfirmed ? { unconfirmedEmail: unconfirmed } : {}),
     // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).
     ...(user ? { readingSettings: user.readingSettings } : {}),
   };
@@ -119,6 +122,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {data?.simulatedPayments ? (
           <p role="note" className="notice-banner">
             {data.simulatedPayments}
+          </p>
+        ) : null}
+        {data?.unconfirmedEmail ? (
+          <p role="note" className="notice-banner">
+            <Link to="/confirm-email">{data.unconfirmedEmail}</Link>
           </p>
         ) : null}
         <header className="site-header">

@@ -34,6 +34,7 @@ export default [
   route("login", "routes/auth/login.tsx"),
   route("register", "routes/auth/register.tsx"),
   route("welcome", "routes/auth/welcome.tsx"),
+  route("confirm-email", "routes/auth/confirm-email.tsx"),
   route("logout", "routes/auth/logout.ts"),
   route("forgot-password", "routes/auth/forgot-password.tsx"),
   route("reset-password", "routes/auth/reset-password.tsx"),

@@ -25,6 +25,7 @@ export const PRIVATE_PATHS = [
   "/register",
   "/forgot-password",
   "/reset-password",
+  "/confirm-email",
 ] as const;
 
 /** Whether a path is one of the private ones (a prefix match, as robots.txt reads its rules). */

@@ -44,12 +44,20 @@ export const users = pgTable(
      * the admin overview counts readers of a period from it without reading every day's rows (issue 20).
      */
     lastReadOn: date("last_read_on", { mode: "string" }),
+    /**
+     * When the reader showed the e-mail address is theirs (the link of the confirmation e-mail, or a social
+     * provider's word); null until then, and again after the address changes (ADR 56).
+     */
+    emailConfirmedAt: timestamp("email_confirmed_at", { withTimezone: true }),
+    /** SHA-256 of the token in the newest confirmation e-mail; null once confirmed. A new e-mail voids it. */
+    emailConfirmationHash: text("email_confirmation_hash"),
   },
   (t) => [
     index("users_last_read_on").on(t.lastReadOn),
     index("users_created_at").on(t.createdAt),
     uniqueIndex("users_username_lower").on(sql`lower(${t.username})`),
     uniqueIndex("users_email_lower").on(sql`lower(${t.email})`),
+    uniqueIndex("users_email_confirmation_hash").on(t.emailConfirmationHash),
     check("users_coin_balance_non_negative", sql`${t.coinBalance} >= 0`),
     check("users_role_known", sql`${t.role} in ('reader', 'author')`),
   ],

@@ -1,13 +1,31 @@
 import type { Page } from "@playwright/test";
+import en from "../../app/i18n/locales/en.json" with { type: "json" };
 import es from "../../app/i18n/locales/es.json" with { type: "json" };
-import { login, outboxMessage, register } from "../support/browser";
+import {
+  confirmEmail,
+  fillRegistration,
+  login,
+  newReader,
+  outboxMessage,
+  register,
+  submitRegistration,
+} from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
+/** The banner of a reader whose address is not confirmed yet (ADR 56). */
+const banner = (page: import("@playwright/test").Page) =>
+  page.getByRole("note").filter({ hasText: "Please confirm your e-mail address" });
+
 test.describe("a new reader's story", () => {
-  test("register, welcome, dashboard, logout, protected redirect, sign in again", async ({ page }) => {
+  test("register, welcome, dashboard, logout, protected redirect, sign in again", async ({
+    page,
+  }, testInfo) => {
+    // Registration signs the reader in and lands on /welcome with the welcome coins (no second sign-in).
     const reader = await register(page);
     await expect(page.getByRole("heading", { level: 1 })).toContainText(reader.username);
     await expect(page.getByText("+3 Coins")).toBeVisible();
+    await expect(banner(page)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("welcome.png"), fullPage: true });
     // Shown again later, the page welcomes without announcing the coins a second time.
     await page.reload();
     await expect(page.getByRole("heading", { level: 1 })).toContainText(reader.username);
@@ -25,6 +43,53 @@ test.describe("a new reader's story", () => {
     await login(page, reader, "");
     await expect(page).toHaveURL(/\/account$/);
     await expect(page.getByTestId("coin-balance")).toHaveText("3");
+  });
+
+  test("the welcome e-mail confirms the address: the banner goes, and a new e-mail can be asked for meanwhile", async ({
+    page,
+  }, testInfo) => {
+    const reader = await register(page);
+    await hydrated(page);
+    await banner(page).getByRole("link").click();
+    await expect(page).toHaveURL(/\/confirm-email$/);
+    await expect(page.getByText(`We sent a confirmation link to ${reader.email}.`)).toBeVisible();
+    await expect(page.getByText(en.auth.confirm.until)).toBeVisible();
+    await page.getByRole("button", { name: en.auth.confirm.resend }).click();
+    await expect(page.getByRole("status").filter({ hasText: "A new confirmation e-mail" })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("confirm-pending.png"), fullPage: true });
+
+    // The newest e-mail's link confirms; the banner is gone from every page.
+    const mail = await outboxMessage(reader.email, "Subject: Confirm your");
+    const link = /https?:\/\/[^/\s]+(\/confirm-email\?token=[\w-]+)/.exec(mail)?.[1] ?? "";
+    await page.goto(link);
+    await hydrated(page);
+    await page.getByRole("button", { name: en.auth.confirm.submit }).click();
+    await expect(page.getByText(en.auth.confirm.done)).toBeVisible();
+    await expect(banner(page)).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath("confirmed.png"), fullPage: true });
+    await page.goto("/toc");
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(banner(page)).toHaveCount(0);
+  });
+
+  test("an address that has an account is told so, with the ways to sign in and to reset the password", async ({
+    page,
+  }, testInfo) => {
+    const reader = await register(page);
+    await page.context().clearCookies();
+    await fillRegistration(page, { ...newReader(), email: reader.email });
+    const alert = page.getByRole("alert").filter({ hasText: "already exists" });
+    await expect(alert).toBeVisible();
+    await expect(page).toHaveURL(/\/register$/);
+    await page.screenshot({ path: testInfo.outputPath("account-exists.png"), fullPage: true });
+    await alert.getByRole("link", { name: "choose a new password" }).click();
+    await expect(page).toHaveURL(/\/forgot-password$/);
+    await page.goBack();
+    await fillRegistration(page, { ...newReader(), email: reader.email });
+    await page.getByRole("alert").getByRole("link", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await login(page, reader, "");
+    await expect(page).toHaveURL(/\/account$/);
   });
 
   test("a wrong password gets the red box; the side menu shows Logout once signed in", async ({ page }) => {
@@ -121,6 +186,7 @@ test.describe("without JavaScript", () => {
   test("registration, sign-in, logout and reset work", async ({ page }) => {
     const reader = await register(page);
     await expect(page.getByText("+3 Coins")).toBeVisible();
+    await expect(banner(page)).toBeVisible();
     await page.goto("/account");
     await page.getByRole("button", { name: "Logout" }).first().click();
     await expect(page).toHaveURL(/\/$/);
@@ -145,5 +211,27 @@ test.describe("without JavaScript", () => {
     await expect(page).toHaveURL(/\/$/);
     await login(page, { email: reader.email, password: "no script needed" });
     await expect(page).toHaveURL(/\/account$/);
+  });
+
+  test("registration signs in, an address with an account is told so, and the e-mail's link confirms", async ({
+    page,
+  }, testInfo) => {
+    const reader = newReader();
+    await submitRegistration(page, reader);
+    await expect(page).toHaveURL(/\/welcome$/);
+    await expect(page.getByText("+3 Coins")).toBeVisible();
+    await expect(banner(page)).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath("welcome-no-script.png"), fullPage: true });
+    await confirmEmail(page, reader);
+    await expect(banner(page)).toHaveCount(0);
+
+    await page.context().clearCookies();
+    await fillRegistration(page, { ...newReader(), email: reader.email });
+    await expect(page.getByRole("alert").filter({ hasText: "already exists" })).toBeVisible();
+    await expect(page.getByRole("alert").getByRole("link", { name: "Sign in" })).toHaveAttribute(
+      "href",
+      "/login",
+    );
+    await expect(page.getByText("+3 Coins")).toHaveCount(0);
   });
 });

@@ -1,4 +1,4 @@
-import { register } from "../support/browser";
+import { confirmEmail, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /**
@@ -12,7 +12,8 @@ test("two readers comment and reply on chapter 1; a visitor sees both; chapter 4
 }, testInfo) => {
   test.slow();
   const run = `${testInfo.project.name}-${Date.now().toString(36)}`;
-  await register(page);
+  // Commenting asks for a confirmed e-mail address (ADR 56).
+  await confirmEmail(page, await register(page));
   await page.goto("/chapter/1");
   await hydrated(page);
   const comments = page.getByRole("region", { name: "Comments" });
@@ -32,7 +33,7 @@ test("two readers comment and reply on chapter 1; a visitor sees both; chapter 4
 
   const second = await browser.newContext();
   const other = await second.newPage();
-  await register(other);
+  await confirmEmail(other, await register(other));
   await other.goto("/chapter/1#comments");
   await hydrated(other);
   const theirs = other.getByRole("article").filter({ hasText: `The bell scene again ${run}` });

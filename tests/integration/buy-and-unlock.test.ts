@@ -42,6 +42,7 @@ describe.each(drivers)("buying coins from a chapter on %s", (driver) => {
       timeZoneFixed: false,
       createdAt: new Date(),
       hasPassword: true,
+      emailConfirmed: true,
       readingSettings: defaultSettings,
     };
   }

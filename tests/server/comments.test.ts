@@ -22,7 +22,7 @@ const data = (path: string) => `${path}.data?_routes=routes%2Fchapter-comments`;
 beforeAll(async () => {
   server = await startServer({ DATA_DIR: dataDir });
   reader = new Client(server.url);
-  await registerReader(reader, dataDir, "commenter");
+  await registerReader(reader, dataDir, "commenter", { confirmed: true });
 }, 60_000);
 afterAll(async () => {
   await server?.stop();

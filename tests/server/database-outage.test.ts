@@ -37,7 +37,7 @@ async function startOn(databaseUrl: string): Promise<RunningServer> {
 
 async function signedIn(server: RunningServer): Promise<Client> {
   const client = new Client(server.url);
-  await registerReader(client, server.env.DATA_DIR ?? "", "outage");
+  await registerReader(client, server.env.DATA_DIR ?? "", "outage", { confirmed: true });
   return client;
 }
 

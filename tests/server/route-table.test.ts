@@ -81,6 +81,10 @@ const pages: Record<string, Sample[] | "resource"> = {
   login: [{ path: "/login", status: 200, translated: true }],
   register: [{ path: "/register", status: 200, translated: true }],
   welcome: [{ path: "/welcome", status: 200, translated: true, signedIn: true }],
+  "confirm-email": [
+    { path: "/confirm-email?token=unknown", status: 200, translated: true },
+    { path: "/confirm-email", status: 200, translated: true, signedIn: true },
+  ],
   logout: "resource",
   "forgot-password": [{ path: "/forgot-password", status: 200, translated: true }],
   "reset-password": [{ path: "/reset-password?token=unknown", status: 200, translated: true }],

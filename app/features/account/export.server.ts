@@ -50,7 +50,10 @@ export const exportedTables = [
   {
     table: users,
     section: "account",
-    withheld: { passwordHash: "a secret: the argon2id hash of the password" },
+    withheld: {
+      passwordHash: "a secret: the argon2id hash of the password",
+      emailConfirmationHash: "a secret: it identifies the e-mailed confirmation link",
+    },
   },
   {
     table: sessions,

@@ -5,18 +5,19 @@ import { WELCOME_COINS } from "~/features/coins/constants";
 import { book } from "~/features/coins/ledger.server";
 import { sendInBackground, sendWithRetries } from "~/features/mail/mailer.server";
 import {
-  accountExistsMail,
+  confirmEmailMail,
   emailChangedMail,
   passwordChangedMail,
   resetPasswordMail,
-  welcomeMail,
 } from "~/features/mail/templates.server";
 import type { Language } from "~/i18n/config";
 import type { RequestMeta } from "~/lib/context";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
+import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
+import { confirmationLink } from "./email-confirmation.server";
 import { hashPassword, needsRehash, verifyPassword } from "./password.server";
 
 const RESET_VALID_MS = 60 * 60 * 1000;
@@ -55,9 +56,13 @@ function uniqueFieldError(error: unknown): FieldError | undefined {
 
 type NewAccount = { username: string; email: string; language?: Language };
 
-/** Inserts the account and books its welcome coins in one transaction: both or neither. */
+/**
+ * Inserts the account and books its welcome coins in one transaction: both or neither. `confirmation` is
+ * how the address stands: confirmed by a provider, or the hash of the token the confirmation e-mail carries.
+ */
 async function insertAccount(
   input: NewAccount & { passwordHash: string | null },
+  confirmation: { confirmedAt: Date } | { tokenHash: string },
   meta?: RequestMeta,
 ): Promise<number> {
   try {
@@ -69,6 +74,8 @@ async function insertAccount(
           email: input.email,
           passwordHash: input.passwordHash,
           language: input.language,
+          emailConfirmedAt: "confirmedAt" in confirmation ? confirmation.confirmedAt : null,
+          emailConfirmationHash: "tokenHash" in confirmation ? confirmation.tokenHash : null,
         })
         .returning({ id: users.id });
       if (!user) throw new Error("insert returned no row");
@@ -87,7 +94,8 @@ async function insertAccount(
 
 /**
  * Creates an account with its welcome coins, for social sign-in (whose provider has shown the e-mail is
- * the person's). A taken username or e-mail (in any case) is a FieldError, also when two sign-ups race.
+ * the person's, so the address counts as confirmed). A taken username or e-mail (in any case) is a
+ * FieldError, also when two sign-ups race.
  */
 export async function createAccount(
   input: NewAccount & { password: string | null },
@@ -95,71 +103,25 @@ export async function createAccount(
 ): Promise<number> {
   await assertAvailable(input);
   const passwordHash = input.password === null ? null : await hashPassword(input.password);
-  return insertAccount({ ...input, passwordHash }, meta);
-}
-
-/** The registration form's answer depends on nothing but the username (usernames are public). */
-export async function assertUsernameAvailable(username: string): Promise<void> {
-  await assertAvailable({ username });
+  return insertAccount({ ...input, passwordHash }, { confirmedAt: new Date() }, meta);
 }
 
 /**
- * The registration form's work, done after its answer (ADR 16), the same on both paths: one argon2 hash,
- * one e-mail. A new address gets its account, welcome coins and a welcome e-mail; an address that has an
- * account gets a note to its owner instead, so the answer never tells anyone who is registered.
+ * The registration form's account (ADR 56): checked for a taken username or e-mail first (a FieldError,
+ * before any hashing), then one argon2 hash, the account and its welcome coins. The address is still to be
+ * confirmed: the returned token goes into the confirmation e-mail, only its hash is stored. Two
+ * registrations racing for one address or username: the loser gets the same FieldError from the index.
  */
-export async function completeRegistration(
-  input: NewAccount & { password: string; origin: string; site: string },
+export async function registerAccount(
+  input: NewAccount & { password: string },
   meta?: RequestMeta,
-): Promise<void> {
+): Promise<{ userId: number; token: string }> {
+  await assertAvailable(input);
   const passwordHash = await hashPassword(input.password);
-  const language = input.language ?? "en";
-  const [owner] = await db()
-    .select({ id: users.id, username: users.username, email: users.email })
-    .from(users)
-    .where(byEmail(input.email));
-  let existing = owner;
-  if (!existing) {
-    try {
-      const userId = await insertAccount({ ...input, passwordHash }, meta);
-      await sendWithRetries(
-        welcomeMail(language, input.email, {
-          username: input.username,
-          site: input.site,
-          link: `${input.origin}/login?${new URLSearchParams({ redirectTo: "/welcome" })}`,
-          coins: String(WELCOME_COINS),
-        }),
-      );
-      logger.info({ event: "registration.completed", userId, ...meta }, "registration completed");
-      return;
-    } catch (error) {
-      if (!(error instanceof FieldError)) throw error;
-      // Another registration took the e-mail or the username between the form's answer and now.
-      [existing] = await db()
-        .select({ id: users.id, username: users.username, email: users.email })
-        .from(users)
-        .where(byEmail(input.email));
-      if (!existing) {
-        logger.warn(
-          { event: "registration.lost-race", field: error.field, ...meta },
-          "registration lost a race",
-        );
-        return;
-      }
-    }
-  }
-  logger.info(
-    { event: "registration.existing-email", userId: existing.id, ...meta },
-    "registration for an e-mail that has an account: its owner is told",
-  );
-  await sendWithRetries(
-    accountExistsMail(language, existing.email, {
-      username: existing.username,
-      site: input.site,
-      loginLink: `${input.origin}/login`,
-      resetLink: `${input.origin}/forgot-password`,
-    }),
-  );
+  const token = randomToken();
+  const userId = await insertAccount({ ...input, passwordHash }, { tokenHash: hashToken(token) }, meta);
+  logger.info({ event: "registration.completed", userId, ...meta }, "registration completed");
+  return { userId, token };
 }
 
 /**
@@ -307,8 +269,13 @@ export async function changeEmail(
     .select({ email: users.email, username: users.username })
     .from(users)
     .where(eq(users.id, userId));
+  // The new address is to be confirmed in its turn (ADR 56): the link goes to it, the old one's is void.
+  const token = randomToken();
   try {
-    await db().update(users).set({ email }).where(eq(users.id, userId));
+    await db()
+      .update(users)
+      .set({ email, emailConfirmedAt: null, emailConfirmationHash: hashToken(token) })
+      .where(eq(users.id, userId));
   } catch (error) {
     throw uniqueFieldError(error) ?? error;
   }
@@ -316,6 +283,13 @@ export async function changeEmail(
   if (!before) return;
   sendInBackground(
     emailChangedMail(notice.language, before.email, { username: before.username, site: notice.site, email }),
+  );
+  sendInBackground(
+    confirmEmailMail(notice.language, email, {
+      username: before.username,
+      site: notice.site,
+      link: confirmationLink(getEnv().origin, token),
+    }),
   );
 }
 

@@ -42,6 +42,8 @@ export const registerSchema = z
     password,
     confirmPassword: z.string(),
     acceptTerms: checkbox.refine((accepted) => accepted, { error: "validation.acceptTerms" }),
+    /** Where the new reader goes once signed in: /welcome unless a page sent them here (checked on use). */
+    redirectTo: z.string().max(2048).optional(),
   })
   .refine((form) => form.password === form.confirmPassword, {
     error: "validation.passwordsMatch",
@@ -56,6 +58,12 @@ export const resetPasswordSchema = z
     error: "validation.passwordsMatch",
     path: ["confirmPassword"],
   });
+
+/** The confirmation page's two buttons: confirm with the e-mailed token, or send a new e-mail (ADR 56). */
+export const confirmEmailSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("confirm"), token: z.string().min(1).max(200) }),
+  z.object({ intent: z.literal("resend") }),
+]);
 
 export const changeEmailSchema = z.object({
   email,

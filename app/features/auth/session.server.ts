@@ -35,6 +35,8 @@ export type SessionUser = {
   coinBalance: number;
   createdAt: Date;
   hasPassword: boolean;
+  /** The account's e-mail address is confirmed (ADR 56): until then a banner asks for it, and comments wait. */
+  emailConfirmed: boolean;
   /** The IANA zone the reader's reading days are dated in (ADR 29). */
   timeZone: string;
   /** The reader chose the zone on /settings: the browser's no longer replaces it. */
@@ -151,6 +153,7 @@ const sessionColumns = {
   coinBalance: users.coinBalance,
   createdAt: users.createdAt,
   passwordHash: users.passwordHash,
+  emailConfirmedAt: users.emailConfirmedAt,
   timeZone: users.timeZone,
   timeZoneFixed: users.timeZoneFixed,
   fontSize: readingSettings.fontSize,
@@ -214,6 +217,7 @@ async function resolveSession(tokenHash: string): Promise<{ value: SessionUser; 
   const until = Math.min(row.expiresAt.getTime(), lastSeen + lifetime.idleMs, lastSeen + TOUCH_EVERY_MS);
   const {
     passwordHash,
+    emailConfirmedAt,
     remember: _remember,
     lastSeenAt: _lastSeen,
     expiresAt: _expires,
@@ -227,6 +231,7 @@ async function resolveSession(tokenHash: string): Promise<{ value: SessionUser; 
     value: {
       ...user,
       hasPassword: passwordHash !== null,
+      emailConfirmed: emailConfirmedAt !== null,
       readingSettings:
         fontSize !== null && fontFamily !== null && lineHeight !== null
           ? { fontSize, fontFamily, lineHeight }

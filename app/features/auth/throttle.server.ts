@@ -24,6 +24,8 @@ export const rules = {
   get resetIp(): Rule {
     return { limit: getEnv().RESET_LIMIT_PER_HOUR, windowSeconds: 60 * 60, blockSeconds: 15 * 60 };
   },
+  /** A new confirmation e-mail: three an hour per account, so the button cannot mail an address at will. */
+  confirmationMail: { limit: 3, windowSeconds: 60 * 60, blockSeconds: 15 * 60 },
 } satisfies Record<string, Rule>;
 
 export class Throttled extends AppError {

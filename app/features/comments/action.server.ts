@@ -25,6 +25,7 @@ import { commentAccess } from "./queries.server";
 
 const statusOf: Record<CommentRefusal, number> = {
   banned: 403,
+  unconfirmed: 403,
   rateLimited: 429,
   linksTooSoon: 400,
   parentGone: 409,

@@ -9,6 +9,7 @@ import { editable } from "./queries.server";
 /** Why a comment command was refused: each a message in the `comments.errors` catalogue. */
 export type CommentRefusal =
   | "banned"
+  | "unconfirmed"
   | "rateLimited"
   | "linksTooSoon"
   | "parentGone"
@@ -32,18 +33,20 @@ function linkTooSoon(html: string, account: { role: string; createdAt: Date }, n
 
 /**
  * The writer's account, its row locked (one writer's posts queue behind each other, on every instance), or
- * why they may not write: an account gone, or barred from commenting.
+ * why they may not write: an account gone, an e-mail address not confirmed yet (ADR 56: a public post needs
+ * an address its writer has shown is theirs), or barred from commenting.
  */
 async function writer(
   tx: Tx,
   userId: number,
 ): Promise<{ role: string; createdAt: Date } | { refused: CommentRefusal }> {
   const [account] = await tx
-    .select({ role: users.role, createdAt: users.createdAt })
+    .select({ role: users.role, createdAt: users.createdAt, emailConfirmedAt: users.emailConfirmedAt })
     .from(users)
     .where(eq(users.id, userId))
     .for("update");
   if (!account) return { refused: "notFound" };
+  if (account.emailConfirmedAt === null && account.role !== "author") return { refused: "unconfirmed" };
   const [ban] = await tx
     .select({ id: commentBans.userId })
     .from(commentBans)

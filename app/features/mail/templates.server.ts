@@ -20,7 +20,7 @@ function compose(
     | "passwordChanged"
     | "emailChanged"
     | "welcome"
-    | "accountExists"
+    | "confirmEmail"
     | "inquiry.author"
     | "inquiry.copy"
     | "shipped",
@@ -66,15 +66,15 @@ export function welcomeMail(
   });
 }
 
-/** To the owner of an address someone tried to register again: how to get back in, and nothing more. */
-export function accountExistsMail(
+/** Confirms an address again: asked for by its reader, or after the account's address changed (ADR 56). */
+export function confirmEmailMail(
   language: Language,
   to: string,
-  values: { username: string; site: string; loginLink: string; resetLink: string },
+  values: { username: string; site: string; link: string },
 ) {
-  return compose(language, to, "accountExists", values, {
-    href: values.loginLink,
-    label: serverTranslator(language)("mail.accountExists.button"),
+  return compose(language, to, "confirmEmail", values, {
+    href: values.link,
+    label: serverTranslator(language)("mail.confirmEmail.button"),
   });
 }
 

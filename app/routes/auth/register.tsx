@@ -1,16 +1,16 @@
 import "~/i18n/full-catalogue";
-import { Form, useNavigation, useRouteLoaderData } from "react-router";
-import { assertUsernameAvailable, completeRegistration, FieldError } from "~/features/auth/commands.server";
+import { Form, redirect, useNavigation, useRouteLoaderData } from "react-router";
+import { FieldError, registerAccount } from "~/features/auth/commands.server";
+import { sendWelcomeMail } from "~/features/auth/email-confirmation.server";
 import { EmailField, FailureAlert, NewPasswordFields } from "~/features/auth/fields";
 import { requireAnonymous } from "~/features/auth/guards.server";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { parseForm, registerSchema } from "~/features/auth/schemas";
+import { signIn } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
-import { localOutboxAvailable } from "~/features/mail/outbox.server";
-import { LocalOutboxNote } from "~/features/mail/outbox-note";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { Trans, useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
@@ -20,48 +20,73 @@ import { getPreferences } from "~/lib/preferences.server";
 import { safeRedirectPath, withRedirect } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
-import { Checkbox, Field, FormNotice, useFormValidation } from "~/ui/form";
+import { Checkbox, Field, FormAlert, useFormValidation } from "~/ui/form";
 import { Link } from "~/ui/link";
 import type { Route } from "./+types/register";
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request }: Route.LoaderArgs) {
   await requireAnonymous(request);
   // Where to go once signed in: the welcome page, or the page that sent the visitor here (/checkout).
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"), "/welcome");
-  return { providers: listConfiguredProviders(), localOutbox: localOutboxAvailable(context), redirectTo };
+  return { providers: listConfiguredProviders(), redirectTo };
 }
 
 /** A refusal's Retry-After reaches the browser on the document response too. */
 export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
+/**
+ * Registration signs the new reader in and goes on to /welcome (ADR 56, superseding part of ADR 16). Every
+ * attempt counts against the IP's sign-up limit first, which also bounds what "this e-mail already has an
+ * account" tells. A taken username or address is refused before any hashing; a new account costs one argon2
+ * hash, and its welcome e-mail (which confirms the address) is sent after the answer.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request);
   const values = { username: echoedValue(form, "username"), email: echoedValue(form, "email") };
   const parsed = parseForm(registerSchema, form);
   if (!parsed.ok) return formFailure({ errors: parsed.errors, values });
+  const language = getPreferences(request).language;
+  const meta = { requestId: context.requestId, ip: context.ip };
   try {
     await consume(`signup:ip:${context.ip}`, rules.signupIp, context);
-    await assertUsernameAvailable(parsed.data.username);
-    const site = await getSiteSettings();
-    const registration = {
-      username: parsed.data.username,
-      email: parsed.data.email,
-      password: parsed.data.password,
-      language: getPreferences(request).language,
-      origin: getEnv().origin,
-      site: site.title,
-    };
-    const meta = { requestId: context.requestId, ip: context.ip };
-    // The same answer whether or not the e-mail has an account: what differs runs after it (ADR 16).
-    context.afterResponse(() => completeRegistration(registration, meta));
-    return { sent: true as const };
+    const { username, email, password } = parsed.data;
+    const { userId, token } = await registerAccount({ username, email, password, language }, meta);
+    const mailing = { origin: getEnv().origin, site: (await getSiteSettings()).title, language };
+    context.afterResponse(() => sendWelcomeMail({ email, username }, token, mailing));
+    const cookies = await signIn(request, userId, { remember: false, meta: context, method: "registration" });
+    return redirect(safeRedirectPath(parsed.data.redirectTo, "/welcome"), {
+      headers: cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]),
+    });
   } catch (error) {
     if (error instanceof Throttled) return throttledFailure(error);
-    if (error instanceof FieldError)
+    if (error instanceof FieldError) {
+      if (error.field === "email")
+        logger.info({ event: "registration.existing-email", ...meta }, "e-mail taken");
       return formFailure({ errors: { [error.field]: error.messageKey }, values });
+    }
     logger.error({ err: error, requestId: context.requestId }, "registration failed");
     return formFailure({ formError: "auth.registrationFailed", values }, 503);
   }
+}
+
+/** The address already has an account: say so, with the ways back into it. */
+function AccountExists({ redirectTo }: { redirectTo: string }) {
+  return (
+    <FormAlert>
+      <Trans
+        i18nKey="auth.register.accountExists"
+        components={{
+          login: (
+            <Link
+              to={withRedirect("/login", redirectTo, "/welcome")}
+              className="font-semibold underline underline-offset-2"
+            />
+          ),
+          reset: <Link to="/forgot-password" className="font-semibold underline underline-offset-2" />,
+        }}
+      />
+    </FormAlert>
+  );
 }
 
 export default function Register({ loaderData, actionData }: Route.ComponentProps) {
@@ -69,25 +94,9 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
   const root = useRouteLoaderData("root") as { site?: { title: string } } | undefined;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/register") === true;
-  const sent = actionData !== undefined && "sent" in actionData;
-  const failure = sent ? undefined : (actionData as FormFailure | undefined);
+  const failure = actionData as FormFailure | undefined;
   const { errors, onSubmit } = useFormValidation(registerSchema, failure?.errors);
-  if (sent)
-    return (
-      <div className="mx-auto max-w-lg px-4 py-14 sm:px-6">
-        <DocumentTitle name={t("auth.register.sentTitle")} />
-        <h1 className="font-display text-3xl text-primary">{t("auth.register.sentTitle")}</h1>
-        <div className="mt-6">
-          <FormNotice>{t("auth.register.sent")}</FormNotice>
-        </div>
-        {loaderData.localOutbox ? <LocalOutboxNote /> : null}
-        <p className="mt-6">
-          <Link to={withRedirect("/login", loaderData.redirectTo)} className={buttonClass("primary")}>
-            {t("auth.register.signIn")}
-          </Link>
-        </p>
-      </div>
-    );
+  const emailTaken = failure?.errors?.email === "validation.emailTaken";
   return (
     <div className="mx-auto grid max-w-5xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-[1fr_20rem]">
       <DocumentTitle name={t("auth.register.title", { site: root?.site?.title ?? "" })} />
@@ -100,6 +109,8 @@ export default function Register({ loaderData, actionData }: Route.ComponentProp
         </h1>
         <Form method="post" noValidate onSubmit={onSubmit} className="mt-6 flex flex-col gap-4">
           <FailureAlert failure={failure} />
+          {emailTaken ? <AccountExists redirectTo={loaderData.redirectTo} /> : null}
+          <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
           <Field
             name="username"
             label={t("auth.fields.username")}
