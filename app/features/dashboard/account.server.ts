@@ -20,11 +20,12 @@ import { fromIso, fromIsoOrNull, type JsonRow } from "~/lib/json-row";
 const panelsStatement = `select
   (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select id, kind, status,
     description, coins, tier_key as "tierKey", amount_cents as "amountCents", currency,
-    refunded_cents as "refundedCents", created_at as "createdAt" from payments where user_id = $1
-    order by created_at desc, id desc limit 50) x),
-  (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select id, status,
-    total_cents as "totalCents", currency, created_at as "createdAt" from orders where user_id = $1
-    order by created_at desc, id desc limit 50) x),
+    refunded_cents as "refundedCents", refund_tier_change as "refundTierChange", created_at as "createdAt"
+    from payments where user_id = $1 order by created_at desc, id desc limit 50) x),
+  (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select o.id, o.status,
+    o.total_cents as "totalCents", p.refunded_cents as "refundedCents", o.currency,
+    o.created_at as "createdAt" from orders o join payments p on p.id = o.payment_id where o.user_id = $1
+    order by o.created_at desc, o.id desc limit 50) x),
   (select row_to_json(x) from (select display, name, emoji, message, tier from supporters
     where user_id = $1) x),
   (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select id,
