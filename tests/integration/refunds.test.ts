@@ -8,15 +8,17 @@ import type { DatabaseHandle } from "#db/client.server";
 import { membershipGrants, payments } from "#db/schema";
 import { exportAccountData } from "~/features/account/export.server";
 import { refundPayment } from "~/features/admin/orders.server";
+import { adjustCoins } from "~/features/admin/readers.server";
 import { saveCart } from "~/features/cart/queries.server";
 import { loadAccountPanels } from "~/features/dashboard/account.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { unitsCoveredByRefund } from "~/features/order-fulfilment/order-events.server";
 import { placeOrder } from "~/features/orders/place.server";
 import { listOrders } from "~/features/orders/queries.server";
+import { startCheckout } from "~/features/payments/checkout.server";
 import { listPurchases } from "~/features/payments/queries.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
-import { saveLanguage } from "~/features/settings/queries.server";
+import { saveEmailChoices, saveLanguage } from "~/features/settings/queries.server";
 import { loader as orderLoader } from "~/routes/orders/order";
 import { drivers, openTestDatabase } from "../support/database";
 import { createAuthor, createReader, shippingAddress } from "../support/factories";
@@ -171,5 +173,77 @@ describe.each(drivers)("a refund the buyer sees, on %s", (driver) => {
     expect((await orderPage(reader.cookie, orderId)).thanks).toBe(false);
     expect(await refundPayment(paymentId, 500, "Goodwill", author)).toEqual({ ok: true });
     expect((await orderPage(reader.cookie, orderId, "?returned")).thanks).toBe(false);
+  });
+});
+
+describe.each(drivers)("coin notices, on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+  });
+  afterAll(() => handle.close());
+
+  const mailsWith = (email: string, text: string) =>
+    mailsTo(dataDir, email).filter((mail) => mail.includes(text));
+
+  async function buyPack(reader: { id: number; email: string }) {
+    const { paymentId, url } = await startCheckout(
+      reader,
+      { kind: "coins", packKey: "coins-5" },
+      { ip: unique() },
+    );
+    await answerTestCheckout(url.replace("/pay/test/", ""), "approve");
+    return paymentId;
+  }
+
+  it("a coin pack's receipt, and a line in the coin history; none e-mailed with account notices off", async () => {
+    const reader = await createReader({ prefix: "packbuyer" });
+    const paymentId = await buyPack(reader);
+    const receipt = await waitForMail(dataDir, reader.email, { containing: "for 5 coins" });
+    expect(receipt).toContain("receipt");
+    expect(receipt).toContain("$0.99");
+    const panels = await loadAccountPanels(reader);
+    expect(panels.coins[0]).toMatchObject({
+      delta: 5,
+      reason: "purchase",
+      reference: `payment:${paymentId}`,
+    });
+    expect(panels.purchases[0]).toMatchObject({ id: paymentId, kind: "coins", status: "paid" });
+
+    const quiet = await createReader({ prefix: "quietbuyer" });
+    await saveEmailChoices(quiet.id, { newChapters: false, accountNotices: false });
+    const quietPayment = await buyPack(quiet);
+    expect((await loadAccountPanels(quiet)).coins[0]).toMatchObject({ reference: `payment:${quietPayment}` });
+    // A refund's e-mail (sent whatever the choices) leaves after a receipt would have: once it is in the
+    // outbox, a receipt would be too.
+    const author = await createAuthor("packrefunder");
+    expect(await refundPayment(quietPayment, "rest", "Bought by mistake", author)).toEqual({ ok: true });
+    await waitForMail(dataDir, quiet.email, { containing: "We refunded $0.99" });
+    expect(mailsWith(quiet.email, "We received")).toEqual([]);
+  });
+
+  it("an author's coin adjustment: the reader is e-mailed the reason and finds it in the coin history", async () => {
+    const author = await createAuthor("adjuster");
+    const reader = await createReader({ prefix: "adjusted" });
+    expect(await adjustCoins(reader.id, 7, "Sorry for the outage", author)).toEqual({ ok: true });
+    const mail = await waitForMail(dataDir, reader.email, { containing: "Sorry for the outage" });
+    expect(mail).toContain("The author added 7 coins to your balance");
+    expect(mail).toContain("Your balance is now 10 coins");
+    expect(mail).toContain("/account#coins");
+    expect((await loadAccountPanels(reader)).coins[0]).toMatchObject({
+      delta: 7,
+      reason: "admin",
+      note: "Sorry for the outage",
+    });
+
+    const quiet = await createReader({ prefix: "quietadjusted" });
+    await saveEmailChoices(quiet.id, { newChapters: false, accountNotices: false });
+    expect(await adjustCoins(quiet.id, -2, "Duplicate refund", author)).toEqual({ ok: true });
+    expect((await loadAccountPanels(quiet)).coins[0]).toMatchObject({ delta: -2, note: "Duplicate refund" });
+    // Notices on again: the next adjustment's e-mail arrives, and the one before it was never sent.
+    await saveEmailChoices(quiet.id, { newChapters: false, accountNotices: true });
+    expect(await adjustCoins(quiet.id, 1, "Welcome back", author)).toEqual({ ok: true });
+    await waitForMail(dataDir, quiet.email, { containing: "Welcome back" });
+    expect(mailsWith(quiet.email, "Duplicate refund")).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ const formatDate = (date: Date, language: Language) =>
   new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(date);
 
 /** Paragraphs (the first is the greeting), a link to the account (or `path`), the signature. */
-function supportMail(
+export function accountMail(
   language: Language,
   to: string,
   subject: string,
@@ -62,11 +62,16 @@ export type ReceiptValues = {
   next?: { kind: "renews" | "ends"; date: string };
 };
 
-export function receiptMail(language: Language, to: string, values: ReceiptValues): MailMessage {
+export function receiptMail(
+  language: Language,
+  to: string,
+  values: ReceiptValues,
+  path?: string,
+): MailMessage {
   const t = serverTranslator(language);
   const paragraphs = t("payments.receipt.body", values).split("\n\n");
   if (values.next) paragraphs.push(t(`payments.receipt.${values.next.kind}`, { date: values.next.date }));
-  return supportMail(language, to, t("payments.receipt.subject", values), paragraphs, values);
+  return accountMail(language, to, t("payments.receipt.subject", values), paragraphs, values, path);
 }
 
 export function renewalFailedMail(
@@ -75,7 +80,7 @@ export function renewalFailedMail(
   values: { username: string; site: string; tier: string; amount: string; date: string },
 ): MailMessage {
   const t = serverTranslator(language);
-  return supportMail(
+  return accountMail(
     language,
     to,
     t("payments.receipt.failedSubject", values),
@@ -109,7 +114,7 @@ export function refundMail(language: Language, to: string, values: RefundValues,
   if (values.days?.kind === "kept") paragraphs.push(t("payments.refund.daysKept"));
   if (values.tier) paragraphs.push(t("payments.refund.tierChanged", values.tier));
   const button = path.startsWith("/orders/") ? "mail.order.button" : "payments.receipt.button";
-  return supportMail(language, to, t("payments.refund.subject", values), paragraphs, values, path, button);
+  return accountMail(language, to, t("payments.refund.subject", values), paragraphs, values, path, button);
 }
 
 /**
@@ -244,6 +249,49 @@ export async function sendSupportReceipt(paymentId: number): Promise<void> {
     );
   } catch (error) {
     logger.error({ event: "receipt.mail-failed", paymentId, err: error }, "support receipt not sent");
+  }
+}
+
+/**
+ * A paid coin pack's receipt, as a support payment's: sent only to a reader who keeps account notices on
+ * (settings), and listed in the account's purchase and coin history either way.
+ */
+export async function sendCoinReceipt(paymentId: number): Promise<void> {
+  try {
+    const [row] = await db()
+      .select({
+        kind: payments.kind,
+        status: payments.status,
+        amountCents: payments.amountCents,
+        currency: payments.currency,
+        coins: payments.coins,
+        paidAt: payments.paidAt,
+        email: users.email,
+        username: users.username,
+        language: users.language,
+        notices: users.emailAccountNotices,
+      })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .where(eq(payments.id, paymentId));
+    if (row?.status !== "paid" || row.kind !== "coins" || !row.notices) return;
+    const language = languageOf(row.language);
+    sendInBackground(
+      receiptMail(
+        language,
+        row.email,
+        {
+          username: row.username,
+          site: (await getSiteSettings()).title,
+          amount: formatMoney(row.amountCents, row.currency, language, { minor: true }),
+          date: formatDate(row.paidAt ?? new Date(), language),
+          item: serverTranslator(language)("coins.packName", { count: row.coins }),
+        },
+        "/account#coins",
+      ),
+    );
+  } catch (error) {
+    logger.error({ event: "receipt.mail-failed", paymentId, err: error }, "coin receipt not sent");
   }
 }
 
