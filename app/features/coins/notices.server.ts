@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { users } from "#db/schema";
+import { accountMail } from "~/features/mail/account-mail.server";
 import { sendInBackground } from "~/features/mail/mailer.server";
-import { accountMail } from "~/features/payments/receipt.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, isLanguage } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";

@@ -1,13 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { orderLines, orders, payments, subscriptions, users } from "#db/schema";
+import { accountMail } from "~/features/mail/account-mail.server";
 import type { MailMessage } from "~/features/mail/mailer.server";
 import { sendInBackground } from "~/features/mail/mailer.server";
 import { orderNumber } from "~/features/order-fulfilment/number";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, isLanguage, type Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
-import { getEnv } from "~/lib/env.server";
 import { formatMoney } from "~/lib/format";
 import { logger } from "~/lib/logger.server";
 import type { RefundChange } from "./fulfil.server";
@@ -18,39 +18,8 @@ import type { RefundChange } from "./fulfil.server";
  * first invoice, each renewal, an upgrade's charge, a gift), and a notice when a renewal fails.
  */
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
-
 const formatDate = (date: Date, language: Language) =>
   new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(date);
-
-/** Paragraphs (the first is the greeting), a link to the account (or `path`), the signature. */
-export function accountMail(
-  language: Language,
-  to: string,
-  subject: string,
-  paragraphs: string[],
-  values: { site: string },
-  path = "/account#subscription",
-  button = "payments.receipt.button",
-): MailMessage {
-  const t = serverTranslator(language);
-  const link = `${getEnv().origin}${path}`;
-  const signature = t("mail.signature", values);
-  return {
-    to,
-    subject,
-    text: [...paragraphs, link, signature].join("\n\n"),
-    html: [
-      ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-      `<p><a href="${escapeHtml(link)}">${escapeHtml(t(button))}</a></p>`,
-      `<p>${escapeHtml(signature)}</p>`,
-    ].join("\n"),
-  };
-}
 
 export type ReceiptValues = {
   username: string;
