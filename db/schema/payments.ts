@@ -62,6 +62,11 @@ export const payments = pgTable(
      */
     refundRequestedCents: integer("refund_requested_cents").notNull().default(0),
     coinsReversed: integer("coins_reversed").notNull().default(0),
+    /**
+     * The reader's membership tier before and after the newest refund that changed it (ADR 57): the account
+     * and the refund e-mail say why the tier moved. Null while no refund of this payment changed the tier.
+     */
+    refundTierChange: jsonb("refund_tier_change").$type<{ from: string; to: string }>(),
     /** The chapter (by number) the purchase started from: the payer returns there (ADR 18). */
     chapterNumber: integer("chapter_number"),
     /** "Buy and unlock": the confirmed payment also unlocks `chapterNumber`, in the same transaction. */

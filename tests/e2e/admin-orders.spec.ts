@@ -22,8 +22,8 @@ async function buyArtPrint(page: Page): Promise<number> {
   await page.getByLabel(en.checkout.address.country).selectOption("GB");
   await page.getByRole("button", { name: en.checkout.pay }).click();
   await page.getByRole("button", { name: en.payments.test.approve }).click();
-  await expect(page).toHaveURL(/\/orders\/\d+$/);
-  return Number(/\/orders\/(\d+)$/.exec(page.url())?.[1]);
+  await expect(page).toHaveURL(/\/orders\/\d+\?returned$/);
+  return Number(/\/orders\/(\d+)\?returned$/.exec(page.url())?.[1]);
 }
 
 /**

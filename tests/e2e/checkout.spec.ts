@@ -67,8 +67,8 @@ test("a visitor's $65 cart: sign up from checkout, cart intact, paid on the test
   await expect(page.getByText("$65")).toBeVisible();
   await page.getByRole("button", { name: en.payments.test.approve }).click();
 
-  await expect(page).toHaveURL(/\/orders\/\d+$/);
-  const orderId = Number(/\/orders\/(\d+)$/.exec(page.url())?.[1]);
+  await expect(page).toHaveURL(/\/orders\/\d+\?returned$/);
+  const orderId = Number(/\/orders\/(\d+)\?returned$/.exec(page.url())?.[1]);
   const number = `#${String(orderId).padStart(6, "0")}`;
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(
     o.orderTitle.replace("{{number}}", number),

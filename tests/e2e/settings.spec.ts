@@ -48,7 +48,7 @@ test("/settings: reading preferences with a preview, time zone, e-mail choices a
   await expect(zone).toHaveValue("Asia/Tokyo");
   await expect(page.getByLabel("E-mail me when a new chapter is released")).toBeChecked();
   await expect(
-    page.getByLabel("E-mail me account notices (membership, supporter and achievement news)"),
+    page.getByLabel("E-mail me account notices (membership, coins, supporter and achievement news)"),
   ).toBeChecked();
   await expect(zone).toHaveValue("Asia/Tokyo");
   await page.goto("/chapter/1");
@@ -96,11 +96,13 @@ test.describe("with JavaScript off", () => {
   test("the forms post and come back with their notices", async ({ page }) => {
     await register(page);
     await page.goto("/settings");
-    await page.getByLabel("E-mail me account notices (membership, supporter and achievement news)").uncheck();
+    await page
+      .getByLabel("E-mail me account notices (membership, coins, supporter and achievement news)")
+      .uncheck();
     await page.getByRole("button", { name: "Save e-mail choices" }).click();
     await expect(page.getByText("Your e-mail choices are saved.")).toBeVisible();
     await expect(
-      page.getByLabel("E-mail me account notices (membership, supporter and achievement news)"),
+      page.getByLabel("E-mail me account notices (membership, coins, supporter and achievement news)"),
     ).not.toBeChecked();
     await page.getByText("Relaxed", { exact: true }).click();
     await page.getByRole("button", { name: "Save reading preferences" }).click();

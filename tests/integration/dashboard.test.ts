@@ -17,6 +17,7 @@ import { createSession } from "~/features/auth/session.server";
 import { saveCart } from "~/features/cart/queries.server";
 import { readAhead, readAheadNumbers } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { listCoinHistory } from "~/features/coins/history.server";
 import { loadAccountPanels } from "~/features/dashboard/account.server";
 import { loadDashboard } from "~/features/dashboard/queries.server";
 import { loadSupporterPanel } from "~/features/fundraiser/account.server";
@@ -331,13 +332,14 @@ describe.each(drivers)("the account's lists in one statement on %s", (driver) =>
 
 async function panelsOneByOne(user: { id: number; username: string }) {
   const now = new Date();
-  const [purchases, orderList, supporter, subscription] = await Promise.all([
+  const [purchases, orderList, supporter, subscription, coins] = await Promise.all([
     listPurchases(user.id),
     listOrders(user.id),
     loadSupporterPanel(user),
     getSubscriptionPanel(user.id, now),
+    listCoinHistory(user.id),
   ]);
-  return { purchases, orders: orderList, supporter, subscription };
+  return { purchases, orders: orderList, coins, supporter, subscription };
 }
 
 describe("chapters ahead and the tier's achievements", () => {

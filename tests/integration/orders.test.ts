@@ -131,7 +131,7 @@ describe.each(drivers)("orders on %s", (driver) => {
     expect(await grantsOf(user.id)).toEqual([]);
 
     const answered = await answerTestCheckout(sessionOf(placed.url), "approve");
-    expect(answered).toEqual({ redirectTo: `/orders/${placed.orderId}` });
+    expect(answered).toEqual({ redirectTo: `/orders/${placed.orderId}?returned` });
     // Approving again (the same event) and an approval under another event id change nothing twice.
     await answerTestCheckout(sessionOf(placed.url), "approve");
     const again = await processEvent("test", {

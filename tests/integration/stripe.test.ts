@@ -283,9 +283,9 @@ describe("Stripe provider, orders (ADR 25)", () => {
     expect(request?.params.get("line_items[0][price_data][unit_amount]")).toBe("1500");
     expect(request?.params.get("line_items[0][quantity]")).toBe("3");
     expect(request?.params.get("line_items[0][price_data][product_data][name]")).toBe("Bookmark Set (5pc)");
-    expect(request?.params.get("success_url")).toBe(`https://read.example/orders/${placed.orderId}`);
+    expect(request?.params.get("success_url")).toBe(`https://read.example/orders/${placed.orderId}?returned`);
     expect(request?.params.get("cancel_url")).toBe(
-      `https://read.example/orders/${placed.orderId}?cancelled=1`,
+      `https://read.example/orders/${placed.orderId}?returned&cancelled=1`,
     );
     const expiresAt = Number(request?.params.get("expires_at"));
     expect(expiresAt - Date.now() / 1000).toBeGreaterThanOrEqual(30 * 60);

@@ -251,7 +251,13 @@ export async function exportAccountData(userId: number) {
     rowsOf(membershipGrants, eq(membershipGrants.userId, userId), membershipGrants.grantedAt),
     rowsOf(subscriptions, eq(subscriptions.userId, userId), subscriptions.id),
     rowsOf(cartItems, eq(cartItems.userId, userId), cartItems.id),
-    rowsOf(orders, eq(orders.userId, userId), orders.id),
+    // With what was refunded of it (its payment's refunds), so a partly refunded order reads as one.
+    db()
+      .select({ ...exportedColumns(entryFor(orders)), refundedCents: payments.refundedCents })
+      .from(orders)
+      .innerJoin(payments, eq(payments.id, orders.paymentId))
+      .where(eq(orders.userId, userId))
+      .orderBy(asc(orders.id)) as Promise<Row[]>,
     rowsThrough(
       orderLines,
       orders,

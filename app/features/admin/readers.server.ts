@@ -13,6 +13,7 @@ import {
 } from "#db/schema";
 import { forgetKeptSessions } from "~/features/auth/session.server";
 import { book, InsufficientCoins } from "~/features/coins/ledger.server";
+import { sendCoinAdjustmentMail } from "~/features/coins/notices.server";
 import { getMembership, membershipView } from "~/features/membership/queries.server";
 import { type Actor, recordAudit } from "./audit.server";
 
@@ -148,7 +149,7 @@ export async function adjustCoins(
   actor: Actor & { via: "admin" },
 ): Promise<ReaderChange> {
   try {
-    return await db().transaction(async (tx) => {
+    const outcome = await db().transaction(async (tx) => {
       const [before] = await tx
         .select({ balance: users.coinBalance })
         .from(users)
@@ -172,6 +173,11 @@ export async function adjustCoins(
       });
       return { ok: true } as const;
     });
+    if (outcome.ok) {
+      forgetKeptSessions(userId);
+      await sendCoinAdjustmentMail(userId, delta, note);
+    }
+    return outcome;
   } catch (error) {
     if (error instanceof InsufficientCoins) return { ok: false, reason: "negative" };
     throw error;

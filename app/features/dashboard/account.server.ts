@@ -1,4 +1,5 @@
 import { getDatabase } from "#db/client.server";
+import { COIN_HISTORY_LIMIT, type listCoinHistory } from "~/features/coins/history.server";
 import { supporterPanel } from "~/features/fundraiser/account.server";
 import type { getOwnWallEntry, listOwnGifts } from "~/features/fundraiser/supporters.server";
 import type { listOrders } from "~/features/orders/queries.server";
@@ -12,19 +13,20 @@ import { fromIso, fromIsoOrNull, type JsonRow } from "~/lib/json-row";
 
 /**
  * The reader's own lists on /account, in one statement planned once per connection (as the reader's records,
- * streaks/records.server.ts): what listPurchases, listOrders, getOwnWallEntry, listOwnGifts and
- * latestSubscription read, each as JSON from its own rows, in the same order and limits
+ * streaks/records.server.ts): what listPurchases, listOrders, getOwnWallEntry, listOwnGifts,
+ * latestSubscription and listCoinHistory read, each as JSON from its own rows, in the same order and limits
  * (tests/integration/dashboard.test.ts compares the two). Five queries are five parses, plans and round
  * trips on PGlite's one connection, about 3 ms a visit; this is one.
  */
 const panelsStatement = `select
   (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select id, kind, status,
     description, coins, tier_key as "tierKey", amount_cents as "amountCents", currency,
-    refunded_cents as "refundedCents", created_at as "createdAt" from payments where user_id = $1
-    order by created_at desc, id desc limit 50) x),
-  (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select id, status,
-    total_cents as "totalCents", currency, created_at as "createdAt" from orders where user_id = $1
-    order by created_at desc, id desc limit 50) x),
+    refunded_cents as "refundedCents", refund_tier_change as "refundTierChange", created_at as "createdAt"
+    from payments where user_id = $1 order by created_at desc, id desc limit 50) x),
+  (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select o.id, o.status,
+    o.total_cents as "totalCents", p.refunded_cents as "refundedCents", o.currency,
+    o.created_at as "createdAt" from orders o join payments p on p.id = o.payment_id where o.user_id = $1
+    order by o.created_at desc, o.id desc limit 50) x),
   (select row_to_json(x) from (select display, name, emoji, message, tier from supporters
     where user_id = $1) x),
   (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select id,
@@ -35,8 +37,12 @@ const panelsStatement = `select
     tier_key as "tierKey", pending_tier_key as "pendingTierKey", status, amount_cents as "amountCents",
     currency, current_period_end as "currentPeriodEnd", cancel_at_period_end as "cancelAtPeriodEnd",
     grace_until as "graceUntil", ended_at as "endedAt" from subscriptions where user_id = $1
-    order by started_at desc, id desc limit 1) x)`;
+    order by started_at desc, id desc limit 1) x),
+  (select coalesce(json_agg(x order by x."createdAt" desc, x.id desc), '[]') from (select id, delta, reason,
+    reference, note, created_at as "createdAt" from coin_ledger where user_id = $1
+    order by created_at desc, id desc limit ${COIN_HISTORY_LIMIT}) x)`;
 
+type CoinEntry = Awaited<ReturnType<typeof listCoinHistory>>[number];
 type Purchase = Awaited<ReturnType<typeof listPurchases>>[number];
 type Order = Awaited<ReturnType<typeof listOrders>>[number];
 type WallEntry = NonNullable<Awaited<ReturnType<typeof getOwnWallEntry>>>;
@@ -48,6 +54,7 @@ type PanelsRow = [
   WallEntry | null,
   JsonRow<Gift>[],
   JsonRow<SubscriptionRow> | null,
+  JsonRow<CoinEntry>[],
 ];
 
 /** The purchases, orders, supporter panel and subscription panel of /account, as their own loaders give them. */
@@ -56,10 +63,11 @@ export async function loadAccountPanels(user: { id: number; username: string }, 
     getDatabase().preparedRows("account_panels", panelsStatement, [String(user.id)]),
     listTierOptions(),
   ]);
-  const [purchases, orders, entry, gifts, sub] = row as PanelsRow;
+  const [purchases, orders, entry, gifts, sub, coins] = row as PanelsRow;
   return {
     purchases: purchases.map((purchase) => ({ ...purchase, createdAt: fromIso(purchase.createdAt) })),
     orders: orders.map((order) => ({ ...order, createdAt: fromIso(order.createdAt) })),
+    coins: coins.map((coin) => ({ ...coin, createdAt: fromIso(coin.createdAt) })),
     supporter: supporterPanel(
       user,
       entry ?? undefined,

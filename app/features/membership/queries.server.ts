@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { db } from "#db/client.server";
+import { type Database, db } from "#db/client.server";
 import { membershipGrants, payments, subscriptions } from "#db/schema";
 import { grantsTier, paidUntil, type SubscriptionState } from "./subscription-access";
 import { type Grant, type MembershipTier, tierForSpend, tierFromGrants, tierRank } from "./tiers";
@@ -21,8 +21,13 @@ export type Membership = {
  * The reader's effective membership (docs/product-rules.md "Membership tiers"): the highest of the tier from total spent (confirmed
  * payments, less refunds), from membership days bought (stacked), and from an active support subscription.
  */
-export async function getMembership(userId: number, now: Date = new Date()): Promise<Membership> {
-  const [spent] = await db()
+export async function getMembership(
+  userId: number,
+  now: Date = new Date(),
+  /** A transaction reads it as that transaction sees it (a refund's tier before and after its change). */
+  from: Database = db(),
+): Promise<Membership> {
+  const [spent] = await from
     .select({
       total: sql<number>`coalesce(sum(${payments.amountCents} - ${payments.refundedCents}), 0)`.mapWith(
         Number,
@@ -32,12 +37,12 @@ export async function getMembership(userId: number, now: Date = new Date()): Pro
     .where(and(eq(payments.userId, userId), inArray(payments.status, ["paid", "refunded"])));
   const totalSpentCents = spent?.total ?? 0;
 
-  const grants = await db()
+  const grants = await from
     .select({ days: membershipGrants.days, grantedAt: membershipGrants.grantedAt })
     .from(membershipGrants)
     .where(and(eq(membershipGrants.userId, userId), isNull(membershipGrants.revokedAt)));
 
-  const subs = await db()
+  const subs = await from
     .select()
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), sql`${subscriptions.startedAt} <= ${now.toISOString()}`));

@@ -55,6 +55,34 @@ export async function cancelledByExpiry(tx: Tx, paymentId: number): Promise<bool
   return order !== undefined;
 }
 
+/** The price of each unit of a payment's order, unit 0..n-1 across its lines (as `grantUnits` numbers them). */
+export async function unitPricesOf(tx: Tx, paymentId: number): Promise<number[]> {
+  const lines = await tx
+    .select({ price: orderLines.unitPriceCents, quantity: orderLines.quantity })
+    .from(orderLines)
+    .innerJoin(orders, eq(orders.id, orderLines.orderId))
+    .where(eq(orders.paymentId, paymentId))
+    .orderBy(asc(orderLines.id));
+  return lines.flatMap((line) => Array.from({ length: line.quantity }, () => line.price));
+}
+
+/**
+ * The units a refund of `refundedCents` in all covers (ADR 57): counting from the last unit, each unit whose
+ * price, with the prices of the units after it, the refund reaches. $45 of a $90 order of two $45 books
+ * covers the second book; $30 of it covers none; $90 both.
+ */
+export function unitsCoveredByRefund(unitPrices: readonly number[], refundedCents: number): number[] {
+  const covered: number[] = [];
+  let left = refundedCents;
+  for (let unit = unitPrices.length - 1; unit >= 0; unit--) {
+    const price = unitPrices[unit] ?? 0;
+    if (price > left) break;
+    left -= price;
+    covered.push(unit);
+  }
+  return covered;
+}
+
 /** One membership grant per unit bought (unit 0..n-1 across the lines), each with its line's days; 0-day units grant nothing. */
 async function grantUnits(tx: Tx, orderId: number, payment: { id: number; userId: number }, now: Date) {
   const lines = await tx

@@ -12,11 +12,14 @@ export type OrderLineView = {
 export function OrderLines({
   lines,
   totalCents,
+  refundedCents = 0,
   currency,
   caption,
 }: {
   lines: OrderLineView[];
   totalCents: number;
+  /** A placed order's refunds so far: shown under the total, with what stays paid. */
+  refundedCents?: number;
   currency: string;
   caption: string;
 }) {
@@ -68,6 +71,26 @@ export function OrderLines({
             {format.money(totalCents, currency)}
           </td>
         </tr>
+        {refundedCents > 0 ? (
+          <>
+            <tr>
+              <th scope="row" colSpan={2} className="py-1 pr-3 text-right font-normal">
+                {t("orders.refundedRow")}
+              </th>
+              <td className="py-1 text-right whitespace-nowrap" data-testid="order-refunded">
+                {format.money(-refundedCents, currency)}
+              </td>
+            </tr>
+            <tr>
+              <th scope="row" colSpan={2} className="py-1 pr-3 text-right font-normal">
+                {t("orders.keptRow")}
+              </th>
+              <td className="py-1 text-right whitespace-nowrap" data-testid="order-kept">
+                {format.money(totalCents - refundedCents, currency)}
+              </td>
+            </tr>
+          </>
+        ) : null}
       </tfoot>
     </table>
   );

@@ -1,5 +1,6 @@
 import type { OrderStatus } from "#db/schema";
 import { orderNumber } from "~/features/order-fulfilment/number";
+import { PartlyRefunded } from "~/features/payments/refund-note";
 import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
@@ -8,6 +9,8 @@ export type OrderSummaryView = {
   id: number;
   status: OrderStatus;
   totalCents: number;
+  /** What was refunded of it so far (its payment's refunds). */
+  refundedCents?: number;
   currency: string;
   createdAt: string;
   /** The buyer's username, shown in the admin's list (null: the account was deleted). */
@@ -82,7 +85,14 @@ export function OrderList({
               <td className="py-2 pr-3 text-right whitespace-nowrap">
                 {format.money(order.totalCents, order.currency)}
               </td>
-              <td className="py-2">{t(`orders.statuses.${order.status}`)}</td>
+              <td className="py-2" data-testid="order-list-status">
+                {t(`orders.statuses.${order.status}`)}
+                <PartlyRefunded
+                  refundedCents={order.refundedCents ?? 0}
+                  totalCents={order.totalCents}
+                  currency={order.currency}
+                />
+              </td>
             </tr>
           ))}
         </tbody>

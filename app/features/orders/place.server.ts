@@ -5,7 +5,12 @@ import { getCart, type LineProblem, type PricedLine, priceLines } from "~/featur
 import { orderNumber } from "~/features/order-fulfilment/number";
 import { cancelPendingOrder } from "~/features/order-fulfilment/order-events.server";
 import { SoldOut, type Tx, takeUnits } from "~/features/order-fulfilment/stock.server";
-import { CheckoutError, openCheckout, throttleCheckout } from "~/features/payments/checkout.server";
+import {
+  CheckoutError,
+  openCheckout,
+  orderReturnPath,
+  throttleCheckout,
+} from "~/features/payments/checkout.server";
 import { getProvider } from "~/features/payments/providers.server";
 import { getEnv } from "~/lib/env.server";
 import { AppError } from "~/lib/errors";
@@ -227,7 +232,7 @@ export async function placeOrder(
   try {
     const { url } = await openCheckout(user, payment, {
       mode: "payment",
-      returnTo: `/orders/${order.id}`,
+      returnTo: orderReturnPath(order.id),
       lineItems: cart.lines.map((line) => ({
         name: lineName(line),
         unitAmountCents: line.unitPriceCents,

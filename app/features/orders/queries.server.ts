@@ -12,6 +12,7 @@ export function orderLinesOf(orderId: number) {
       variantLabel: orderLines.variantLabel,
       unitPriceCents: orderLines.unitPriceCents,
       quantity: orderLines.quantity,
+      membershipDays: orderLines.membershipDays,
     })
     .from(orderLines)
     .where(eq(orderLines.orderId, orderId))
@@ -25,6 +26,8 @@ export async function getOwnOrder(userId: number, orderId: number) {
       id: orders.id,
       status: orders.status,
       paymentStatus: payments.status,
+      refundedCents: payments.refundedCents,
+      refundTierChange: payments.refundTierChange,
       totalCents: orders.totalCents,
       currency: orders.currency,
       ...shippingColumns,
@@ -43,17 +46,19 @@ export async function getOwnOrder(userId: number, orderId: number) {
   return { ...order, lines };
 }
 
-/** The reader's orders, newest first. */
+/** The reader's orders, newest first, each with what was refunded of it. */
 export async function listOrders(userId: number, limit = 50) {
   return db()
     .select({
       id: orders.id,
       status: orders.status,
       totalCents: orders.totalCents,
+      refundedCents: payments.refundedCents,
       currency: orders.currency,
       createdAt: orders.createdAt,
     })
     .from(orders)
+    .innerJoin(payments, eq(payments.id, orders.paymentId))
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(limit);

@@ -43,6 +43,12 @@ function checkoutRule(): Rule {
   return { limit: getEnv().CHECKOUT_LIMIT_PER_HOUR, windowSeconds: 60 * 60, blockSeconds: 10 * 60 };
 }
 
+/**
+ * An order's page as the provider returns the payer to it: `?returned` marks the return from the provider, the one
+ * visit that thanks them (a later visit, or one after a refund, shows the order as it stands).
+ */
+export const orderReturnPath = (orderId: number) => `/orders/${orderId}?returned`;
+
 /** Where the reader lands after paying (or not): the page that shows the payment's result. */
 export function returnPath(payment: {
   id: number;
@@ -50,7 +56,7 @@ export function returnPath(payment: {
   chapterNumber?: number | null;
   orderId?: number | null;
 }): string {
-  if (payment.orderId) return `/orders/${payment.orderId}`;
+  if (payment.orderId) return orderReturnPath(payment.orderId);
   if (payment.kind === "subscription" || payment.kind === "gift")
     return `/fundraiser/thanks?payment=${payment.id}`;
   if (payment.chapterNumber) return `/chapter/${payment.chapterNumber}?payment=${payment.id}`;

@@ -1,15 +1,19 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
 import { membershipGrants, paymentEvents, payments, users } from "#db/schema";
 import { forgetKeptSessions } from "~/features/auth/session.server";
 import { book } from "~/features/coins/ledger.server";
 import { unlockWithinPurchase } from "~/features/coins/unlock.server";
 import { recordSupport } from "~/features/fundraiser/supporters.server";
+import { getMembership } from "~/features/membership/queries.server";
+import type { MembershipTier } from "~/features/membership/tiers";
 import {
   cancelledByExpiry,
   cancelPendingOrder,
   orderPaid,
   orderRefunded,
+  unitPricesOf,
+  unitsCoveredByRefund,
 } from "~/features/order-fulfilment/order-events.server";
 import type { RequestMeta } from "~/lib/context";
 import { AppError } from "~/lib/errors";
@@ -171,7 +175,24 @@ async function fulfil(
   return "fulfilled" as const;
 }
 
-/** Reverses what a payment granted: coins (as far as the balance allows), membership days, its subscription. */
+/** What a refund changed, for the buyer's e-mail (refund-mail.server.ts), sent once it committed. */
+export type RefundChange = {
+  paymentId: number;
+  /** Refunded by this event, and in all so far. */
+  cents: number;
+  totalRefundedCents: number;
+  /** Membership days taken back by this event (units whose price the refund now covers), and their count. */
+  unitsRevoked: number;
+  daysRevoked: number;
+  tier: { from: MembershipTier; to: MembershipTier } | null;
+};
+
+/**
+ * Reverses what a payment granted: coins (as far as the balance allows), membership days, its subscription.
+ * Membership days follow the units paid for (ADR 57): a refund takes back the days of each unit whose price
+ * it covers, counting from the order's last unit; a payment of one unit (a tier, a gift) only when refunded
+ * in full. The reader's tier before and after is kept on the payment when it moved, to say why.
+ */
 async function reverse(
   tx: Tx,
   payment: Payment,
@@ -180,33 +201,59 @@ async function reverse(
   eventId: string,
   now: Date,
   meta: RequestMeta | undefined,
-) {
+): Promise<{ outcome: "refunded" | "disputed" | "no-change"; change?: RefundChange }> {
   const full = status === "disputed" || refundedCents >= payment.amountCents;
-  const refunded = Math.min(payment.amountCents, Math.max(payment.refundedCents, refundedCents));
+  const refunded = full
+    ? payment.amountCents
+    : Math.min(payment.amountCents, Math.max(payment.refundedCents, refundedCents));
   // A partial refund takes back the same share of the coins, rounded up.
   const coinsDue = full ? payment.coins : Math.ceil((payment.coins * refunded) / payment.amountCents);
   const toTake = Math.max(0, coinsDue - payment.coinsReversed);
+  const before = payment.userId === null ? undefined : await getMembership(payment.userId, now, tx);
   const [updated] = await tx
     .update(payments)
     .set({
       status: full ? status : payment.status,
-      refundedCents: full ? payment.amountCents : refunded,
+      refundedCents: refunded,
       coinsReversed: payment.coinsReversed + toTake,
       updatedAt: now,
     })
     .where(and(eq(payments.id, payment.id), sql`${payments.status} in ('paid', 'refunded', 'disputed')`))
     .returning({ id: payments.id });
-  if (!updated) return "no-change" as const;
+  if (!updated) return { outcome: "no-change" };
   await takeBackCoins(tx, payment, toTake, eventId, meta);
-  if (full) {
-    if (payment.kind === "product") await orderRefunded(tx, payment.id, now);
-    await tx
-      .update(membershipGrants)
-      .set({ revokedAt: now })
-      .where(and(eq(membershipGrants.paymentId, payment.id), sql`${membershipGrants.revokedAt} is null`));
-    if (payment.kind === "subscription") await endSubscriptionOf(tx, payment, now);
-  }
-  return status;
+  if (full && payment.kind === "product") await orderRefunded(tx, payment.id, now);
+  if (full && payment.kind === "subscription") await endSubscriptionOf(tx, payment, now);
+  const units = full
+    ? undefined
+    : payment.kind === "product"
+      ? unitsCoveredByRefund(await unitPricesOf(tx, payment.id), refunded)
+      : [];
+  const revoked = await tx
+    .update(membershipGrants)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(membershipGrants.paymentId, payment.id),
+        isNull(membershipGrants.revokedAt),
+        units === undefined ? undefined : inArray(membershipGrants.unit, units.length ? units : [-1]),
+      ),
+    )
+    .returning({ days: membershipGrants.days });
+  const after = payment.userId === null ? undefined : await getMembership(payment.userId, now, tx);
+  const tier = before && after && before.tier !== after.tier ? { from: before.tier, to: after.tier } : null;
+  if (tier) await tx.update(payments).set({ refundTierChange: tier }).where(eq(payments.id, payment.id));
+  return {
+    outcome: status,
+    change: {
+      paymentId: payment.id,
+      cents: refunded - payment.refundedCents,
+      totalRefundedCents: refunded,
+      unitsRevoked: revoked.length,
+      daysRevoked: revoked.reduce((sum, grant) => sum + grant.days, 0),
+      tier,
+    },
+  };
 }
 
 /**
@@ -219,9 +266,10 @@ export async function processEvent(
   event: ProviderEvent,
   now = new Date(),
   meta?: RequestMeta,
-): Promise<{ outcome: EventOutcome; paymentId?: number; subscriptionId?: number }> {
+): Promise<{ outcome: EventOutcome; paymentId?: number; subscriptionId?: number; refund?: RefundChange }> {
   // The reader whose membership the event may change: their kept session is forgotten once it commits.
   let reader: number | null | undefined;
+  let refund: RefundChange | undefined;
   const result = await db().transaction(async (tx) => {
     const { effect } = event;
     const payment = await findPayment(tx, provider, effect);
@@ -301,9 +349,11 @@ export async function processEvent(
       if (failed && payment.kind === "product") await cancelPendingOrder(tx, { paymentId: payment.id }, now);
       outcome = failed ? "failed" : "no-change";
     } else if (payment && effect.kind === "refunded") {
-      outcome = await reverse(tx, payment, "refunded", effect.refundedCents, event.id, now, meta);
+      const reversed = await reverse(tx, payment, "refunded", effect.refundedCents, event.id, now, meta);
+      outcome = reversed.outcome;
+      refund = reversed.change;
     } else if (payment && effect.kind === "disputed") {
-      outcome = await reverse(tx, payment, "disputed", payment.amountCents, event.id, now, meta);
+      outcome = (await reverse(tx, payment, "disputed", payment.amountCents, event.id, now, meta)).outcome;
     }
     await tx
       .update(paymentEvents)
@@ -327,5 +377,5 @@ export async function processEvent(
   });
   // The other instances read it from the session events (migration 0025).
   if (reader != null) forgetKeptSessions(reader);
-  return result;
+  return refund ? { ...result, refund } : result;
 }

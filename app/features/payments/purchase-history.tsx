@@ -2,6 +2,7 @@ import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import { ItemName } from "./item-name";
+import { PartlyRefunded, RefundTierChange } from "./refund-note";
 
 export type PurchaseView = {
   id: number;
@@ -12,6 +13,8 @@ export type PurchaseView = {
   tierKey: string | null;
   amountCents: number;
   refundedCents: number;
+  /** The tier a refund of it moved (ADR 57). */
+  refundTierChange?: { from: string; to: string } | null;
   currency: string;
   createdAt: string;
 };
@@ -59,7 +62,15 @@ export function PurchaseHistory({ purchases }: { purchases: PurchaseView[] }) {
               <td className="py-2 pr-3 text-right whitespace-nowrap">
                 {format.money(purchase.amountCents, purchase.currency)}
               </td>
-              <td className="py-2">{t(`payments.status.${purchase.status}`)}</td>
+              <td className="py-2">
+                {t(`payments.status.${purchase.status}`)}
+                <PartlyRefunded
+                  refundedCents={purchase.refundedCents}
+                  totalCents={purchase.amountCents}
+                  currency={purchase.currency}
+                />
+                <RefundTierChange change={purchase.refundTierChange} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -33,7 +33,12 @@ export const paymentSummary = {
 /** The reader's purchase history, newest first (payments that never started are left out). */
 export async function listPurchases(userId: number, limit = 50) {
   return db()
-    .select({ ...paymentSummary, refundedCents: payments.refundedCents, createdAt: payments.createdAt })
+    .select({
+      ...paymentSummary,
+      refundedCents: payments.refundedCents,
+      refundTierChange: payments.refundTierChange,
+      createdAt: payments.createdAt,
+    })
     .from(payments)
     .where(eq(payments.userId, userId))
     .orderBy(desc(payments.createdAt), desc(payments.id))

@@ -1,14 +1,16 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { payments, subscriptions, users } from "#db/schema";
+import { orderLines, orders, payments, subscriptions, users } from "#db/schema";
+import { accountMail } from "~/features/mail/account-mail.server";
 import type { MailMessage } from "~/features/mail/mailer.server";
 import { sendInBackground } from "~/features/mail/mailer.server";
+import { orderNumber } from "~/features/order-fulfilment/number";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, isLanguage, type Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
-import { getEnv } from "~/lib/env.server";
 import { formatMoney } from "~/lib/format";
 import { logger } from "~/lib/logger.server";
+import type { RefundChange } from "./fulfil.server";
 
 /**
  * Support e-mails (ADR 27), after the payment's transaction committed and in the background, so a mail
@@ -16,37 +18,8 @@ import { logger } from "~/lib/logger.server";
  * first invoice, each renewal, an upgrade's charge, a gift), and a notice when a renewal fails.
  */
 
-const escapeHtml = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
-
 const formatDate = (date: Date, language: Language) =>
   new Intl.DateTimeFormat(language, { dateStyle: "long", timeZone: "UTC" }).format(date);
-
-/** Paragraphs (the first is the greeting), a link to the account, the signature. */
-function supportMail(
-  language: Language,
-  to: string,
-  subject: string,
-  paragraphs: string[],
-  values: { site: string },
-): MailMessage {
-  const t = serverTranslator(language);
-  const link = `${getEnv().origin}/account#subscription`;
-  const signature = t("mail.signature", values);
-  return {
-    to,
-    subject,
-    text: [...paragraphs, link, signature].join("\n\n"),
-    html: [
-      ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
-      `<p><a href="${escapeHtml(link)}">${escapeHtml(t("payments.receipt.button"))}</a></p>`,
-      `<p>${escapeHtml(signature)}</p>`,
-    ].join("\n"),
-  };
-}
 
 export type ReceiptValues = {
   username: string;
@@ -58,11 +31,16 @@ export type ReceiptValues = {
   next?: { kind: "renews" | "ends"; date: string };
 };
 
-export function receiptMail(language: Language, to: string, values: ReceiptValues): MailMessage {
+export function receiptMail(
+  language: Language,
+  to: string,
+  values: ReceiptValues,
+  path?: string,
+): MailMessage {
   const t = serverTranslator(language);
   const paragraphs = t("payments.receipt.body", values).split("\n\n");
   if (values.next) paragraphs.push(t(`payments.receipt.${values.next.kind}`, { date: values.next.date }));
-  return supportMail(language, to, t("payments.receipt.subject", values), paragraphs, values);
+  return accountMail(language, to, t("payments.receipt.subject", values), paragraphs, values, path);
 }
 
 export function renewalFailedMail(
@@ -71,7 +49,7 @@ export function renewalFailedMail(
   values: { username: string; site: string; tier: string; amount: string; date: string },
 ): MailMessage {
   const t = serverTranslator(language);
-  return supportMail(
+  return accountMail(
     language,
     to,
     t("payments.receipt.failedSubject", values),
@@ -81,6 +59,114 @@ export function renewalFailedMail(
 }
 
 const languageOf = (value: string | null) => (isLanguage(value) ? value : defaultLanguage);
+
+export type RefundValues = {
+  username: string;
+  site: string;
+  item: string;
+  amount: string;
+  total: string;
+  /** Everything refunded of the payment so far, when this refund is not the first. */
+  allRefunded?: string;
+  /** Membership days: taken back with the units the refund covers, kept when it covers none (ADR 57). */
+  days?: { kind: "taken"; units: number; days: number } | { kind: "kept" };
+  tier?: { from: string; to: string };
+};
+
+/** A refund of a payment (ADR 57): how much, what it did to the membership days and the tier, and why. */
+export function refundMail(language: Language, to: string, values: RefundValues, path: string): MailMessage {
+  const t = serverTranslator(language);
+  const paragraphs = t("payments.refund.body", values).split("\n\n");
+  if (values.allRefunded) paragraphs.push(t("payments.refund.soFar", { amount: values.allRefunded }));
+  if (values.days?.kind === "taken")
+    paragraphs.push(t("payments.refund.daysTaken", { count: values.days.units, days: values.days.days }));
+  if (values.days?.kind === "kept") paragraphs.push(t("payments.refund.daysKept"));
+  if (values.tier) paragraphs.push(t("payments.refund.tierChanged", values.tier));
+  const button = path.startsWith("/orders/") ? "mail.order.button" : "payments.receipt.button";
+  return accountMail(language, to, t("payments.refund.subject", values), paragraphs, values, path, button);
+}
+
+/**
+ * After a refund event committed (fulfil.server.ts `RefundChange`): the buyer's e-mail in their language.
+ * Sent whatever their e-mail choices, as a receipt is: it is about their money.
+ */
+export async function sendRefundMail(change: RefundChange): Promise<void> {
+  try {
+    if (change.cents <= 0) return;
+    const [row] = await db()
+      .select({
+        kind: payments.kind,
+        amountCents: payments.amountCents,
+        currency: payments.currency,
+        coins: payments.coins,
+        tierKey: payments.tierKey,
+        description: payments.description,
+        email: users.email,
+        username: users.username,
+        language: users.language,
+        orderId: orders.id,
+        orderDays: sql<number>`(select coalesce(sum(${orderLines.membershipDays} * ${orderLines.quantity}), 0)
+          from ${orderLines} where ${orderLines.orderId} = ${orders.id})`.mapWith(Number),
+      })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .leftJoin(orders, eq(orders.paymentId, payments.id))
+      .where(eq(payments.id, change.paymentId));
+    if (!row) return;
+    const language = languageOf(row.language);
+    const t = serverTranslator(language);
+    const money = (cents: number) => formatMoney(cents, row.currency, language, { minor: true });
+    const days: RefundValues["days"] =
+      change.unitsRevoked > 0
+        ? { kind: "taken", units: change.unitsRevoked, days: change.daysRevoked }
+        : row.orderDays > 0 && change.totalRefundedCents < row.amountCents
+          ? { kind: "kept" }
+          : undefined;
+    sendInBackground(
+      refundMail(
+        language,
+        row.email,
+        {
+          username: row.username,
+          site: (await getSiteSettings()).title,
+          item: paymentItemName(t, row),
+          amount: money(change.cents),
+          total: money(row.amountCents),
+          ...(change.totalRefundedCents > change.cents && { allRefunded: money(change.totalRefundedCents) }),
+          ...(days && { days }),
+          ...(change.tier && {
+            tier: { from: t(`tiers.${change.tier.from}`), to: t(`tiers.${change.tier.to}`) },
+          }),
+        },
+        row.orderId ? `/orders/${row.orderId}` : "/account#purchases",
+      ),
+    );
+  } catch (error) {
+    logger.error(
+      { event: "refund.mail-failed", paymentId: change.paymentId, err: error },
+      "refund e-mail not sent",
+    );
+  }
+}
+
+/** What a payment bought, in the reader's language (as `ItemName` shows it on the account). */
+function paymentItemName(
+  t: ReturnType<typeof serverTranslator>,
+  payment: {
+    kind: string;
+    coins: number;
+    tierKey: string | null;
+    description: string;
+    orderId: number | null;
+  },
+): string {
+  if (payment.orderId) return t("orders.paymentItem", { number: orderNumber(payment.orderId) });
+  if (payment.kind === "coins") return t("coins.packName", { count: payment.coins });
+  if (payment.kind === "gift") return t("payments.receipt.gift");
+  if (payment.kind === "subscription" && payment.tierKey)
+    return t("payments.subscriptionItem", { tier: t(`tiers.${payment.tierKey}`) });
+  return payment.description;
+}
 
 /** A paid support payment's receipt (a payment of another kind, or not paid, sends nothing). */
 export async function sendSupportReceipt(paymentId: number): Promise<void> {
@@ -132,6 +218,49 @@ export async function sendSupportReceipt(paymentId: number): Promise<void> {
     );
   } catch (error) {
     logger.error({ event: "receipt.mail-failed", paymentId, err: error }, "support receipt not sent");
+  }
+}
+
+/**
+ * A paid coin pack's receipt, as a support payment's: sent only to a reader who keeps account notices on
+ * (settings), and listed in the account's purchase and coin history either way.
+ */
+export async function sendCoinReceipt(paymentId: number): Promise<void> {
+  try {
+    const [row] = await db()
+      .select({
+        kind: payments.kind,
+        status: payments.status,
+        amountCents: payments.amountCents,
+        currency: payments.currency,
+        coins: payments.coins,
+        paidAt: payments.paidAt,
+        email: users.email,
+        username: users.username,
+        language: users.language,
+        notices: users.emailAccountNotices,
+      })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .where(eq(payments.id, paymentId));
+    if (row?.status !== "paid" || row.kind !== "coins" || !row.notices) return;
+    const language = languageOf(row.language);
+    sendInBackground(
+      receiptMail(
+        language,
+        row.email,
+        {
+          username: row.username,
+          site: (await getSiteSettings()).title,
+          amount: formatMoney(row.amountCents, row.currency, language, { minor: true }),
+          date: formatDate(row.paidAt ?? new Date(), language),
+          item: serverTranslator(language)("coins.packName", { count: row.coins }),
+        },
+        "/account#coins",
+      ),
+    );
+  } catch (error) {
+    logger.error({ event: "receipt.mail-failed", paymentId, err: error }, "coin receipt not sent");
   }
 }
 

@@ -5,7 +5,7 @@ import { isCleanText } from "~/lib/parse";
 import { PaymentMismatch, processEvent } from "./fulfil.server";
 import { BadSignature, type ProviderName, type SignedDelivery } from "./provider.server";
 import { getProvider } from "./providers.server";
-import { sendRenewalFailed, sendSupportReceipt } from "./receipt.server";
+import { sendCoinReceipt, sendRefundMail, sendRenewalFailed, sendSupportReceipt } from "./receipt.server";
 
 export type WebhookAnswer = {
   status: number;
@@ -57,14 +57,23 @@ export async function receiveWebhook(
     return { status: 400, body: { received: false, error: "bad-event" } };
   }
   try {
-    const { outcome, paymentId, subscriptionId } = await processEvent(provider.name, event, now, meta);
+    const { outcome, paymentId, subscriptionId, refund } = await processEvent(
+      provider.name,
+      event,
+      now,
+      meta,
+    );
     // After the commit: an order's confirmation e-mail (a payment without an order sends nothing), a
-    // support payment's receipt (a subscription's invoice or a gift), a failed renewal's notice.
+    // support payment's receipt (a subscription's invoice or a gift), a coin pack's, a failed renewal's notice, a
+    // refund's.
     if ((outcome === "fulfilled" || outcome === "invoice") && paymentId !== undefined) {
       await sendOrderConfirmation(paymentId);
       await sendSupportReceipt(paymentId);
+      await sendCoinReceipt(paymentId);
     }
     if (outcome === "renewal-failed" && subscriptionId !== undefined) await sendRenewalFailed(subscriptionId);
+    // A refund: its e-mail, with what it did to the membership days and the tier (ADR 57).
+    if (refund) await sendRefundMail(refund);
     return { status: 200, body: { received: true, duplicate: outcome === "duplicate" } };
   } catch (error) {
     if (error instanceof PaymentMismatch) {

@@ -2,6 +2,7 @@ import "~/i18n/full-catalogue";
 import { Form, useNavigation } from "react-router";
 import { getDiscord } from "~/features/account/queries.server";
 import { requireUser } from "~/features/auth/guards.server";
+import { CoinHistory } from "~/features/coins/coin-history";
 import { loadAccountPanels } from "~/features/dashboard/account.server";
 import {
   AccountStats,
@@ -50,6 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       createdAt: purchase.createdAt.toISOString(),
     })),
     orders: panels.orders.map((order) => ({ ...order, createdAt: order.createdAt.toISOString() })),
+    coins: panels.coins.map((entry) => ({ ...entry, createdAt: entry.createdAt.toISOString() })),
     user: {
       username: user.username,
       email: user.email,
@@ -158,6 +160,9 @@ export default function Account({ loaderData }: Route.ComponentProps) {
       </Panel>
       <Panel id="purchases" title={t("payments.history.title")}>
         <PurchaseHistory purchases={purchases} />
+      </Panel>
+      <Panel id="coins" title={t("coinHistory.title")}>
+        <CoinHistory entries={loaderData.coins} />
       </Panel>
     </div>
   );

@@ -6,6 +6,7 @@ import { orderNumber } from "~/features/order-fulfilment/number";
 import { OrderLines } from "~/features/orders/order-lines";
 import { getOwnOrder } from "~/features/orders/queries.server";
 import { ShippingAddress } from "~/features/orders/shipping-address";
+import { PartlyRefunded, RefundTierChange } from "~/features/payments/refund-note";
 import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pending";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
@@ -32,13 +33,20 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       shippedAt: order.shippedAt?.toISOString() ?? null,
     },
     cancelled: new URL(request.url).searchParams.has("cancelled"),
+    // Thanks only on the return from paying (checkout.server.ts orderReturnPath), for an order still paid
+    // in full: a later visit, or one after a refund, shows the order as it stands.
+    thanks:
+      new URL(request.url).searchParams.has("returned") &&
+      order.status === "paid" &&
+      order.refundedCents === 0,
   };
 }
 
 export default function Order({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
-  const { order, cancelled } = loaderData;
+  const { order, cancelled, thanks } = loaderData;
+  const hasDays = order.lines.some((line) => line.membershipDays > 0);
   const pending = order.status === "pending";
   useRecheckWhilePending(pending && !cancelled);
   return (
@@ -48,6 +56,12 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           {t(`orders.statuses.${order.status}`)}
           {" · "}
           <span className="text-muted">{format.date(order.createdAt)}</span>
+          <PartlyRefunded
+            refundedCents={order.refundedCents}
+            totalCents={order.totalCents}
+            currency={order.currency}
+          />
+          <RefundTierChange change={order.refundTierChange} />
         </p>
         {pending && cancelled ? <FormAlert>{t("orders.cancelledAtProvider")}</FormAlert> : null}
         {pending && !cancelled ? (
@@ -55,7 +69,7 @@ export default function Order({ loaderData }: Route.ComponentProps) {
             {t("orders.waiting", { time: format.date(order.reservedUntil, { timeStyle: "short" }) })}
           </FormNotice>
         ) : null}
-        {order.status === "paid" ? <FormNotice>{t("orders.thanks")}</FormNotice> : null}
+        {thanks ? <FormNotice>{t("orders.thanks")}</FormNotice> : null}
         {order.shippedAt ? (
           <p className="text-center" data-testid="order-shipped">
             {t("orders.shippedWith", {
@@ -69,9 +83,11 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           <OrderLines
             lines={order.lines}
             totalCents={order.totalCents}
+            refundedCents={order.refundedCents}
             currency={order.currency}
             caption={t("orders.lines")}
           />
+          {hasDays ? <p className="mt-3 text-sm text-muted">{t("orders.membershipDaysRule")}</p> : null}
         </Panel>
         <ShippingAddress order={order} />
         {order.dedication ? (

@@ -111,6 +111,11 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <Price cents={product.priceCents} currency={product.currency} />
           </p>
           <MembershipBonus days={product.membershipDays} />
+          {product.membershipDays > 0 ? (
+            <p className="text-sm text-muted" data-testid="membership-days-rule">
+              {t("shop.membershipDaysRule")}
+            </p>
+          ) : null}
           {action === "inquire" ? (
             <>
               <Link
