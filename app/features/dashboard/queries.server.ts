@@ -1,7 +1,7 @@
 import { type Achievement, evaluateAchievements, localized } from "~/features/achievements/queries.server";
 import { readAhead, readAheadNumbers } from "~/features/chapters/access";
-import { countsAsRead } from "~/features/reader/reading-rule";
 import type { PaymentItem } from "~/features/payments/item-name";
+import { countsAsRead } from "~/features/reader/reading-rule";
 import type { ReaderRecords } from "~/features/streaks/records.server";
 import type { Language } from "~/i18n/config";
 import { addDays, dayNumber } from "~/lib/local-time";

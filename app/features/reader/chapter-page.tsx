@@ -93,7 +93,7 @@ export function ChapterPage({
   const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
     loadAccountProgress: signedIn && !chapter.lock ? loadAccountProgress : undefined,
     // Not an author's preview as a visitor: the author's own reading is not a visitor's.
-    onSave: !chapter.lock && chapter.preview !== "visitor" ? onSave : undefined,
+    onSave: !chapter.lock && chapter.preview?.as !== "visitor" ? onSave : undefined,
   });
 
   // "Copy link": the paragraph at the top of the view, as bookmarks take it, as `<origin>/chapter/N#p-K`;
