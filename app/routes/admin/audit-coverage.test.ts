@@ -27,6 +27,7 @@ const writes: Record<string, string[] | { none: string }> = {
   "reader.tsx": ["reader.coins", "reader.membership", "reader.suspend", "reader.restore"],
   "subscriptions.tsx": ["subscription.cancel"],
   "uploads.tsx": ["upload.create"],
+  "inquiries.tsx": ["inquiry.answered", "inquiry.reopened"],
   "drafts.ts": {
     none: "the editor's autosaved draft: the author's own unsaved text, which no one else sees",
   },
@@ -34,9 +35,10 @@ const writes: Record<string, string[] | { none: string }> = {
 };
 
 const routes = path.join(import.meta.dirname);
-const features = path.join(import.meta.dirname, "../../features/admin");
+// The commands the admin's pages call: the admin's own, and those a domain keeps in its folder (inquiries).
+const features = path.join(import.meta.dirname, "../../features");
 const source = fs
-  .readdirSync(features)
+  .readdirSync(features, { recursive: true, encoding: "utf8" })
   .filter((file) => file.endsWith(".server.ts"))
   .map((file) => fs.readFileSync(path.join(features, file), "utf8"))
   .join("\n");
