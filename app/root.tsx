@@ -43,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     signedIn: Boolean(user),
     // The way into the admin. Only an author's pages carry it, and no page rendered for an author is kept for
     // anyone else (features/reader/sharing.ts, ADR 53): a reader's pages are byte for byte what they were.
-    ...(user?.role === "author" ? { author: true } : {}),
+    ...(user?.role === "author" ? { isAuthor: true } : {}),
     // The same for every page of the process, so kept pages carry it too (ADR 16).
     ...(notice ? { simulatedPayments: notice } : {}),
     // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).

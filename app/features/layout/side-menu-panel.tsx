@@ -40,7 +40,7 @@ export default function SideMenuPanel({
 }) {
   const { t } = useTranslation();
   // An author also finds the way into the admin here (the root's data says so for authors alone).
-  const author = (useRouteLoaderData("root") as { author?: true } | undefined)?.author;
+  const author = (useRouteLoaderData("root") as { isAuthor?: true } | undefined)?.isAuthor;
   const signOut = useForgetReadingOnSignOut(close);
   return (
     <Modal
