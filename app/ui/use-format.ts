@@ -14,7 +14,6 @@ export function useFormat() {
   const language = i18n.language;
   const timeZone = root?.timeZone ?? "UTC";
   return {
-    timeZone,
     date: (iso: string | Date, options: Intl.DateTimeFormatOptions = { dateStyle: "medium" }) =>
       formatDate(new Date(iso), language, timeZone, options),
     money: (cents: number, currency: string, options?: { minor?: boolean }) =>

@@ -1,5 +1,3 @@
-import { formatDate } from "~/lib/format";
-
 const DAY_MS = 86_400_000;
 
 /**
@@ -22,13 +20,18 @@ export function releaseLabel(releaseAt: Date, now: Date, timeZone: string): Rele
   return { kind: "date" };
 }
 
-/** The calendar day of `date` in `timeZone`, as a count of days (for differences only). */
+/**
+ * The calendar day of `date` in `timeZone`, as a count of days (for differences only). Its own formatter, not
+ * the kept ones of ~/lib/format: importing those from here would add to every page's shared script.
+ */
 function calendarDay(date: Date, timeZone: string): number {
-  const [year = 0, month = 1, day = 1] = formatDate(date, "en-CA", timeZone, {
+  const [year = 0, month = 1, day = 1] = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
     year: "numeric",
     month: "2-digit",
     day: "2-digit",
   })
+    .format(date)
     .split("-")
     .map(Number);
   return Date.UTC(year, month - 1, day) / DAY_MS;

@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { useRouteLoaderData } from "react-router";
 import { Trans, useTranslation } from "~/i18n/react";
 import { CoinIcon, LockIcon } from "~/ui/icons";
 import { Link } from "~/ui/link";
@@ -77,14 +78,17 @@ const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 function UpcomingRelease({ chapter, renderedAt }: { chapter: BadgeChapter; renderedAt?: string }) {
   const { t, i18n } = useTranslation();
   const format = useFormat();
+  // The zone useFormat writes in (the tz cookie's, read by the root loader); read here rather than returned by
+  // useFormat, which the chapter page's script carries.
+  const timeZone = (useRouteLoaderData("root") as { timeZone?: string } | undefined)?.timeZone ?? "UTC";
   const releaseAt = new Date(chapter.releaseAt);
   const rendered = renderedAt === undefined ? undefined : new Date(renderedAt);
   const soonWhenRendered =
-    rendered !== undefined && releaseLabel(releaseAt, rendered, format.timeZone).kind !== "date";
+    rendered !== undefined && releaseLabel(releaseAt, rendered, timeZone).kind !== "date";
   // Until hydration the render's time, so the browser's first render is the server's.
   const live = useClock(soonWhenRendered, releaseAt.getTime());
   const label = rendered
-    ? releaseLabel(releaseAt, live === undefined ? rendered : new Date(live), format.timeZone)
+    ? releaseLabel(releaseAt, live === undefined ? rendered : new Date(live), timeZone)
     : undefined;
   if (label?.kind === "released") {
     return (
