@@ -73,7 +73,7 @@ const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 /**
  * A locked chapter's release. The server writes the words alone, right without scripts and for every reader
  * of a kept page in that zone ("Releases today at 18:00"; the page is kept a minute at most). Within a day of
- * the release the browser adds "in 3 min" each second, and once the instant passes says the chapter is out.
+ * the release the browser adds "in 3 minutes", counted each second, and once the instant passes says the chapter is out.
  */
 function UpcomingRelease({ chapter, renderedAt }: { chapter: BadgeChapter; renderedAt?: string }) {
   const { t, i18n } = useTranslation();
