@@ -9,12 +9,14 @@ import bootScript from "./boot.ts?worker&url";
 import { getSessionUser } from "./features/auth/session.server";
 import { LanguagePicker, ThemeToggle } from "./features/layout/preference-controls";
 import { SideMenu } from "./features/layout/side-menu";
+import { siteNavHtml } from "./features/layout/site-nav.server";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
 import { defaultSettings } from "./features/reading-settings/settings";
 import { simulatedPaymentsNotice, unconfirmedEmailNotice } from "./features/site/notices.server";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
 import { AppScripts } from "./lib/app-scripts";
+import { useDocumentOnly } from "./lib/document-only";
 import { getEnv } from "./lib/env.server";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
@@ -29,6 +31,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // carries the same one (S55); not in the route data.
   if (context.documentRequest) context.documentOnly.origin = getEnv().origin;
   const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
+  // The footer's links, written by the server alone (features/layout/site-nav.server.ts).
+  if (context.documentRequest)
+    context.documentOnly.siteNav = siteNavHtml(preferences.language, Boolean(user));
   const notice = simulatedPaymentsNotice(preferences.language);
   const unconfirmed = unconfirmedEmailNotice(preferences.language, user, new URL(request.url).pathname);
   return {
@@ -37,6 +42,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Nothing else of the account: every page is the same for all readers with the same settings, so the
     // page cache can share it (server/page-cache.ts). Personal figures are fetched by the parts showing them.
     signedIn: Boolean(user),
+    // The way into the admin. Only an author's pages carry it, and no page rendered for an author is kept for
+    // anyone else (features/reader/sharing.ts, ADR 53): a reader's pages are byte for byte what they were.
+    ...(user?.role === "author" ? { isAuthor: true } : {}),
     // The same for every page of the process, so kept pages carry it too (ADR 16).
     ...(notice ? { simulatedPayments: notice } : {}),
     // Until the reader confirms their address, on every page but a shared chapter page (ADR 56).
@@ -75,6 +83,7 @@ new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>{c||g();import(${J
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
+  const siteNav = useDocumentOnly("siteNav");
   const { pathname } = useLocation();
   const { t, i18n } = useTranslation();
   // Without the root's data (its loader failed: the error screens) the request's language still applies.
@@ -107,7 +116,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
           suppressHydrationWarning
           dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? headScript(fonts, bootScript) : "" }}
         />
-        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {/* No `type`: the browser reads the icon's type from the file (a few bytes less on every page). */}
+        <link rel="icon" href="/favicon.svg" />
         {/* The releases feed, for feed readers that find it from any page (issue 21). */}
         <link rel="alternate" type="application/atom+xml" href="/feed.atom" />
         <link rel="alternate" type="application/rss+xml" href="/feed.rss" />
@@ -131,7 +141,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
         <header className="site-header">
           <div className="site-header-row">
-            <Link to="/" className="site-title">
+            {/* Its route is found when followed (`discover`): the page names no route it does not need. */}
+            <Link to="/" className="site-title" discover="none">
               {data?.site.title}
             </Link>
             <div className="site-tools">
@@ -146,15 +157,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </main>
         <footer className="site-footer">
           <p>{data?.site.tagline}</p>
-          <p className="site-footer-links">
-            {/* Seldom followed: their routes are found when one is (`discover`), not on every page. */}
-            <Link to="/terms" discover="none">
-              {t("footer.terms")}
-            </Link>
-            <Link to="/privacy" discover="none">
-              {t("footer.privacy")}
-            </Link>
-          </p>
+          {/* The site's sections, where the menu button leads without JavaScript: the server's HTML, kept as it
+              is by the browser (features/layout/site-nav.server.ts). */}
+          <nav id="site-nav" suppressHydrationWarning dangerouslySetInnerHTML={{ __html: siteNav ?? "" }} />
         </footer>
         <AppScripts />
       </body>

@@ -7,13 +7,13 @@ export const defaultLanguage: Language = "en";
  * page, the 404 page and the error screen use. The other pages' namespaces come with their route modules
  * (app/i18n/full-catalogue.ts); `npm run lint` checks both halves (scripts/check-i18n.ts).
  */
-export const coreNamespaces = ["common", "nav", "footer", "error", "notFound", "reader"];
+export const coreNamespaces = ["common", "nav", "error", "notFound", "reader"];
 
 /**
  * Namespaces only the server uses (e-mails, pages the server answers itself, an upload's refusal, which the
- * admin's action words): never sent to the browser.
+ * admin's action words, the footer's links: features/layout/site-nav.server.ts): never sent to the browser.
  */
-export const serverNamespaces = ["mail", "httpErrors", "notices", "uploads"];
+export const serverNamespaces = ["mail", "httpErrors", "notices", "uploads", "footer"];
 
 /** Each language's own name for itself: shown as is in every interface language. */
 export const languageNames: Record<Language, string> = {

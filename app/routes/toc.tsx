@@ -58,6 +58,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       marks,
       notify,
       comments,
+      // The release time of the render: an upcoming chapter's words (a date, or today's time) are chosen by it.
+      now: now.toISOString(),
     },
     { headers: shareableIf(!user) },
   );
@@ -92,10 +94,12 @@ const ChapterRow = memo(function ChapterRow({
   chapter,
   mark,
   comments,
+  now,
 }: {
   chapter: TocChapter;
   mark?: ProgressMark;
   comments?: number;
+  now: string;
 }) {
   const { t } = useTranslation();
   const label = (
@@ -105,7 +109,7 @@ const ChapterRow = memo(function ChapterRow({
         <span className="font-display text-lg">{chapter.title}</span>
       </span>
       <span className="flex shrink-0 flex-col items-end gap-1">
-        <ChapterStatusBadge chapter={chapter} />
+        <ChapterStatusBadge chapter={chapter} now={now} />
         <ProgressBadge mark={mark} />
         <span className="text-xs text-muted">
           {t("toc.minutes", { count: chapter.minutes })}
@@ -116,12 +120,8 @@ const ChapterRow = memo(function ChapterRow({
   );
   const rowClass = "flex items-center justify-between gap-4 rounded-lg border border-line px-4 py-3";
   if (chapter.status === "locked") {
-    // Locked chapters are listed but not navigable.
-    return (
-      <div className={`${rowClass} opacity-70`} aria-disabled="true">
-        {label}
-      </div>
-    );
+    // Locked chapters are listed but not navigable, until the countdown's "Out now" link (then not dimmed).
+    return <div className={`${rowClass} opacity-70 has-[a]:opacity-100`}>{label}</div>;
   }
   return (
     <Link
@@ -239,6 +239,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
                       chapter={chapter}
                       mark={marks[chapter.number]}
                       comments={loaderData.comments[chapter.number]}
+                      now={loaderData.now}
                     />
                   </li>
                 ))}

@@ -12,6 +12,14 @@ export function useLazyDialog(load: () => Promise<unknown>) {
     open: open ?? false,
     mounted: open !== undefined,
     setOpen: (next: boolean) => setOpen(next),
-    triggerProps: { onPointerEnter: load, onFocus: load, onClick: () => setOpen(true) },
+    triggerProps: {
+      onPointerEnter: load,
+      onFocus: load,
+      // An opener may be a link to where the reader goes without JavaScript (the side menu's): not followed.
+      onClick: (event: { preventDefault(): void }) => {
+        event.preventDefault();
+        setOpen(true);
+      },
+    },
   };
 }

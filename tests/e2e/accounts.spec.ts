@@ -94,7 +94,7 @@ test.describe("a new reader's story", () => {
 
   test("a wrong password gets the red box; the side menu shows Logout once signed in", async ({ page }) => {
     const reader = await register(page);
-    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.getByRole("link", { name: "Open menu" }).click();
     await page.getByRole("dialog").getByRole("button", { name: "Logout" }).click();
     await expect(page).toHaveURL(/\/$/);
     await login(page, { email: reader.email, password: "not the password" });

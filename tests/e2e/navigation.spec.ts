@@ -4,7 +4,7 @@ test.describe("the side menu", () => {
   test("opens from the keyboard, traps focus, closes on Escape and navigates", async ({ page }) => {
     await page.goto("/");
     await hydrated(page);
-    const trigger = page.getByRole("button", { name: "Open menu" });
+    const trigger = page.getByRole("link", { name: "Open menu" });
     await trigger.focus();
     await page.keyboard.press("Enter");
     const menu = page.getByRole("dialog", { name: "Menu" });

@@ -246,7 +246,7 @@ test("logging out forgets the reader's progress in this browser; a visitor's own
   await expect.poll(async () => (await stored()).chapters?.["2"]?.bookmarks?.length).toBe(1);
 
   // ...until they log out, here from the chapter page itself: none of it stays for the next person.
-  await page.getByRole("button", { name: "Open menu" }).click();
+  await page.getByRole("link", { name: "Open menu" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Logout" }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect.poll(async () => (await stored()).chapters ?? {}).toEqual({});

@@ -6,7 +6,7 @@ test("the title follows client navigations, to a 404 and back, with one <title> 
   await page.goto("/shop");
   await hydrated(page);
   await expect(page).toHaveTitle("Shop · Crimson Covenant");
-  await page.getByRole("button", { name: "Open menu" }).click();
+  await page.getByRole("link", { name: "Open menu" }).click();
   await page
     .getByRole("dialog", { name: "Menu" })
     .getByRole("link", { name: "Fundraiser", exact: true })

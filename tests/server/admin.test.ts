@@ -168,6 +168,33 @@ describe("the author's admin", () => {
     expect(log).toContain(authorName);
   });
 
+  it("shows the way into the admin to the author alone, whichever of them a kept page was rendered for", async () => {
+    // The root's data (the hand-off, which the side menu reads) and the account page carry it for the author.
+    const carriesAdmin = async (who: Client, path: string) => {
+      const html = await (await who.get(path)).text();
+      const handOff = /<script type="application\/json" id="hand-off">([\s\S]*?)<\/script>/.exec(html)?.[1];
+      expect(handOff, path).toBeDefined();
+      return { root: /"isAuthor"/.test(handOff ?? ""), link: html.includes('href="/admin"') };
+    };
+    const visitor = new Client(server.url);
+    // Chapter 2 first for a reader (kept for the readers' group), chapter 3 first for the author; then each
+    // asks for the other's, twice, so a kept page is served if one was kept.
+    for (const [first, second] of [
+      [reader, author],
+      [author, reader],
+      [reader, author],
+    ] as const) {
+      for (const path of ["/chapter/2", "/chapter/3", "/toc", "/account"]) {
+        for (const who of [first, second]) {
+          const seen = await carriesAdmin(who, path);
+          expect(seen.root, `${path} ${who === author ? "author" : "reader"}`).toBe(who === author);
+          if (path === "/account") expect(seen.link).toBe(who === author);
+        }
+      }
+    }
+    for (const path of ["/chapter/2", "/toc"]) expect((await carriesAdmin(visitor, path)).root).toBe(false);
+  });
+
   it("lists chapters with filters and a search that matches text, not patterns", async () => {
     const all = await (await author.get("/admin/chapters")).text();
     const total = Number(/data-testid="admin-chapter-total"[^>]*>(\d+) chapters</.exec(all)?.[1]);

@@ -62,7 +62,7 @@ export function ThemeToggle() {
         name="theme"
         value={next}
         className="btn-icon"
-        aria-label={dark ? t("nav.lightTheme") : t("nav.darkTheme")}
+        // Its name (no aria-label saying it again) and its tooltip.
         title={dark ? t("nav.lightTheme") : t("nav.darkTheme")}
       >
         {dark ? <SunIcon /> : <MoonIcon />}

@@ -1,5 +1,5 @@
 import "~/i18n/full-catalogue";
-import { Form } from "react-router";
+import { Form, useRouteLoaderData } from "react-router";
 import { useForgetReadingOnSignOut } from "~/features/reader/sign-out";
 import { useTranslation } from "~/i18n/react";
 import { CloseIcon } from "~/ui/icons";
@@ -15,6 +15,8 @@ const items = [
   { to: "/account", key: "menu.account" },
   { to: "/about", key: "menu.about" },
 ] as const;
+
+const adminItem = { to: "/admin", key: "menu.admin" } as const;
 
 const guestItems = [
   { to: "/login", key: "menu.login" },
@@ -37,6 +39,8 @@ export default function SideMenuPanel({
   signedIn: boolean;
 }) {
   const { t } = useTranslation();
+  // An author also finds the way into the admin here (the root's data says so for authors alone).
+  const author = (useRouteLoaderData("root") as { isAuthor?: true } | undefined)?.isAuthor;
   const signOut = useForgetReadingOnSignOut(close);
   return (
     <Modal
@@ -55,7 +59,7 @@ export default function SideMenuPanel({
       </div>
       <nav aria-label={t("menu.main")}>
         <ul className="flex flex-col">
-          {items.map((item) => (
+          {(author ? [...items, adminItem] : items).map((item) => (
             <li key={item.to}>
               <NavLink to={item.to} end={item.to === "/"} className={linkClass} onClick={close}>
                 {t(item.key)}

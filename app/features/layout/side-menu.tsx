@@ -6,14 +6,18 @@ import { useLazyDialog } from "~/ui/lazy-dialog";
 const loadPanel = () => import("./side-menu-panel");
 const SideMenuPanel = lazy(loadPanel);
 
-/** The right-hand slide-in menu; its panel is fetched when first wanted. */
+/**
+ * The right-hand slide-in menu; its panel is fetched when first wanted. Its opener is a link to the footer's
+ * list of the site's sections (app/root.tsx), where it leads without JavaScript; with it, a click or Enter
+ * opens the panel instead (`aria-haspopup` says so).
+ */
 export function SideMenu({ signedIn }: { signedIn: boolean }) {
   const { t } = useTranslation();
   const menu = useLazyDialog(loadPanel);
   return (
     <>
-      <button
-        type="button"
+      <a
+        href="#site-nav"
         className="btn-icon"
         aria-label={t("nav.openMenu")}
         aria-haspopup="dialog"
@@ -21,7 +25,7 @@ export function SideMenu({ signedIn }: { signedIn: boolean }) {
         {...menu.triggerProps}
       >
         <MenuIcon />
-      </button>
+      </a>
       {menu.mounted ? (
         <Suspense fallback={null}>
           <SideMenuPanel open={menu.open} close={() => menu.setOpen(false)} signedIn={signedIn} />

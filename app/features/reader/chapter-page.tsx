@@ -166,8 +166,9 @@ export function ChapterPage({
     <>
       <header className="reader-header">
         <div className="reader-header-row">
-          <div className="min-w-0">
-            <p className="text-sm text-muted">
+          {/* Styled from app.css (.reader-header-row): no class names repeated in every chapter's bytes. */}
+          <div>
+            <p>
               {`${t("reader.chapterNumber", { number: chapter.number })} · ${t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}`}
             </p>
             <h1 className="reader-title">{chapter.title}</h1>

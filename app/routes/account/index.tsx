@@ -59,6 +59,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       tier: membership.tier,
       memberSince: user.createdAt.toISOString(),
       hasPassword: user.hasPassword,
+      // The way into the admin (this page is kept for this reader's session alone: ADR 53).
+      author: user.role === "author",
     },
     discord,
     // The community invite of the site settings: the way in whether or not Discord sign-in is configured.
@@ -120,6 +122,11 @@ export default function Account({ loaderData }: Route.ComponentProps) {
           </dd>
         </dl>
         <div className="mt-6 flex flex-wrap gap-3">
+          {user.author ? (
+            <Link to="/admin" className={buttonClass("primary")}>
+              {t("menu.admin")}
+            </Link>
+          ) : null}
           <Form method="post" action="/logout" onSubmit={signOut}>
             <button type="submit" className={buttonClass("outline")}>
               {t("menu.logout")}
