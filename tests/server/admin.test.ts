@@ -316,7 +316,9 @@ describe("the author's admin", () => {
     expect(moved.headers.get("location")).toBe(`/admin/chapters/2?moved=${far}`);
     const old = await new Client(server.url).get(`/chapter/${from}?as=visitor`);
     expect(old.status).toBe(302);
-    expect(old.headers.get("location")).toBe(`/chapter/${far}?as=visitor`);
+    // A visitor's chapter page reads no parameter: once the page cache keeps the old address's page (an earlier
+    // test may have), it answers the address without them (ADR 17).
+    expect(old.headers.get("location")).toMatch(new RegExp(`^/chapter/${far}(\\?as=visitor)?$`));
     // From a stale page: a 409 that keeps the number typed.
     const stale = await author.post("/admin/chapters/2", { intent: "move", from: String(from), to: "7" });
     expect(stale.status).toBe(409);
