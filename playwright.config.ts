@@ -80,6 +80,7 @@ export default defineConfig({
       SIGNUP_LIMIT_PER_HOUR: "10000",
       RESET_LIMIT_PER_HOUR: "10000",
       INQUIRY_LIMIT_PER_HOUR: "10000",
+      CHECKOUT_LIMIT_PER_HOUR: "10000",
       // /admin/clock moves the release time (ADR 39); only tests/e2e/release.spec.ts moves it.
       TEST_CLOCK: "true",
     },

@@ -88,6 +88,8 @@ test.describe("a new reader's story", () => {
     await fillRegistration(page, { ...newReader(), email: reader.email });
     await page.getByRole("alert").getByRole("link", { name: "Sign in" }).click();
     await expect(page).toHaveURL(/\/login$/);
+    // The address bar moves before the sign-in form replaces the registration one: wait for the form.
+    await expect(page.getByRole("heading", { name: "Welcome Back" })).toBeVisible();
     await login(page, reader, "");
     await expect(page).toHaveURL(/\/account$/);
   });

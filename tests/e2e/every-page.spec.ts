@@ -209,7 +209,7 @@ async function buyArtPrint(page: Page, walk: ReturnType<typeof walker>) {
   await expect(page).toHaveURL(/\/pay\/test\/tps_/);
   await walk.visit(new URL(page.url()).pathname);
   await page.getByRole("button", { name: en.payments.test.approve }).click();
-  await expect(page).toHaveURL(/\/orders\/\d+$/);
+  await expect(page).toHaveURL(/\/orders\/\d+\?returned$/);
 }
 
 // One context per role, in the light theme first; reduced motion, so no transition is caught half-way; axe

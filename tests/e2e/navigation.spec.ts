@@ -100,7 +100,7 @@ test.describe("language", () => {
     await hydrated(page);
     expect(catalogues).toEqual(["core-ja"]);
 
-    await page.getByRole("button", { name: "メニューを開く" }).click();
+    await page.getByRole("link", { name: "メニューを開く" }).click();
     await page.getByRole("dialog").getByRole("link", { name: "ログイン", exact: true }).click();
     await expect(page).toHaveURL(/\/login$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("おかえりなさい");

@@ -58,10 +58,18 @@ test("an author finds the admin in the side menu and on the account page; a read
 
   // The operator makes the reader an author: the next page shows the way in.
   await grantAuthor(reader.email);
-  await page.goto("/chapter/1");
-  await hydrated(page);
-  await page.getByRole("link", { name: "Open menu" }).click();
-  await page.getByRole("dialog", { name: "Menu" }).getByRole("link", { name: "Admin", exact: true }).click();
+  // The server learns of the new role from its session events, polled every 250 ms (ADR 49): a page asked for
+  // before then is still the reader's, so ask again until the way in shows.
+  const adminLink = page
+    .getByRole("dialog", { name: "Menu" })
+    .getByRole("link", { name: "Admin", exact: true });
+  await expect(async () => {
+    await page.goto("/chapter/1");
+    await hydrated(page);
+    await page.getByRole("link", { name: "Open menu" }).click();
+    await expect(adminLink).toBeVisible({ timeout: 1_000 });
+  }).toPass();
+  await adminLink.click();
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   await page.goto("/account");
   await page.getByRole("main").getByRole("link", { name: "Admin", exact: true }).click();
