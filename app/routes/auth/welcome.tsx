@@ -30,7 +30,7 @@ export default function Welcome({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto flex max-w-3xl flex-col items-center gap-8 px-4 py-14 text-center sm:px-6">
       <DocumentTitle name={t("auth.welcome.title", { username: loaderData.username })} />
-      <h1 className="font-display text-3xl text-primary sm:text-4xl">
+      <h1 className="font-display text-3xl text-primary wrap-anywhere sm:text-4xl">
         {t("auth.welcome.title", { username: loaderData.username })}
       </h1>
       {loaderData.bonus !== undefined && (
