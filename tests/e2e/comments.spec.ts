@@ -48,9 +48,10 @@ test("two readers comment and reply on chapter 1; a visitor sees both; chapter 4
     .getByRole("button", { name: /Heart this comment, 0 hearts/ })
     .first()
     .click();
-  await expect(
-    theirs.getByRole("button", { name: /Heart this comment, 1 heart/ }).first(),
-  ).toHaveAttribute("aria-pressed", "true");
+  await expect(theirs.getByRole("button", { name: /Heart this comment, 1 heart/ }).first()).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
   await page.screenshot({ path: testInfo.outputPath("comments-reader.png"), fullPage: false });
   await second.close();
 
