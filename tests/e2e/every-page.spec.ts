@@ -198,7 +198,12 @@ async function buyArtPrint(page: Page, walk: ReturnType<typeof walker>) {
   await piece.selectOption(
     (await piece.locator("option:not([disabled])").first().getAttribute("value")) ?? "",
   );
-  await page.getByRole("button", { name: en.cart.add.button, exact: true }).click();
+  // The piece is added by a background POST: the checkout is asked for once it is answered (else, once in a
+  // while, the checkout came first and found the cart empty).
+  await Promise.all([
+    page.waitForResponse((response) => response.request().method() === "POST"),
+    page.getByRole("button", { name: en.cart.add.button, exact: true }).click(),
+  ]);
   await page.goto("/checkout");
   await page.getByLabel(en.checkout.address.name).fill("Ilse Marrow");
   await page.getByLabel(en.checkout.address.line1).fill("12 Lantern Row");
