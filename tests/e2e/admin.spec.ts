@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { grantAuthor, register, uploadPng } from "../support/browser";
+import { deleteChapter, grantAuthor, register, uploadPng } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /** The chapter text as the author types it: the editor once it has loaded, its text area before. */
@@ -77,13 +77,7 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await expect(posted(page)).toHaveValue("The first version of the night.");
 
   // Deleted, so the next chapter number is the demo's again (tests/e2e/release.spec.ts writes chapter 11).
-  await page.goto(editor);
-  await hydrated(page);
-  const number = (await page.getByRole("heading", { level: 1 }).textContent())?.match(/\d+/)?.[0];
-  await page.getByText("Delete this chapter").click();
-  await page.getByLabel("I understand that the chapter and its history are deleted for good").check();
-  await page.getByRole("button", { name: `Delete chapter ${number}` }).click();
-  await expect(page.getByText(`Chapter ${number} was deleted.`)).toBeVisible();
+  await deleteChapter(page, editor);
 });
 
 test("the editor keeps unsaved text as a draft and offers it back", async ({ page }) => {
@@ -173,12 +167,7 @@ test("artwork from an upload, and a draft for tomorrow previewed as a member and
   const number = /\/chapter\/(\d+)/.exec(page.url())?.[1];
 
   // Deleted from its page (nobody unlocked a draft): the list says so, and the chapter is gone.
-  await page.goto(editor);
-  await hydrated(page);
-  await page.getByText("Delete this chapter").click();
-  await page.getByLabel("I understand that the chapter and its history are deleted for good").check();
-  await page.getByRole("button", { name: `Delete chapter ${number}` }).click();
-  await expect(page.getByText(`Chapter ${number} was deleted.`)).toBeVisible();
+  expect(await deleteChapter(page, editor)).toBe(number);
   expect((await page.request.get(`/chapter/${number}`)).status()).toBe(404);
 });
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { grantAuthor, register } from "../support/browser";
+import { deleteChapter, grantAuthor, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /** Replaces the chapter text as an author does: in the loaded editor, all selected, then typed over. */
@@ -79,4 +79,7 @@ test("an author previews a paid chapter as a reader who has not unlocked it and 
   await page.goto(`/chapter/${number}`);
   await expect(page.getByText(line)).toBeVisible();
   await expect(page.getByTestId("preview-banner")).toHaveCount(0);
+
+  // Deleted (a preview unlocks nothing), so the next chapter number is the demo's again.
+  expect(await deleteChapter(page, editor)).toBe(number);
 });

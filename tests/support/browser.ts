@@ -96,3 +96,19 @@ export async function uploadPng(page: Page, name: string, width: number, height:
   await page.getByRole("button", { name: "Upload" }).click();
   await expect(page.getByText(`${name} is uploaded.`)).toBeVisible();
 }
+
+/**
+ * Deletes the chapter whose editor is at `editor` (/admin/chapters/N) as an author does, from its page. A test
+ * that writes a chapter deletes it: chapter numbers are the next free one, and tests/e2e/release.spec.ts
+ * writes chapter 11 after every other project.
+ */
+export async function deleteChapter(page: Page, editor: string): Promise<string> {
+  await page.goto(editor);
+  await hydrated(page);
+  const number = (await page.getByRole("heading", { level: 1 }).textContent())?.match(/\d+/)?.[0] ?? "";
+  await page.getByText("Delete this chapter").click();
+  await page.getByLabel("I understand that the chapter and its history are deleted for good").check();
+  await page.getByRole("button", { name: `Delete chapter ${number}` }).click();
+  await expect(page.getByText(`Chapter ${number} was deleted.`)).toBeVisible();
+  return number;
+}
