@@ -1,38 +1,25 @@
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#db/client.server";
+import { describe, expect, it } from "vitest";
 import { db } from "#db/client.server";
 import { achievements, readingDays, readingProgress, userAchievements, users } from "#db/schema";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { emptyProgress } from "~/features/reader/progress";
 import en from "~/i18n/locales/en.json";
 import { loader as achievementsLoader } from "~/routes/achievements";
-import { action as progressAction } from "~/routes/reader/progress";
-import { holdClock, passSeconds, releaseClock } from "../support/clock";
-import { drivers, openTestDatabase } from "../support/database";
+import { passSeconds } from "../support/clock";
+import { drivers } from "../support/database";
 import { createChapter, createReader, type TestReader } from "../support/factories";
+import { earnedKeys, sendProgress, useHeldClockDatabase } from "../support/progress";
 import { middayZone } from "../support/zones";
-
-type ProgressAnswer = { saved?: number; earned?: string[]; status: number };
 
 /**
  * POST /reader/progress as the browser sends it (JSON, the session and `tz` cookies). Unless the test names a
  * zone, the browser is where it is midday, so no achievement of the hour comes along whenever the test runs.
  */
-async function postProgress(reader: TestReader, body: unknown, cookies = ""): Promise<ProgressAnswer> {
+function postProgress(reader: TestReader, body: unknown, cookies = "") {
   const zone = cookies.includes("tz=") ? "" : `; tz=${middayZone()}`;
-  const request = new Request("http://localhost/reader/progress", {
-    method: "POST",
-    body: typeof body === "string" ? body : JSON.stringify(body),
-    headers: { Cookie: `${reader.cookie}${cookies}${zone}`, "Content-Type": "application/json" },
-  });
-  const result = (await progressAction({ request, params: {}, context: {} } as never)) as {
-    init?: ResponseInit;
-    saved?: number;
-    earned?: string[];
-  };
-  return { ...result, status: result.init?.status ?? 200 };
+  return sendProgress(body, { cookie: `${reader.cookie}${cookies}${zone}` });
 }
 
 const opened = (number: number) => ({ chapter: number, progress: emptyProgress() });
@@ -56,26 +43,10 @@ async function readThrough(reader: TestReader, numbers: number[]) {
   return Promise.all(numbers.map((number) => postProgress(reader, { entries: [completed(number)] })));
 }
 
-async function earnedKeys(userId: number): Promise<string[]> {
-  const rows = await db()
-    .select({ key: userAchievements.key })
-    .from(userAchievements)
-    .where(eq(userAchievements.userId, userId));
-  return rows.map((row) => row.key).sort();
-}
-
 const firstChapterToast = `${en.achievements.toast.replace("{{icon}}", "📖").replace("{{name}}", "First Chapter")}`;
 
 describe.each(drivers)("achievements on %s", (driver) => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await openTestDatabase(driver);
-    holdClock();
-  });
-  afterAll(async () => {
-    releaseClock();
-    await handle.close();
-  });
+  useHeldClockDatabase(driver);
 
   it("loads a catalogue of at least 30 from content/achievements.md, in four languages", async () => {
     const catalogue = await db().select().from(achievements);
@@ -229,15 +200,7 @@ describe.each(drivers)("achievements on %s", (driver) => {
 });
 
 describe.skipIf(!drivers.includes("postgres"))("achievements under concurrency on postgres", () => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await openTestDatabase("postgres");
-    holdClock();
-  });
-  afterAll(async () => {
-    releaseClock();
-    await handle.close();
-  });
+  useHeldClockDatabase("postgres");
 
   it("awards an achievement once when 20 parallel writes cross its threshold", async () => {
     const reader = await createReader({ prefix: "race" });

@@ -1,47 +1,20 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#db/client.server";
+import { describe, expect, it } from "vitest";
 import { db } from "#db/client.server";
-import { readingDays, readingProgress, userAchievements, volumes } from "#db/schema";
+import { readingDays, readingProgress, volumes } from "#db/schema";
 import { achievementsPage } from "~/features/achievements/queries.server";
 import { chapterAnalytics } from "~/features/admin/analytics.server";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { loadDashboard } from "~/features/dashboard/queries.server";
-import { emptyProgress } from "~/features/reader/progress";
 import { getProgress } from "~/features/reader/queries.server";
-import { action as progressAction } from "~/routes/reader/progress";
-import { holdClock, passSeconds, releaseClock } from "../support/clock";
-import { drivers, openTestDatabase } from "../support/database";
+import { passSeconds } from "../support/clock";
+import { drivers } from "../support/database";
 import { createChapter, createReader, type TestReader } from "../support/factories";
+import { earnedKeys, progressAt, sendProgress, useHeldClockDatabase } from "../support/progress";
 import { middayZone } from "../support/zones";
 
-type Answer = { status: number; saved?: number; refused?: number[]; earned?: string[] };
-
-async function post(reader: TestReader, entries: { chapter: number; progress: unknown }[]): Promise<Answer> {
-  const request = new Request("http://localhost/reader/progress", {
-    method: "POST",
-    body: JSON.stringify({ entries }),
-    headers: { Cookie: `${reader.cookie}; tz=${middayZone()}`, "Content-Type": "application/json" },
-  });
-  const result = (await progressAction({ request, params: {}, context: {} } as never)) as {
-    init?: ResponseInit;
-    data?: Answer;
-  } & Answer;
-  return { ...(result.data ?? result), status: result.init?.status ?? 200 };
-}
-
-const at = (readingTime: number, end = false) => ({
-  ...emptyProgress(),
-  readingTime,
-  ...(end ? { scrollPosition: 1, completionPercentage: 100, completed: true } : {}),
-});
-
-async function earned(userId: number) {
-  const rows = await db()
-    .select({ key: userAchievements.key })
-    .from(userAchievements)
-    .where(eq(userAchievements.userId, userId));
-  return rows.map((row) => row.key).sort();
+function post(reader: TestReader, entries: { chapter: number; progress: unknown }[]) {
+  return sendProgress({ entries }, { cookie: `${reader.cookie}; tz=${middayZone()}` });
 }
 
 /** Whether the reader's chapters count as completed (the stored rows, not the reader's place). */
@@ -55,23 +28,15 @@ async function countedCompleted(userId: number) {
 
 /** What counts as reading (ADR 58), chapter access for progress, and the volumes' achievements. */
 describe.each(drivers)("the reading rule on %s", (driver) => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await openTestDatabase(driver);
-    holdClock();
-  });
-  afterAll(async () => {
-    releaseClock();
-    await handle.close();
-  });
+  useHeldClockDatabase(driver);
 
   it("does not complete a 2,000-word chapter scrolled to its end in 30 s, nor count it anywhere", async () => {
     const reader = await createReader({ prefix: "skimmer" });
     const words = (await getChapterCatalog()).byNumber.get(1)?.wordCount ?? 0;
     expect(words).toBeGreaterThan(2000);
-    await post(reader, [{ chapter: 1, progress: at(0) }]);
+    await post(reader, [{ chapter: 1, progress: progressAt(0) }]);
     passSeconds(30);
-    expect(await post(reader, [{ chapter: 1, progress: at(30, true) }])).toMatchObject({
+    expect(await post(reader, [{ chapter: 1, progress: progressAt(30, true) }])).toMatchObject({
       status: 200,
       earned: [],
     });
@@ -83,28 +48,28 @@ describe.each(drivers)("the reading rule on %s", (driver) => {
       readingTime: 30,
     });
     expect(await countedCompleted(reader.id)).toEqual([false]);
-    expect(await earned(reader.id)).toEqual([]);
+    expect(await earnedKeys(reader.id)).toEqual([]);
     const dashboard = await loadDashboard(reader.id, "en");
     expect(dashboard.activity.chaptersCompleted).toBe(0);
     const [figures] = await chapterAnalytics((await getChapterCatalog()).byNumber.get(1)?.id);
     expect(figures).toMatchObject({ finished: 0 });
     // Read on for the time its words need at 10 words a second: then it is completed.
     passSeconds(Math.ceil(words / 10) - 30);
-    const answer = await post(reader, [{ chapter: 1, progress: at(Math.ceil(words / 10), true) }]);
+    const answer = await post(reader, [{ chapter: 1, progress: progressAt(Math.ceil(words / 10), true) }]);
     expect(answer.earned?.length).toBe(1);
     expect(await countedCompleted(reader.id)).toEqual([true]);
-    expect(await earned(reader.id)).toEqual(["first-chapter"]);
+    expect(await earnedKeys(reader.id)).toEqual(["first-chapter"]);
   });
 
   it("lists no chapter opened for two seconds as read on the dashboard", async () => {
     const reader = await createReader({ prefix: "glance" });
-    await post(reader, [{ chapter: 2, progress: at(0) }]);
+    await post(reader, [{ chapter: 2, progress: progressAt(0) }]);
     passSeconds(2);
-    await post(reader, [{ chapter: 2, progress: at(2) }]);
+    await post(reader, [{ chapter: 2, progress: progressAt(2) }]);
     const dashboard = await loadDashboard(reader.id, "en");
     expect(dashboard.recent.filter((item) => item.kind === "read")).toEqual([]);
     passSeconds(28);
-    await post(reader, [{ chapter: 2, progress: at(30) }]);
+    await post(reader, [{ chapter: 2, progress: progressAt(30) }]);
     const after = await loadDashboard(reader.id, "en");
     expect(after.recent.filter((item) => item.kind === "read")).toHaveLength(1);
   });
@@ -112,9 +77,9 @@ describe.each(drivers)("the reading rule on %s", (driver) => {
   it("counts no more reading time than the server's clock saw pass, whatever the page claims", async () => {
     const reader = await createReader({ prefix: "claimer" });
     // The first write only starts the clock.
-    await post(reader, [{ chapter: 3, progress: at(5000) }]);
+    await post(reader, [{ chapter: 3, progress: progressAt(5000) }]);
     passSeconds(2);
-    await post(reader, [{ chapter: 3, progress: at(5000) }]);
+    await post(reader, [{ chapter: 3, progress: progressAt(5000) }]);
     expect((await getProgress(reader.id, [3]))[3]?.readingTime).toBe(2);
     const days = await db().select().from(readingDays).where(eq(readingDays.userId, reader.id));
     expect(days.map((day) => day.seconds)).toEqual([2]);
@@ -124,13 +89,13 @@ describe.each(drivers)("the reading rule on %s", (driver) => {
     const everySecond = await createReader({ prefix: "second" });
     const everyFifteen = await createReader({ prefix: "fifteen" });
     const chapter = await createChapter();
-    await post(everySecond, [{ chapter, progress: at(0) }]);
-    await post(everyFifteen, [{ chapter, progress: at(0) }]);
+    await post(everySecond, [{ chapter, progress: progressAt(0) }]);
+    await post(everyFifteen, [{ chapter, progress: progressAt(0) }]);
     for (let second = 1; second <= 60; second++) {
       // Writes do not land on whole seconds: a quarter of a second late every other time.
       passSeconds(second % 2 ? 1.25 : 0.75);
-      await post(everySecond, [{ chapter, progress: at(second) }]);
-      if (second % 15 === 0) await post(everyFifteen, [{ chapter, progress: at(second) }]);
+      await post(everySecond, [{ chapter, progress: progressAt(second) }]);
+      if (second % 15 === 0) await post(everyFifteen, [{ chapter, progress: progressAt(second) }]);
     }
     expect((await getProgress(everySecond.id, [chapter]))[chapter]?.readingTime).toBe(60);
     expect((await getProgress(everyFifteen.id, [chapter]))[chapter]?.readingTime).toBe(60);
@@ -140,13 +105,13 @@ describe.each(drivers)("the reading rule on %s", (driver) => {
     const reader = await createReader({ prefix: "ahead" });
     const catalog = await getChapterCatalog();
     expect(catalog.byNumber.get(10)?.releaseAt.getTime()).toBeGreaterThan(Date.now());
-    expect(await post(reader, [{ chapter: 9999, progress: at(0) }])).toMatchObject({
+    expect(await post(reader, [{ chapter: 9999, progress: progressAt(0) }])).toMatchObject({
       status: 404,
       refused: [9999],
     });
-    await post(reader, [{ chapter: 10, progress: at(0) }]);
+    await post(reader, [{ chapter: 10, progress: progressAt(0) }]);
     passSeconds(600);
-    expect(await post(reader, [{ chapter: 10, progress: at(600, true) }])).toMatchObject({
+    expect(await post(reader, [{ chapter: 10, progress: progressAt(600, true) }])).toMatchObject({
       status: 403,
       refused: [10],
     });
@@ -157,8 +122,8 @@ describe.each(drivers)("the reading rule on %s", (driver) => {
     expect(paid).toBeDefined();
     expect(
       await post(reader, [
-        { chapter: paid?.number ?? 0, progress: at(0) },
-        { chapter: 1, progress: at(0) },
+        { chapter: paid?.number ?? 0, progress: progressAt(0) },
+        { chapter: 1, progress: progressAt(0) },
       ]),
     ).toMatchObject({ status: 403, saved: 1 });
     const kept = await db()
@@ -166,7 +131,7 @@ describe.each(drivers)("the reading rule on %s", (driver) => {
       .from(readingProgress)
       .where(eq(readingProgress.userId, reader.id));
     expect(kept.map((row) => row.chapterId)).toEqual([catalog.byNumber.get(1)?.id]);
-    expect(await earned(reader.id)).toEqual([]);
+    expect(await earnedKeys(reader.id)).toEqual([]);
   });
 
   it("offers a volume's achievement only for a volume that exists", async () => {

@@ -1,49 +1,26 @@
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#db/client.server";
+import { describe, expect, it } from "vitest";
 import { db } from "#db/client.server";
 import { chapterVisitorDays } from "#db/schema";
 import { analyticsOverview, chapterAnalytics } from "~/features/admin/analytics.server";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
-import { emptyProgress } from "~/features/reader/progress";
 import { visitorCountRule } from "~/features/reader/visitor-views.server";
-import { action as progressAction } from "~/routes/reader/progress";
 import { holdClock, passSeconds, releaseClock } from "../support/clock";
-import { drivers, openTestDatabase } from "../support/database";
+import { drivers } from "../support/database";
 import { createChapter } from "../support/factories";
-
-type Answer = { status: number; view?: string; error?: string };
+import { progressAt, sendProgress, useHeldClockDatabase } from "../support/progress";
 
 let addresses = 0;
 /** A network address of its own for each visitor (the rate limit's key). */
 const newAddress = () => `198.51.100.${++addresses % 250}-${Date.now()}`;
 
 /** POST /reader/progress as a visitor's page sends it: no cookie, one record, the view it was last given. */
-async function visit(address: string, chapter: number, progress: object, view?: string): Promise<Answer> {
-  const body =
-    typeof progress === "string" ? progress : JSON.stringify({ entries: [{ chapter, progress }], view });
-  const request = new Request("http://localhost/reader/progress", {
-    method: "POST",
-    body,
-    headers: { "Content-Type": "application/json" },
+function visit(address: string, chapter: number, progress: object, view?: string) {
+  return sendProgress(typeof progress === "string" ? progress : { entries: [{ chapter, progress }], view }, {
+    address,
   });
-  const result = (await progressAction({
-    request,
-    params: {},
-    context: { ip: address },
-  } as never)) as unknown as {
-    init?: ResponseInit;
-    data?: Answer;
-  } & Answer;
-  return { ...(result.data ?? result), status: result.init?.status ?? 200 };
 }
-
-const at = (readingTime: number, end = false) => ({
-  ...emptyProgress(),
-  readingTime,
-  ...(end ? { scrollPosition: 1, completionPercentage: 100, completed: true } : {}),
-});
 
 async function figures(number: number) {
   const id = (await getChapterCatalog()).byNumber.get(number)?.id;
@@ -53,38 +30,30 @@ async function figures(number: number) {
 
 /** Visitors' reading counted by chapter and day, anonymously, under the reading rule (ADR 58). */
 describe.each(drivers)("visitors' reading on %s", (driver) => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await openTestDatabase(driver);
-    holdClock();
-  });
-  afterAll(async () => {
-    releaseClock();
-    await handle.close();
-  });
+  useHeldClockDatabase(driver);
 
   it("counts a visitor who reads chapter 1 as started, then finished, once each, in the admin's figures", async () => {
     expect(await figures(1)).toEqual({ started: 0, finished: 0 });
     const address = newAddress();
-    const opened = await visit(address, 1, at(0));
+    const opened = await visit(address, 1, progressAt(0));
     expect(opened.status).toBe(200);
     expect(opened.view).toMatch(/^1\./);
     passSeconds(2);
-    const glance = await visit(address, 1, at(2), opened.view);
+    const glance = await visit(address, 1, progressAt(2), opened.view);
     expect(await figures(1)).toEqual({ started: 0, finished: 0 });
     passSeconds(28);
-    const read = await visit(address, 1, at(30), glance.view);
+    const read = await visit(address, 1, progressAt(30), glance.view);
     expect(await figures(1)).toEqual({ started: 1, finished: 0 });
     // Scrolled to the end at 30 s: not finished, too fast for its words.
-    const skimmed = await visit(address, 1, at(31, true), read.view);
+    const skimmed = await visit(address, 1, progressAt(31, true), read.view);
     expect(await figures(1)).toEqual({ started: 1, finished: 0 });
     const words = (await getChapterCatalog()).byNumber.get(1)?.wordCount ?? 0;
     passSeconds(Math.ceil(words / 10));
-    const finished = await visit(address, 1, at(Math.ceil(words / 10) + 31, true), skimmed.view);
+    const finished = await visit(address, 1, progressAt(Math.ceil(words / 10) + 31, true), skimmed.view);
     expect(await figures(1)).toEqual({ started: 1, finished: 1 });
     // Further writes of the same view count nothing more.
     passSeconds(60);
-    await visit(address, 1, at(Math.ceil(words / 10) + 91, true), finished.view);
+    await visit(address, 1, progressAt(Math.ceil(words / 10) + 91, true), finished.view);
     expect(await figures(1)).toEqual({ started: 1, finished: 1 });
     const overview = await analyticsOverview({ sort: "number", descending: false, page: 1 });
     expect(overview.firstVisitors).toEqual({ started: 1, finished: 1 });
@@ -98,34 +67,34 @@ describe.each(drivers)("visitors' reading on %s", (driver) => {
   it("starts a new view for an altered or foreign view: it counts only the time the server saw", async () => {
     const chapter = await createChapter();
     const address = newAddress();
-    const opened = await visit(address, chapter, at(0));
+    const opened = await visit(address, chapter, progressAt(0));
     const [number, , countedAt, , , signature] = (opened.view ?? "").split(".");
     // Claims 500 s already counted: the signature no longer matches, so the view starts again.
     const forged = [number, 500, countedAt, 0, 0, signature].join(".");
     passSeconds(1);
-    const answer = await visit(address, chapter, at(600), forged);
+    const answer = await visit(address, chapter, progressAt(600), forged);
     expect(answer.status).toBe(200);
     expect(answer.view?.split(".").slice(1, 2)).toEqual(["0"]);
     // Another chapter's view is not this one's.
-    const other = await visit(address, 2, at(0));
+    const other = await visit(address, 2, progressAt(0));
     passSeconds(60);
-    await visit(address, chapter, at(660), other.view);
+    await visit(address, chapter, progressAt(660), other.view);
     expect(await figures(chapter)).toEqual({ started: 0, finished: 0 });
   });
 
   it("refuses a chapter that does not exist (404) or is not open to visitors (403), and a large body (413)", async () => {
     const address = newAddress();
-    expect((await visit(address, 9999, at(0))).status).toBe(404);
-    expect((await visit(address, 10, at(0))).status).toBe(403);
+    expect((await visit(address, 9999, progressAt(0))).status).toBe(404);
+    expect((await visit(address, 10, progressAt(0))).status).toBe(403);
     const paid = (await getChapterCatalog()).published.find(
       (chapter) => chapter.coinsRequired > 0 && chapter.releaseAt.getTime() <= Date.now(),
     );
-    expect((await visit(address, paid?.number ?? 0, at(0))).status).toBe(403);
-    expect((await visit(address, 1, at(0), "x".repeat(3000))).status).toBe(413);
+    expect((await visit(address, paid?.number ?? 0, progressAt(0))).status).toBe(403);
+    expect((await visit(address, 1, progressAt(0), "x".repeat(3000))).status).toBe(413);
     const two = JSON.stringify({
       entries: [
-        { chapter: 1, progress: at(0) },
-        { chapter: 2, progress: at(0) },
+        { chapter: 1, progress: progressAt(0) },
+        { chapter: 2, progress: progressAt(0) },
       ],
     });
     expect((await visit(address, 1, two as never)).status).toBe(400);
@@ -137,10 +106,10 @@ describe.each(drivers)("visitors' reading on %s", (driver) => {
     holdClock();
     const chapter = await createChapter();
     const address = newAddress();
-    const opened = await visit(address, chapter, at(0));
+    const opened = await visit(address, chapter, progressAt(0));
     passSeconds(60);
     for (let replay = 0; replay < visitorCountRule.limit + 20; replay++)
-      await visit(address, chapter, at(60), opened.view);
+      await visit(address, chapter, progressAt(60), opened.view);
     expect(await figures(chapter)).toEqual({ started: visitorCountRule.limit, finished: 0 });
   }, 120_000);
 
@@ -187,27 +156,19 @@ describe.each(drivers)("visitors' reading on %s", (driver) => {
 });
 
 describe.skipIf(!drivers.includes("postgres"))("visitors' counts under concurrency on postgres", () => {
-  let handle: DatabaseHandle;
-  beforeAll(async () => {
-    handle = await openTestDatabase("postgres");
-    holdClock();
-  });
-  afterAll(async () => {
-    releaseClock();
-    await handle.close();
-  });
+  useHeldClockDatabase("postgres");
 
   it("counts 40 visitors reading the same chapter at once exactly", async () => {
     const chapter = await createChapter();
     const views = await Promise.all(
       Array.from({ length: 40 }, async () => {
         const address = newAddress();
-        return { address, view: (await visit(address, chapter, at(0))).view };
+        return { address, view: (await visit(address, chapter, progressAt(0))).view };
       }),
     );
     passSeconds(60);
     const answers = await Promise.all(
-      views.map(({ address, view }) => visit(address, chapter, at(60, true), view)),
+      views.map(({ address, view }) => visit(address, chapter, progressAt(60, true), view)),
     );
     expect(answers.every((answer) => answer.status === 200)).toBe(true);
     expect(await figures(chapter)).toEqual({ started: 40, finished: 40 });

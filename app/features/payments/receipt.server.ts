@@ -168,64 +168,13 @@ function paymentItemName(
   return payment.description;
 }
 
-/** A paid support payment's receipt (a payment of another kind, or not paid, sends nothing). */
-export async function sendSupportReceipt(paymentId: number): Promise<void> {
-  try {
-    const [row] = await db()
-      .select({
-        kind: payments.kind,
-        status: payments.status,
-        amountCents: payments.amountCents,
-        currency: payments.currency,
-        tierKey: payments.tierKey,
-        description: payments.description,
-        paidAt: payments.paidAt,
-        subscriptionId: payments.subscriptionId,
-        email: users.email,
-        username: users.username,
-        language: users.language,
-      })
-      .from(payments)
-      .innerJoin(users, eq(users.id, payments.userId))
-      .where(eq(payments.id, paymentId));
-    if (row?.status !== "paid" || (row.kind !== "subscription" && row.kind !== "gift")) return;
-    const language = languageOf(row.language);
-    const t = serverTranslator(language);
-    const [sub] = row.subscriptionId
-      ? await db().select().from(subscriptions).where(eq(subscriptions.id, row.subscriptionId))
-      : [];
-    const tier = row.tierKey ? t(`tiers.${row.tierKey}`) : "";
-    const item =
-      row.kind === "gift"
-        ? t("payments.receipt.gift")
-        : row.description.endsWith("(upgrade)")
-          ? t("payments.receipt.upgrade", { tier })
-          : t("payments.subscriptionItem", { tier });
-    sendInBackground(
-      receiptMail(language, row.email, {
-        username: row.username,
-        site: (await getSiteSettings()).title,
-        amount: formatMoney(row.amountCents, row.currency, language, { minor: true }),
-        date: formatDate(row.paidAt ?? new Date(), language),
-        item,
-        ...(sub && {
-          next: {
-            kind: sub.cancelAtPeriodEnd ? ("ends" as const) : ("renews" as const),
-            date: formatDate(sub.currentPeriodEnd, language),
-          },
-        }),
-      }),
-    );
-  } catch (error) {
-    logger.error({ event: "receipt.mail-failed", paymentId, err: error }, "support receipt not sent");
-  }
-}
-
 /**
- * A paid coin pack's receipt, as a support payment's: sent only to a reader who keeps account notices on
- * (settings), and listed in the account's purchase and coin history either way.
+ * A paid payment's receipt: a support payment's (a subscription's invoice or a gift, with the next renewal
+ * or the end) always; a coin pack's only to a reader who keeps account notices on (settings), and listed in
+ * the account's purchase and coin history either way. A payment of another kind, or not paid, sends nothing
+ * (an order's confirmation is its own mail).
  */
-export async function sendCoinReceipt(paymentId: number): Promise<void> {
+export async function sendPaymentReceipt(paymentId: number): Promise<void> {
   try {
     const [row] = await db()
       .select({
@@ -234,7 +183,10 @@ export async function sendCoinReceipt(paymentId: number): Promise<void> {
         amountCents: payments.amountCents,
         currency: payments.currency,
         coins: payments.coins,
+        tierKey: payments.tierKey,
+        description: payments.description,
         paidAt: payments.paidAt,
+        subscriptionId: payments.subscriptionId,
         email: users.email,
         username: users.username,
         language: users.language,
@@ -243,8 +195,22 @@ export async function sendCoinReceipt(paymentId: number): Promise<void> {
       .from(payments)
       .innerJoin(users, eq(users.id, payments.userId))
       .where(eq(payments.id, paymentId));
-    if (row?.status !== "paid" || row.kind !== "coins" || !row.notices) return;
+    if (row?.status !== "paid") return;
+    const coins = row.kind === "coins";
+    if (coins ? !row.notices : row.kind !== "subscription" && row.kind !== "gift") return;
     const language = languageOf(row.language);
+    const t = serverTranslator(language);
+    const [sub] = row.subscriptionId
+      ? await db().select().from(subscriptions).where(eq(subscriptions.id, row.subscriptionId))
+      : [];
+    const tier = row.tierKey ? t(`tiers.${row.tierKey}`) : "";
+    const item = coins
+      ? t("coins.packName", { count: row.coins })
+      : row.kind === "gift"
+        ? t("payments.receipt.gift")
+        : row.description.endsWith("(upgrade)")
+          ? t("payments.receipt.upgrade", { tier })
+          : t("payments.subscriptionItem", { tier });
     sendInBackground(
       receiptMail(
         language,
@@ -254,13 +220,19 @@ export async function sendCoinReceipt(paymentId: number): Promise<void> {
           site: (await getSiteSettings()).title,
           amount: formatMoney(row.amountCents, row.currency, language, { minor: true }),
           date: formatDate(row.paidAt ?? new Date(), language),
-          item: serverTranslator(language)("coins.packName", { count: row.coins }),
+          item,
+          ...(sub && {
+            next: {
+              kind: sub.cancelAtPeriodEnd ? ("ends" as const) : ("renews" as const),
+              date: formatDate(sub.currentPeriodEnd, language),
+            },
+          }),
         },
-        "/account#coins",
+        coins ? "/account#coins" : undefined,
       ),
     );
   } catch (error) {
-    logger.error({ event: "receipt.mail-failed", paymentId, err: error }, "coin receipt not sent");
+    logger.error({ event: "receipt.mail-failed", paymentId, err: error }, "receipt not sent");
   }
 }
 

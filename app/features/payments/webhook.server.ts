@@ -5,7 +5,7 @@ import { isCleanText } from "~/lib/parse";
 import { PaymentMismatch, processEvent } from "./fulfil.server";
 import { BadSignature, type ProviderName, type SignedDelivery } from "./provider.server";
 import { getProvider } from "./providers.server";
-import { sendCoinReceipt, sendRefundMail, sendRenewalFailed, sendSupportReceipt } from "./receipt.server";
+import { sendPaymentReceipt, sendRefundMail, sendRenewalFailed } from "./receipt.server";
 
 export type WebhookAnswer = {
   status: number;
@@ -68,8 +68,7 @@ export async function receiveWebhook(
     // refund's.
     if ((outcome === "fulfilled" || outcome === "invoice") && paymentId !== undefined) {
       await sendOrderConfirmation(paymentId);
-      await sendSupportReceipt(paymentId);
-      await sendCoinReceipt(paymentId);
+      await sendPaymentReceipt(paymentId);
     }
     if (outcome === "renewal-failed" && subscriptionId !== undefined) await sendRenewalFailed(subscriptionId);
     // A refund: its e-mail, with what it did to the membership days and the tier (ADR 57).
