@@ -1,4 +1,5 @@
 import { useTranslation } from "~/i18n/react";
+import { HistoryTable } from "~/ui/history-table";
 import { useFormat } from "~/ui/use-format";
 
 export type CoinEntryView = {
@@ -33,37 +34,27 @@ export function CoinHistory({ entries }: { entries: CoinEntryView[] }) {
   const format = useFormat();
   if (entries.length === 0) return <p>{t("coinHistory.empty")}</p>;
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="coin-history">
-        <caption className="sr-only">{t("coinHistory.title")}</caption>
-        <thead className="text-muted">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              {t("coinHistory.date")}
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-normal">
-              {t("coinHistory.change")}
-            </th>
-            <th scope="col" className="py-2 font-normal">
-              {t("coinHistory.reason")}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((entry) => (
-            <tr key={entry.id} className="border-t border-line align-top">
-              <td className="py-2 pr-3 whitespace-nowrap">{format.date(entry.createdAt)}</td>
-              <td className="py-2 pr-3 text-right whitespace-nowrap">
-                {entry.delta > 0 ? "+" : ""}
-                {format.number(entry.delta)}
-              </td>
-              <td className="py-2 break-words">
-                <Reason entry={entry} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <HistoryTable
+      caption={t("coinHistory.title")}
+      testId={"coin-history"}
+      columns={[
+        { label: t("coinHistory.date") },
+        { label: t("coinHistory.change"), numeric: true },
+        { label: t("coinHistory.reason") },
+      ]}
+    >
+      {entries.map((entry) => (
+        <tr key={entry.id} className="border-t border-line align-top">
+          <td className="py-2 pr-3 whitespace-nowrap">{format.date(entry.createdAt)}</td>
+          <td className="py-2 pr-3 text-right whitespace-nowrap">
+            {entry.delta > 0 ? "+" : ""}
+            {format.number(entry.delta)}
+          </td>
+          <td className="py-2 break-words">
+            <Reason entry={entry} />
+          </td>
+        </tr>
+      ))}
+    </HistoryTable>
   );
 }

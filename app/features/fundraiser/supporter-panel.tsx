@@ -2,6 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { FormAlert, FormNotice, useFormValidation } from "~/ui/form";
+import { HistoryTable } from "~/ui/history-table";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { SupporterPanelData } from "./account.server";
@@ -77,39 +78,29 @@ export function GiftHistory({ gifts }: { gifts: SupporterPanelData["gifts"] }) {
       </p>
     );
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="gift-history">
-        <caption className="sr-only">{t("gifts.history.title")}</caption>
-        <thead className="text-muted">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              {t("gifts.history.date")}
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-normal">
-              {t("gifts.history.amount")}
-            </th>
-            <th scope="col" className="py-2 font-normal">
-              {t("gifts.history.status")}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {gifts.map((gift) => (
-            <tr key={gift.id} className="border-t border-line">
-              <td className="py-2 pr-3 whitespace-nowrap">{format.date(gift.date)}</td>
-              <td className="py-2 pr-3 text-right whitespace-nowrap">
-                {format.money(gift.amountCents, gift.currency)}
-                {gift.refundedCents > 0 ? (
-                  <span className="block text-muted">
-                    {t("gifts.history.refunded", { amount: format.money(gift.refundedCents, gift.currency) })}
-                  </span>
-                ) : null}
-              </td>
-              <td className="py-2">{t(`gifts.history.statuses.${gift.status}`)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <HistoryTable
+      caption={t("gifts.history.title")}
+      testId={"gift-history"}
+      columns={[
+        { label: t("gifts.history.date") },
+        { label: t("gifts.history.amount"), numeric: true },
+        { label: t("gifts.history.status") },
+      ]}
+    >
+      {gifts.map((gift) => (
+        <tr key={gift.id} className="border-t border-line">
+          <td className="py-2 pr-3 whitespace-nowrap">{format.date(gift.date)}</td>
+          <td className="py-2 pr-3 text-right whitespace-nowrap">
+            {format.money(gift.amountCents, gift.currency)}
+            {gift.refundedCents > 0 ? (
+              <span className="block text-muted">
+                {t("gifts.history.refunded", { amount: format.money(gift.refundedCents, gift.currency) })}
+              </span>
+            ) : null}
+          </td>
+          <td className="py-2">{t(`gifts.history.statuses.${gift.status}`)}</td>
+        </tr>
+      ))}
+    </HistoryTable>
   );
 }

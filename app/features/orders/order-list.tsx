@@ -2,6 +2,7 @@ import type { OrderStatus } from "#db/schema";
 import { orderNumber } from "~/features/order-fulfilment/number";
 import { PartlyRefunded } from "~/features/payments/refund-note";
 import { useTranslation } from "~/i18n/react";
+import { HistoryTable } from "~/ui/history-table";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 
@@ -43,60 +44,44 @@ export function OrderList({
       </p>
     );
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid={admin ? "admin-orders" : "order-list"}>
-        <caption className="sr-only">{t("orders.title")}</caption>
-        <thead className="text-muted">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              {t("orders.number")}
-            </th>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              {t("orders.date")}
-            </th>
-            {admin ? (
-              <th scope="col" className="py-2 pr-3 font-normal">
-                {t("admin.money.buyer")}
-              </th>
-            ) : null}
-            <th scope="col" className="py-2 pr-3 text-right font-normal">
-              {t("orders.total")}
-            </th>
-            <th scope="col" className="py-2 font-normal">
-              {t("orders.status")}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {orders.map((order) => (
-            <tr key={order.id} className="border-t border-line">
-              <td className="py-2 pr-3">
-                <Link
-                  to={`${admin ? "/admin" : ""}/orders/${order.id}`}
-                  className="text-primary underline underline-offset-2"
-                >
-                  {orderNumber(order.id)}
-                </Link>
-              </td>
-              <td className="py-2 pr-3 whitespace-nowrap">{format.date(order.createdAt)}</td>
-              {admin ? (
-                <td className="py-2 pr-3 break-all">{order.buyer ?? t("admin.money.deletedAccount")}</td>
-              ) : null}
-              <td className="py-2 pr-3 text-right whitespace-nowrap">
-                {format.money(order.totalCents, order.currency)}
-              </td>
-              <td className="py-2" data-testid="order-list-status">
-                {t(`orders.statuses.${order.status}`)}
-                <PartlyRefunded
-                  refundedCents={order.refundedCents ?? 0}
-                  totalCents={order.totalCents}
-                  currency={order.currency}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <HistoryTable
+      caption={t("orders.title")}
+      testId={admin ? "admin-orders" : "order-list"}
+      columns={[
+        { label: t("orders.number") },
+        { label: t("orders.date") },
+        admin && { label: t("admin.money.buyer") },
+        { label: t("orders.total"), numeric: true },
+        { label: t("orders.status") },
+      ]}
+    >
+      {orders.map((order) => (
+        <tr key={order.id} className="border-t border-line">
+          <td className="py-2 pr-3">
+            <Link
+              to={`${admin ? "/admin" : ""}/orders/${order.id}`}
+              className="text-primary underline underline-offset-2"
+            >
+              {orderNumber(order.id)}
+            </Link>
+          </td>
+          <td className="py-2 pr-3 whitespace-nowrap">{format.date(order.createdAt)}</td>
+          {admin ? (
+            <td className="py-2 pr-3 break-all">{order.buyer ?? t("admin.money.deletedAccount")}</td>
+          ) : null}
+          <td className="py-2 pr-3 text-right whitespace-nowrap">
+            {format.money(order.totalCents, order.currency)}
+          </td>
+          <td className="py-2" data-testid="order-list-status">
+            {t(`orders.statuses.${order.status}`)}
+            <PartlyRefunded
+              refundedCents={order.refundedCents ?? 0}
+              totalCents={order.totalCents}
+              currency={order.currency}
+            />
+          </td>
+        </tr>
+      ))}
+    </HistoryTable>
   );
 }

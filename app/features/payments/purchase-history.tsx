@@ -1,4 +1,5 @@
 import { useTranslation } from "~/i18n/react";
+import { HistoryTable } from "~/ui/history-table";
 import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import { ItemName } from "./item-name";
@@ -33,48 +34,36 @@ export function PurchaseHistory({ purchases }: { purchases: PurchaseView[] }) {
       </p>
     );
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-left text-sm" data-testid="purchase-history">
-        <caption className="sr-only">{t("payments.history.title")}</caption>
-        <thead className="text-muted">
-          <tr>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              {t("payments.history.date")}
-            </th>
-            <th scope="col" className="py-2 pr-3 font-normal">
-              {t("payments.history.item")}
-            </th>
-            <th scope="col" className="py-2 pr-3 text-right font-normal">
-              {t("payments.history.amount")}
-            </th>
-            <th scope="col" className="py-2 font-normal">
-              {t("payments.history.status")}
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {purchases.map((purchase) => (
-            <tr key={purchase.id} className="border-t border-line">
-              <td className="py-2 pr-3 whitespace-nowrap">{format.date(purchase.createdAt)}</td>
-              <td className="py-2 pr-3">
-                <ItemName item={purchase} />
-              </td>
-              <td className="py-2 pr-3 text-right whitespace-nowrap">
-                {format.money(purchase.amountCents, purchase.currency)}
-              </td>
-              <td className="py-2">
-                {t(`payments.status.${purchase.status}`)}
-                <PartlyRefunded
-                  refundedCents={purchase.refundedCents}
-                  totalCents={purchase.amountCents}
-                  currency={purchase.currency}
-                />
-                <RefundTierChange change={purchase.refundTierChange} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <HistoryTable
+      caption={t("payments.history.title")}
+      testId={"purchase-history"}
+      columns={[
+        { label: t("payments.history.date") },
+        { label: t("payments.history.item") },
+        { label: t("payments.history.amount"), numeric: true },
+        { label: t("payments.history.status") },
+      ]}
+    >
+      {purchases.map((purchase) => (
+        <tr key={purchase.id} className="border-t border-line">
+          <td className="py-2 pr-3 whitespace-nowrap">{format.date(purchase.createdAt)}</td>
+          <td className="py-2 pr-3">
+            <ItemName item={purchase} />
+          </td>
+          <td className="py-2 pr-3 text-right whitespace-nowrap">
+            {format.money(purchase.amountCents, purchase.currency)}
+          </td>
+          <td className="py-2">
+            {t(`payments.status.${purchase.status}`)}
+            <PartlyRefunded
+              refundedCents={purchase.refundedCents}
+              totalCents={purchase.amountCents}
+              currency={purchase.currency}
+            />
+            <RefundTierChange change={purchase.refundTierChange} />
+          </td>
+        </tr>
+      ))}
+    </HistoryTable>
   );
 }
