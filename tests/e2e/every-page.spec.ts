@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import type { Page, TestInfo } from "@playwright/test";
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
 import routes from "../../app/routes";
-import { grantAuthor, register } from "../support/browser";
+import { confirmEmail, grantAuthor, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /**
@@ -217,6 +217,34 @@ async function buyArtPrint(page: Page, walk: ReturnType<typeof walker>) {
   await expect(page).toHaveURL(/\/orders\/\d+\?returned$/);
 }
 
+/**
+ * The author leaves a comment on chapter 1 and sends an inquiry about the commission, so the admin's lists of
+ * comments and inquiries are walked with an item whatever ran before (their forms and buttons are checked).
+ */
+async function commentAndInquire(page: Page, author: { email: string; username: string }) {
+  await confirmEmail(page, author);
+  await page.goto("/chapter/1");
+  await hydrated(page);
+  // The comments load as their region comes into view.
+  const comments = page.getByRole("region", { name: "Comments" });
+  await comments.scrollIntoViewIfNeeded();
+  await comments.getByLabel(en.comments.form.label).fill(`Walked by ${author.username}.`);
+  await comments.getByRole("button", { name: en.comments.form.post }).click();
+  await expect(
+    comments.getByRole("article").filter({ hasText: `Walked by ${author.username}.` }),
+  ).toBeVisible();
+  await page.goto("/shop/product/6");
+  await page.getByRole("link", { name: en.shop.inquire }).click();
+  await hydrated(page);
+  await page.getByLabel(en.inquiry.fields.name).fill(author.username);
+  await page.getByLabel("Email").fill(author.email);
+  await page
+    .getByLabel(en.inquiry.fields.message)
+    .fill("A portrait of Aurelian on the archive roof, at night.");
+  await page.getByRole("button", { name: en.inquiry.submit }).click();
+  await expect(page).toHaveURL(/\?sent=1$/);
+}
+
 // One context per role, in the light theme first; reduced motion, so no transition is caught half-way; axe
 // injected past the CSP.
 test.use({ bypassCSP: true, reducedMotion: "reduce", colorScheme: "light" });
@@ -249,6 +277,7 @@ test("every page, as the author, has unique ids and no serious accessibility fin
   test.setTimeout(600_000);
   const author = await register(page);
   await grantAuthor(author.email);
+  await commentAndInquire(page, author);
   const walk = walker(page, testInfo);
   await buyArtPrint(page, walk);
   const unreached = await walk.everyPage();
