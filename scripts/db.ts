@@ -222,6 +222,9 @@ function pgRestoreOnce(url: string, file: string, tables: string[]): Promise<str
     psql.once("error", reject);
     dump.once("error", reject);
     psql.once("close", async (code) => {
+      // What pg_restore still writes is read and dropped, or its output would stay paused and never close.
+      dump.stdout.unpipe(psql.stdin);
+      dump.stdout.resume();
       if (dump.exitCode === null) dump.kill();
       const dumpedWell = await dumped;
       if (code === 0 && dumpedWell) return resolve(undefined);

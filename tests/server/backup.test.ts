@@ -155,11 +155,31 @@ describe("backup and restore with npm run db", () => {
       await handle.db.execute("truncate users, chapters, volumes restart identity cascade");
       expect((await snapshot(handle.db)).users).toEqual([]);
 
-      await dbCommand(["restore", file], { DATABASE_URL: database.url });
+      // A request holds a table the restore locks late and then wants one it locked early, the order that
+      // deadlocked pg_restore and the site's writes: the restore gives way, then restores.
+      const request = new pg.Client({ connectionString: database.url });
+      await request.connect();
+      cleanups.push(() => request.end());
+      await request.query("begin");
+      await request.query("lock table reading_progress in row exclusive mode");
+      const restoring = dbCommand(["restore", file], { DATABASE_URL: database.url });
+      await waitFor(
+        async () => {
+          const { rows } = await request.query(
+            "select 1 from pg_locks where not granted and pid <> pg_backend_pid() and locktype = 'relation'",
+          );
+          return rows.length > 0 ? true : undefined;
+        },
+        { timeout: 60_000, what: "the restore to wait for reading_progress" },
+      );
+      await request.query("lock table achievements in row exclusive mode");
+      await request.query("commit");
+      expect((await restoring).stdout).toContain("restored");
       expect(await snapshot(handle.db)).toEqual(expected);
       // The running server serves the restored database.
       expect((await fetch(`${server.url}/chapter/1`)).status).toBe(200);
     },
+    180_000,
   );
 
   it.runIf(inject("postgres"))(
