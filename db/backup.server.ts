@@ -96,74 +96,150 @@ export class BackupFormatError extends Error {
   override name = "BackupFormatError";
 }
 
+/** The site kept a table in use through every try: the restore changed nothing and can be run again. */
+export class RestoreBusyError extends Error {
+  override name = "RestoreBusyError";
+}
+
+/**
+ * How long the restore waits for the tables' locks on one try, and how many tries. Below PostgreSQL's
+ * deadlock_timeout (1 s): a request that waits behind the restore while holding a table the restore still
+ * needs sees the restore give way, never a deadlock of its own (40P01).
+ */
+export const LOCK_WAIT = "500ms";
+export const LOCK_TRIES = 20;
+/**
+ * A restore whose process stops reading (stopped, hung) is ended by the server after this long, which rolls
+ * it back and frees every table, rather than holding them "idle in transaction" for good.
+ */
+export const IDLE_LIMIT = "60s";
+
+/** lock_not_available (the lock wait above ran out) and deadlock_detected: nothing was changed yet. */
+function isLockConflict(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (code === "55P03" || code === "40P01") return true;
+    current = cause;
+  }
+  return false;
+}
+
 /**
  * Replaces every row of the database (already migrated to this release's schema) by the backup's, in one
  * transaction: the database is either fully restored or unchanged. Columns the backup lacks (an older
  * release's backup) take their defaults. The content revision ends above both the old and the restored
  * value, so no server keeps pages of the content it had before.
+ *
+ * The header is read before anything is locked. Then every table is locked at once, in one statement and
+ * one order, before the first row is touched: with instances still serving (PostgreSQL), a request holding
+ * a table makes this try give up after a moment and start again, instead of a deadlock halfway through.
  */
 export async function restoreBackup(handle: DatabaseHandle, lines: AsyncIterable<string>): Promise<number> {
+  const iterator = lines[Symbol.asyncIterator]();
+  try {
+    const header = await nextValue(iterator);
+    if (!header) throw new BackupFormatError("The backup is empty");
+    if (header.backup !== BACKUP_MARK || header.version !== VERSION)
+      throw new BackupFormatError("Not a backup written by `npm run db -- backup`");
+    return await replaceAll(handle, iterator);
+  } finally {
+    await iterator.return?.();
+  }
+}
+
+async function replaceAll(handle: DatabaseHandle, iterator: AsyncIterator<string>): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    let locked = false;
+    try {
+      return await handle.db.transaction(async (tx) => {
+        const db = tx as unknown as Database;
+        await db.execute(sql.raw(`set local lock_timeout = '${LOCK_WAIT}'`));
+        await db.execute(sql.raw(`set local idle_in_transaction_session_timeout = '${IDLE_LIMIT}'`));
+        const tables = await tablesInOrder(db);
+        await lockTables(db, tables);
+        locked = true;
+        return replaceRows(db, new Set(tables), iterator);
+      });
+    } catch (error) {
+      if (locked || !isLockConflict(error)) throw error;
+      if (attempt >= LOCK_TRIES)
+        throw new RestoreBusyError(
+          "The running site kept the tables in use: nothing was restored or changed; run the restore again",
+        );
+    }
+  }
+}
+
+async function lockTables(db: Database, tables: string[]): Promise<void> {
+  if (tables.length === 0) return;
+  const all = sql.join(
+    tables.map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  await db.execute(sql`lock table ${all} in access exclusive mode`);
+}
+
+/** The next non-blank line's value, or undefined at the end. */
+async function nextValue(iterator: AsyncIterator<string>): Promise<Row | undefined> {
+  for (;;) {
+    const next = await iterator.next();
+    if (next.done) return undefined;
+    if (next.value.trim() !== "") return parseLine(next.value);
+  }
+}
+
+async function replaceRows(db: Database, tables: Set<string>, iterator: AsyncIterator<string>) {
   let count = 0;
-  await handle.db.transaction(async (tx) => {
-    const db = tx as unknown as Database;
-    const tables = new Set(await tablesInOrder(db));
-    const [before] = await rows<{ revision: number }>(
-      db,
-      sql`select coalesce(max(revision), 0)::int as revision from content_revision`,
-    );
-    const all = sql.join(
-      [...tables].map((name) => sql.identifier(name)),
+  const [before] = await rows<{ revision: number }>(
+    db,
+    sql`select coalesce(max(revision), 0)::int as revision from content_revision`,
+  );
+  const all = sql.join(
+    [...tables].map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  // The sequences are moved past the restored rows below (resetSequences), not restarted here: restarting
+  // one takes a lock on it that a request's nextval could hold.
+  await db.execute(sql`truncate ${all} cascade`);
+
+  let table: string | undefined;
+  let batch: Row[] = [];
+  const flush = async () => {
+    if (!table || batch.length === 0) return;
+    const columns = await insertableColumns(db, table, batch);
+    const list = sql.join(
+      columns.map((column) => sql.identifier(column)),
       sql`, `,
     );
-    await db.execute(sql`truncate ${all} restart identity cascade`);
-
-    let table: string | undefined;
-    let batch: Row[] = [];
-    const flush = async () => {
-      if (!table || batch.length === 0) return;
-      const columns = await insertableColumns(db, table, batch);
-      const list = sql.join(
-        columns.map((column) => sql.identifier(column)),
-        sql`, `,
-      );
-      const target = sql.identifier(table);
-      await db.execute(
-        sql`insert into ${target} (${list}) overriding system value
-            select ${list} from json_populate_recordset(null::${target}, ${JSON.stringify(batch)}::json)`,
-      );
-      count += batch.length;
-      batch = [];
-    };
-
-    let header = true;
-    let skipping = false;
-    for await (const line of lines) {
-      if (line.trim() === "") continue;
-      const value = parseLine(line);
-      if (header) {
-        if (value.backup !== BACKUP_MARK || value.version !== VERSION)
-          throw new BackupFormatError("Not a backup written by `npm run db -- backup`");
-        header = false;
-      } else if (typeof value.table === "string" && Object.keys(value).length === 1) {
-        await flush();
-        skipping = NOTICES.has(value.table);
-        if (!skipping && !tables.has(value.table))
-          throw new BackupFormatError(`The backup has an unknown table ${value.table}`);
-        table = skipping ? undefined : value.table;
-      } else if (!skipping) {
-        if (!table) throw new BackupFormatError("A row comes before any table");
-        batch.push(value);
-        if (batch.length >= BATCH) await flush();
-      }
-    }
-    await flush();
-    if (header) throw new BackupFormatError("The backup is empty");
-
-    await resetSequences(db);
+    const target = sql.identifier(table);
     await db.execute(
-      sql`update content_revision set revision = greatest(revision, ${before?.revision ?? 0}) + 1`,
+      sql`insert into ${target} (${list}) overriding system value
+          select ${list} from json_populate_recordset(null::${target}, ${JSON.stringify(batch)}::json)`,
     );
-  });
+    count += batch.length;
+    batch = [];
+  };
+
+  let skipping = false;
+  for (let value = await nextValue(iterator); value; value = await nextValue(iterator)) {
+    if (typeof value.table === "string" && Object.keys(value).length === 1) {
+      await flush();
+      skipping = NOTICES.has(value.table);
+      if (!skipping && !tables.has(value.table))
+        throw new BackupFormatError(`The backup has an unknown table ${value.table}`);
+      table = skipping ? undefined : value.table;
+    } else if (!skipping) {
+      if (!table) throw new BackupFormatError("A row comes before any table");
+      batch.push(value);
+      if (batch.length >= BATCH) await flush();
+    }
+  }
+  await flush();
+
+  await resetSequences(db);
+  await db.execute(
+    sql`update content_revision set revision = greatest(revision, ${before?.revision ?? 0}) + 1`,
+  );
   return count;
 }
 

@@ -1,6 +1,6 @@
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "./unavailable";
+import { isDatabaseUnavailable, isTransactionConflict } from "./unavailable";
 
 const withCode = (code: string, message = "x") => Object.assign(new Error(message), { code });
 
@@ -37,4 +37,21 @@ describe("isDatabaseUnavailable", () => {
     error.cause = error;
     expect(isDatabaseUnavailable(error)).toBe(false);
   });
+});
+
+describe("isTransactionConflict", () => {
+  it.each([
+    ["deadlock (40P01)", withCode("40P01", "deadlock detected")],
+    ["serialization failure (40001)", withCode("40001", "could not serialize access")],
+    ["wrapped by Drizzle", new DrizzleQueryError("update", [], withCode("40P01") as Error)],
+  ])("%s: yes", (_, error) => expect(isTransactionConflict(error)).toBe(true));
+
+  it.each([
+    ["unique violation", withCode("23505")],
+    ["lost connection", withCode("57P01")],
+    ["lock timeout", withCode("55P03")],
+    ["a plain bug", new TypeError("x is undefined")],
+    ["nothing", undefined],
+    ["a string", "40P01"],
+  ])("%s: no", (_, error) => expect(isTransactionConflict(error)).toBe(false));
 });

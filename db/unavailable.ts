@@ -17,6 +17,22 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * Whether an error is the database ending a transaction because of another one: a deadlock (40P01) or a
+ * serialization failure (40001). Nothing of the transaction was written, and the same request can succeed
+ * a moment later (the other transaction, a restore say, has finished), so it too is answered with 503 and
+ * Retry-After rather than 500.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (typeof current !== "object") return false;
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (code === "40P01" || code === "40001") return true;
+    current = cause;
+  }
+  return false;
+}
+
+/**
  * 57P01 admin_shutdown (pg_terminate_backend, a fast shutdown), 57P02 crash_shutdown, 57P03
  * cannot_connect_now (starting up or in recovery), and class 08, connection exceptions.
  */

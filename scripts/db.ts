@@ -5,14 +5,16 @@
  * format, restored by pg_restore. On PGlite it is the portable JSON-lines backup (db/backup.server.ts),
  * which also restores into PostgreSQL; while a server runs on the data directory, that server writes it.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import readline from "node:readline";
 import { promisify } from "node:util";
-import { restoreBackup, writeBackup } from "#db/backup.server";
+import pg from "pg";
+import { IDLE_LIMIT, LOCK_TRIES, LOCK_WAIT, restoreBackup, writeBackup } from "#db/backup.server";
 import { openDatabase } from "#db/client.server";
+import { isDatabaseUnavailable } from "#db/unavailable";
 import { getEnv } from "~/lib/env.server";
 import { adminSocketPath } from "../server/admin-socket";
 import { CommandError, runCommand, withPglite } from "./cli";
@@ -20,11 +22,18 @@ import { CommandError, runCommand, withPglite } from "./cli";
 const usage = "usage: npm run db -- backup <file> | restore <file>";
 const run = promisify(execFile);
 
-/** Writes `<file>.partial` and renames it when complete: a failed backup never leaves a truncated file. */
+/**
+ * Writes `<file>.partial` and renames it when complete: a failed backup never leaves a truncated file. A
+ * backup holds password and session-token hashes and e-mail addresses, so the file is its owner's alone
+ * (0600) from its first byte, whatever the umask; pg_dump writes into the file made here and keeps its mode.
+ */
 async function writeAtomically(file: string, fill: (partial: string) => Promise<void>): Promise<void> {
   const partial = `${file}.partial`;
   try {
+    fs.rmSync(partial, { force: true });
+    fs.closeSync(fs.openSync(partial, "wx", 0o600));
     await fill(partial);
+    fs.chmodSync(partial, 0o600);
     fs.renameSync(partial, file);
   } catch (error) {
     fs.rmSync(partial, { force: true });
@@ -33,7 +42,7 @@ async function writeAtomically(file: string, fill: (partial: string) => Promise<
 }
 
 async function writeLines(partial: string, fill: (out: fs.WriteStream) => Promise<void>): Promise<void> {
-  const out = fs.createWriteStream(partial);
+  const out = fs.createWriteStream(partial, { mode: 0o600 });
   try {
     await fill(out);
   } finally {
@@ -86,8 +95,13 @@ async function isPgDump(file: string): Promise<boolean> {
   }
 }
 
-function lines(file: string): AsyncIterable<string> {
-  return readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
+/**
+ * The file's lines, read from the first call on. A readline interface reads from the moment it is made and
+ * drops the lines (and the end) nobody iterates yet: made before the restore's first queries, it was
+ * iterated after the file was read through, and waited for a line that never came with every table locked.
+ */
+async function* lines(file: string): AsyncGenerator<string> {
+  yield* readline.createInterface({ input: fs.createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
 }
 
 async function backup(file: string): Promise<string> {
@@ -111,27 +125,133 @@ async function backup(file: string): Promise<string> {
   return rows === undefined ? `wrote ${file} (by the running server)` : `wrote ${file} (${rows} rows)`;
 }
 
+/**
+ * A restore's failure from the database as one line for the operator (no stack trace): the restore runs in
+ * one transaction, so nothing changed. Anything else (a bug) keeps its stack.
+ */
+function asCommandError(error: unknown): unknown {
+  if (!(error instanceof Error) || ["BackupFormatError", "RestoreBusyError"].includes(error.name))
+    return error;
+  let current = error as { cause?: unknown; message?: unknown; code?: unknown };
+  while (current.cause && typeof current.cause === "object") current = current.cause as typeof current;
+  if (typeof current.code !== "string" && !isDatabaseUnavailable(error)) return error;
+  const code = typeof current.code === "string" ? ` (${current.code})` : "";
+  return new CommandError(`The restore failed and changed nothing: ${String(current.message)}${code}`);
+}
+
+/** The public schema's tables, quoted for a statement; empty in an empty database. */
+async function publicTables(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string }>(
+      "select quote_ident(tablename) as name from pg_tables where schemaname = 'public' order by tablename",
+    );
+    return rows.map((row) => row.name);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * pg_restore's script run by psql in one transaction that first locks every table the site uses, all in one
+ * statement, as the portable restore does (db/backup.server.ts): with instances still serving, a request
+ * holding a table makes the try give up after LOCK_WAIT and start again, where pg_restore alone dropped
+ * the tables one by one and deadlocked with the site's writes. The script reaches psql's end only once
+ * pg_restore has finished well: a failed pg_restore ends psql before the commit, so nothing changes.
+ */
+async function pgRestore(url: string, file: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const failure = await pgRestoreOnce(url, file, await publicTables(url));
+    if (failure === undefined) return;
+    const busy = /lock timeout|deadlock detected/.test(failure);
+    if (busy && attempt < LOCK_TRIES) continue;
+    throw new CommandError(
+      busy
+        ? "The running site kept the tables in use: nothing was restored or changed; run the restore again"
+        : `pg_restore failed and changed nothing: ${failure}`,
+    );
+  }
+}
+
+/** One try: undefined when restored, else the failure's last line. */
+function pgRestoreOnce(url: string, file: string, tables: string[]): Promise<string | undefined> {
+  const prelude = [
+    `set local lock_timeout = '${LOCK_WAIT}'`,
+    `set local idle_in_transaction_session_timeout = '${IDLE_LIMIT}'`,
+    ...(tables.length > 0 ? [`lock table ${tables.join(", ")} in access exclusive mode`] : []),
+  ].join("; ");
+  const psql = spawn(
+    "psql",
+    [
+      "-X",
+      "-q",
+      "-v",
+      "ON_ERROR_STOP=1",
+      "--single-transaction",
+      "-c",
+      prelude,
+      "-f",
+      "-",
+      `--dbname=${url}`,
+    ],
+    { stdio: ["pipe", "ignore", "pipe"] },
+  );
+  const dump = spawn("pg_restore", ["--clean", "--if-exists", "--no-owner", "--file=-", file], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let psqlErrors = "";
+  let dumpErrors = "";
+  psql.stderr.on("data", (chunk) => {
+    psqlErrors += chunk;
+  });
+  dump.stderr.on("data", (chunk) => {
+    dumpErrors += chunk;
+  });
+  // psql ends first when the lock waits too long: what pg_restore still writes goes nowhere.
+  psql.stdin.on("error", () => {});
+  dump.stdout.pipe(psql.stdin, { end: false });
+  const dumped = new Promise<boolean>((resolve) =>
+    dump.once("close", (code) => {
+      if (code === 0) psql.stdin.end();
+      else psql.kill();
+      resolve(code === 0);
+    }),
+  );
+  return new Promise((resolve, reject) => {
+    psql.once("error", reject);
+    dump.once("error", reject);
+    psql.once("close", async (code) => {
+      // What pg_restore still writes is read and dropped, or its output would stay paused and never close.
+      dump.stdout.unpipe(psql.stdin);
+      dump.stdout.resume();
+      if (dump.exitCode === null) dump.kill();
+      const dumpedWell = await dumped;
+      if (code === 0 && dumpedWell) return resolve(undefined);
+      // psql failing tells why (a lock, a statement); psql ended by us tells nothing, pg_restore does.
+      const errors = (psqlErrors.includes("ERROR") ? psqlErrors : dumpErrors || psqlErrors)
+        .trim()
+        .split("\n");
+      resolve(errors.find((line) => /ERROR|error/.test(line)) ?? errors.at(-1) ?? "no message");
+    });
+  });
+}
+
 async function restore(file: string): Promise<string> {
   if (!fs.existsSync(file)) throw new CommandError(`No file ${file}`);
   const env = getEnv();
   const pgDump = await isPgDump(file);
   if (env.DATABASE_URL) {
     if (pgDump) {
-      await run("pg_restore", [
-        "--clean",
-        "--if-exists",
-        "--no-owner",
-        "--single-transaction",
-        "--exit-on-error",
-        `--dbname=${env.DATABASE_URL}`,
-        file,
-      ]);
+      await pgRestore(env.DATABASE_URL, file);
       return `restored ${file} with pg_restore`;
     }
     const handle = await openDatabase({ kind: "postgres", url: env.DATABASE_URL });
     try {
       await handle.migrate();
       return `restored ${await restoreBackup(handle, lines(file))} rows from ${file}`;
+    } catch (error) {
+      throw asCommandError(error);
     } finally {
       await handle.close();
     }
@@ -154,4 +274,4 @@ async function main() {
   console.log(command === "backup" ? await backup(path.resolve(file)) : await restore(path.resolve(file)));
 }
 
-runCommand(main, ["BackupFormatError"]);
+runCommand(main, ["BackupFormatError", "RestoreBusyError"]);

@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { ServerBuild } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { Throttled } from "~/features/auth/throttle.server";
@@ -34,6 +35,24 @@ describe("the one place loader and action errors become answers", () => {
     const lost = await buildThrowing(Object.assign(new Error("gone"), { code: "57P01" }));
     expect((lost as Response).status).toBe(503);
     const bug = new TypeError("x is undefined");
+    expect(await buildThrowing(bug)).toBe(bug);
+  });
+
+  it.each([
+    ["a deadlock", "40P01"],
+    ["a serialization failure", "40001"],
+  ])("answers %s with 503 and Retry-After, logged as a conflict", async (_, code) => {
+    const warn = vi.spyOn(logger, "warn").mockImplementation(() => undefined);
+    const thrown = await buildThrowing(
+      new DrizzleQueryError("update users", [], Object.assign(new Error("conflict"), { code })),
+    );
+    expect((thrown as Response).status).toBe(503);
+    expect((thrown as Response).headers.get("Retry-After")).toBe("2");
+    expect(warn).toHaveBeenCalledWith({ requestId: "r1", reason: `${code} conflict` }, "database conflict");
+  });
+
+  it("leaves a refused query to React Router", async () => {
+    const bug = Object.assign(new Error("duplicate key"), { code: "23505" });
     expect(await buildThrowing(bug)).toBe(bug);
   });
 });

@@ -1,5 +1,5 @@
 import type { ServerBuild } from "react-router";
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "#db/unavailable";
+import { isDatabaseUnavailable, isTransactionConflict, RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { AppError, appErrorResponse, describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 
@@ -36,6 +36,12 @@ function answeringOutage(handler: Handler): Handler {
         logger.info({ requestId: args.context?.requestId, code, status }, "request refused");
         throw appErrorResponse(error);
       }
+      if (isTransactionConflict(error)) {
+        // A deadlock or serialization failure rolled the request's transaction back: nothing was written,
+        // and it succeeds when tried again in a moment.
+        logger.warn({ requestId: args.context?.requestId, reason: reason(error) }, "database conflict");
+        throw databaseUnavailableResponse();
+      }
       if (!isDatabaseUnavailable(error)) throw error;
       logger.warn({ requestId: args.context?.requestId, reason: reason(error) }, "database unavailable");
       // A thrown Response: a resource route sends it as it is (JSON); a page's loader or action becomes a
@@ -49,8 +55,8 @@ function answeringOutage(handler: Handler): Handler {
 const wrapped = new WeakMap<ServerBuild, ServerBuild>();
 
 /**
- * The build with every loader and action answering a lost database with 503 and Retry-After instead of
- * a 500 (ADR 14), and an application error (app/lib/errors.ts) with its own status: one place for all
+ * The build with every loader and action answering a lost database, a deadlock or a serialization
+ * failure with 503 and Retry-After instead of a 500 (ADRs 14, 60), and an application error (app/lib/errors.ts) with its own status: one place for all
  * routes rather than a try/catch in each.
  */
 export function answeringDatabaseOutages(build: ServerBuild): ServerBuild {

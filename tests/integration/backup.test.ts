@@ -1,10 +1,14 @@
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { BackupFormatError, restoreBackup, writeBackup } from "#db/backup.server";
-import type { Database, DatabaseHandle } from "#db/client.server";
+import { BackupFormatError, RestoreBusyError, restoreBackup, writeBackup } from "#db/backup.server";
+import { type Database, type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
+import { isTransactionConflict } from "#db/unavailable";
 import { createAccount } from "~/features/auth/commands.server";
 import { saveProgress } from "~/features/reader/queries.server";
 import { type Driver, drivers, openTestDatabase } from "../support/database";
+import { waitFor } from "../support/poll";
+import { createPostgresDatabase } from "../support/postgres";
 import { snapshot } from "../support/snapshot";
 
 /**
@@ -12,8 +16,10 @@ import { snapshot } from "../support/snapshot";
  * rows again; a PGlite backup restores into PostgreSQL too. The CLI and pg_dump: tests/server/backup.test.ts.
  */
 const opened: DatabaseHandle[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const handle of opened.splice(0)) await handle.close();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 async function open(driver: Driver, options?: { content: boolean }) {
@@ -137,5 +143,110 @@ describe.runIf(drivers.includes("postgres"))("a PGlite backup", () => {
       ...wanted
     } = expected;
     expect(rest).toEqual(wanted);
+  });
+});
+
+/**
+ * A PostgreSQL database with reader data, its backup, and a plain connection of its own (another instance's
+ * transaction, or an operator's psql), closed and dropped after the test.
+ */
+async function postgresWithBackup() {
+  const database = await createPostgresDatabase();
+  cleanups.push(database.drop);
+  const handle = await openDatabase({ kind: "postgres", url: database.url });
+  cleanups.push(() => handle.close());
+  await handle.migrate();
+  setDatabase(handle);
+  await addReaderData();
+  const lines = await backupLines(handle);
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  cleanups.push(() => client.end());
+  return { handle, lines, client };
+}
+
+/** Whether the restore's connection waits for a lock (it has started and holds some of the tables). */
+async function restoreWaits(client: pg.Client): Promise<true | undefined> {
+  const { rows } = await client.query(
+    "select 1 from pg_locks where not granted and pid <> pg_backend_pid() and locktype = 'relation'",
+  );
+  return rows.length > 0 ? true : undefined;
+}
+
+describe.runIf(drivers.includes("postgres"))("a restore into PostgreSQL", () => {
+  it("that fails on a bad line midway leaves every row as it was and holds no lock", async () => {
+    const { handle, lines, client } = await postgresWithBackup();
+    await handle.db.execute(sql`update users set username = 'renamed'`);
+    const before = await snapshot(handle.db);
+    // The bad line comes after the tables were emptied and some rows written back.
+    const broken = [...lines.slice(0, -1), "{not json", ...lines.slice(-1)];
+    await expect(restoreBackup(handle, iterate(broken))).rejects.toThrow(BackupFormatError);
+    // Another connection reads at once: with a lock left behind, the lock timeout would end it.
+    await client.query("set lock_timeout = '200ms'");
+    const { rows } = await client.query("select username from users");
+    expect(rows).toEqual([{ username: "renamed" }]);
+    expect(await snapshot(handle.db)).toEqual(before);
+  });
+
+  it("gives way to a request that holds a table it needs, then restores: no deadlock on either side", async () => {
+    const { handle, lines, client } = await postgresWithBackup();
+    const before = await snapshot(handle.db);
+    await handle.db.execute(sql`delete from reading_progress`);
+    // A request's transaction holds a table the restore locks late, then needs one it locks early: the
+    // order that deadlocked a restore and the site's writes.
+    await client.query("begin");
+    await client.query("lock table reading_progress in row exclusive mode");
+    const restoring = restoreBackup(handle, iterate(lines));
+    await waitFor(() => restoreWaits(client), { what: "the restore to wait for reading_progress" });
+    await client.query("update users set username = username");
+    await client.query("commit");
+    await restoring;
+    const {
+      content_revision: _,
+      session_events: _e,
+      content_changes: _c,
+      ...after
+    } = await snapshot(handle.db);
+    const { content_revision: __, session_events: _eb, content_changes: _cb, ...wanted } = before;
+    expect(after).toEqual(wanted);
+  });
+
+  it("that cannot have the tables ends with a plain message and changes nothing", async () => {
+    const { handle, lines, client } = await postgresWithBackup();
+    await handle.db.execute(sql`update users set username = 'renamed'`);
+    await client.query("begin");
+    await client.query("lock table reading_progress in row exclusive mode");
+    await expect(restoreBackup(handle, iterate(lines))).rejects.toThrow(RestoreBusyError);
+    await client.query("commit");
+    const { rows } = await client.query("select username from users");
+    expect(rows).toEqual([{ username: "renamed" }]);
+  });
+
+  it("a real deadlock is a transaction conflict (answered 503, server/database-outage.ts)", async () => {
+    const { handle, client } = await postgresWithBackup();
+    await client.query("begin");
+    await client.query("lock table reading_progress in row exclusive mode");
+    const other = handle.db.transaction(async (tx) => {
+      await tx.execute(sql`lock table users in row exclusive mode`);
+      await waitFor(() => restoreWaits(client).then((waiting) => (waiting ? undefined : true)), {
+        what: "the test's connection to hold reading_progress",
+      });
+      await tx.execute(sql`lock table reading_progress in share mode`);
+    });
+    const settled = other.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await waitFor(() => restoreWaits(client), { what: "the other transaction to wait" });
+    const mine = await client.query("lock table users in share mode").then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await client.query("rollback");
+    const error = mine ?? (await settled);
+    expect(
+      (error as { code?: string } | undefined)?.code ?? (error as { cause?: { code?: string } })?.cause?.code,
+    ).toBe("40P01");
+    expect(isTransactionConflict(error)).toBe(true);
   });
 });

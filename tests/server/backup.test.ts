@@ -3,9 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "#db/client.server";
 import { Client, registerReader } from "../support/http";
+import { waitFor } from "../support/poll";
 import { createPostgresDatabase } from "../support/postgres";
 import { freePort, type RunningServer, spawnServer, startServer, waitUntilReady } from "../support/server";
 import { snapshot } from "../support/snapshot";
@@ -28,10 +30,33 @@ function tempDir(prefix: string) {
   return dir;
 }
 
+/** The operator's command; a restore that hangs (it once did, holding every table) fails after two minutes. */
 function dbCommand(args: string[], env: Record<string, string>) {
   return run(process.execPath, ["--import", "tsx", "scripts/db.ts", ...args], {
     env: { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: "", ...env },
+    timeout: 120_000,
   });
+}
+
+async function balance(client: Client): Promise<number> {
+  const html = await (await client.get("/coins")).text();
+  const match = /data-testid="coin-balance"[^>]*>([\d,]+)</.exec(html);
+  if (!match?.[1]) throw new Error("no balance on /coins");
+  return Number(match[1].replace(/,/g, ""));
+}
+
+/** What a reader sees of their own: balance, an unlocked chapter, an order, the account page. */
+async function readerView(client: Client) {
+  const chapter = await (await client.get("/chapter/4")).text();
+  const order = await client.get("/orders/1");
+  const account = await client.get("/account");
+  return {
+    balance: await balance(client),
+    unlocked: !chapter.includes("Chapter Locked") && chapter.includes("electric light"),
+    order: order.status,
+    orderShowsPrint: (await order.text()).includes("Art Print"),
+    account: account.status,
+  };
 }
 
 async function pgliteSnapshot(dataDir: string) {
@@ -79,6 +104,8 @@ describe("backup and restore with npm run db", () => {
     const { stdout } = await dbCommand(["backup", file], { DATA_DIR: dataDir });
     expect(stdout).toContain("by the running server");
     expect(fs.existsSync(`${file}.partial`)).toBe(false);
+    // It holds password and session-token hashes: its owner's alone.
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const backedUp = rowsOf(file);
     expect(backedUp.users).toHaveLength(1);
     // Written after the backup: gone after the restore.
@@ -120,6 +147,7 @@ describe("backup and restore with npm run db", () => {
 
       await dbCommand(["backup", file], { DATABASE_URL: database.url });
       expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe("PGDMP");
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
       const handle = await openDatabase({ kind: "postgres", url: database.url });
       cleanups.push(() => handle.close());
       const expected = await snapshot(handle.db);
@@ -127,10 +155,150 @@ describe("backup and restore with npm run db", () => {
       await handle.db.execute("truncate users, chapters, volumes restart identity cascade");
       expect((await snapshot(handle.db)).users).toEqual([]);
 
-      await dbCommand(["restore", file], { DATABASE_URL: database.url });
+      // A request holds a table the restore locks late and then wants one it locked early, the order that
+      // deadlocked pg_restore and the site's writes: the restore gives way, then restores.
+      const request = new pg.Client({ connectionString: database.url });
+      await request.connect();
+      cleanups.push(() => request.end());
+      await request.query("begin");
+      await request.query("lock table reading_progress in row exclusive mode");
+      const restoring = dbCommand(["restore", file], { DATABASE_URL: database.url });
+      await waitFor(
+        async () => {
+          const { rows } = await request.query(
+            "select 1 from pg_locks where not granted and pid <> pg_backend_pid() and locktype = 'relation'",
+          );
+          return rows.length > 0 ? true : undefined;
+        },
+        { timeout: 60_000, what: "the restore to wait for reading_progress" },
+      );
+      await request.query("lock table achievements in row exclusive mode");
+      await request.query("commit");
+      expect((await restoring).stdout).toContain("restored");
       expect(await snapshot(handle.db)).toEqual(expected);
       // The running server serves the restored database.
       expect((await fetch(`${server.url}/chapter/1`)).status).toBe(200);
     },
+    180_000,
+  );
+
+  it.runIf(inject("postgres"))(
+    "moves a running PGlite site to PostgreSQL as the README says: the same sign-ins, balances, unlocks and orders",
+    async () => {
+      const pgliteDir = tempDir("cc-move-pglite-");
+      const source = await startServer({ DATA_DIR: pgliteDir });
+      cleanups.push(() => source.stop());
+      const client = new Client(source.url);
+      const name = await registerReader(client, pgliteDir, "mover");
+      expect((await client.post("/chapter/4", { intent: "unlock" })).status).toBe(200);
+      expect(
+        (await client.post("/cart", { intent: "add", productId: "3", variantId: "1", quantity: "1" })).status,
+      ).toBe(302);
+      const checkout = await client.post("/checkout", {
+        shipName: "Ilse Marrow",
+        shipLine1: "12 Lantern Row",
+        shipCity: "New Lumen",
+        shipPostalCode: "NL-1207",
+        shipCountry: "GB",
+      });
+      expect(checkout.status).toBe(303);
+      expect(
+        (await client.post(checkout.headers.get("location") ?? "", { decision: "approve" })).status,
+      ).toBe(302);
+      const seen = await readerView(client);
+      expect(seen).toEqual({
+        balance: seen.balance,
+        unlocked: true,
+        order: 200,
+        orderShowsPrint: true,
+        account: 200,
+      });
+
+      // The README's commands: a backup of the running site, then a restore into an empty PostgreSQL.
+      const file = path.join(tempDir("cc-move-file-"), "site.backup");
+      await dbCommand(["backup", file], { DATA_DIR: pgliteDir });
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      expect(await source.stop()).toBe(0);
+      const database = await createPostgresDatabase();
+      cleanups.push(database.drop);
+      const { stdout } = await dbCommand(["restore", file], { DATABASE_URL: database.url });
+      expect(stdout).toMatch(/^restored \d+ rows from /);
+
+      const target = spawnServer({
+        PORT: String(await freePort()),
+        DATA_DIR: tempDir("cc-move-pg-"),
+        DATABASE_URL: database.url,
+      });
+      cleanups.push(() => target.stop());
+      await waitUntilReady(target);
+      for (const page of ["/", "/toc", "/shop", "/chapter/1"])
+        expect((await fetch(`${target.url}${page}`)).status, page).toBe(200);
+      // The session signed in on PGlite goes on; the password signs in anew.
+      const kept = new Client(target.url);
+      kept.cookies = client.cookies;
+      expect(await readerView(kept)).toEqual(seen);
+      const again = new Client(target.url);
+      const login = await again.post("/login", { email: `${name}@example.com`, password: "first secret" });
+      expect(login.headers.get("location")).toBe("/account");
+      expect(await readerView(again)).toEqual(seen);
+      // New rows continue after the restored ones.
+      const other = new Client(target.url);
+      await registerReader(other, target.env.DATA_DIR ?? "", "after");
+      expect((await other.get("/account")).status).toBe(200);
+    },
+    180_000,
+  );
+
+  it.runIf(inject("postgres"))(
+    "a restore killed halfway leaves PostgreSQL as it was and holds no lock",
+    async () => {
+      const pgliteDir = tempDir("cc-kill-pglite-");
+      const file = path.join(tempDir("cc-kill-file-"), "site.backup");
+      await dbCommand(["backup", file], { DATA_DIR: pgliteDir });
+      const database = await createPostgresDatabase();
+      cleanups.push(database.drop);
+      await dbCommand(["restore", file], { DATABASE_URL: database.url });
+      const sql = new pg.Client({ connectionString: database.url });
+      await sql.connect();
+      cleanups.push(() => sql.end());
+      await sql.query("update content_revision set revision = 41");
+      // A request holds a table: the restore locks the ones before it and waits, then is killed.
+      await sql.query("begin");
+      await sql.query("lock table reading_progress in row exclusive mode");
+      const child = execFile(process.execPath, ["--import", "tsx", "scripts/db.ts", "restore", file], {
+        env: { ...process.env, LOG_LEVEL: "warn", DATABASE_URL: database.url },
+      });
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      cleanups.push(() => {
+        if (child.exitCode === null) child.kill("SIGKILL");
+        return exited;
+      });
+      await waitFor(
+        async () => {
+          const { rows } = await sql.query(
+            "select 1 from pg_locks where not granted and pid <> pg_backend_pid() and locktype = 'relation'",
+          );
+          return rows.length > 0 ? true : undefined;
+        },
+        { timeout: 60_000, what: "the restore to hold tables and wait" },
+      );
+      child.kill("SIGKILL");
+      await exited;
+      await sql.query("commit");
+      await waitFor(
+        async () => {
+          const { rows } = await sql.query(
+            "select 1 from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+          );
+          return rows.length === 0 ? true : undefined;
+        },
+        { what: "the killed restore's connection to end" },
+      );
+      await sql.query("set lock_timeout = '200ms'");
+      // A restore that went through would have moved it past 41.
+      const { rows } = await sql.query("select revision from content_revision");
+      expect(rows).toEqual([{ revision: 41 }]);
+    },
+    180_000,
   );
 });
