@@ -49,7 +49,7 @@ export async function readForm(request: Request): Promise<FormData> {
  * A whole number field (a form's or a query string's): the one rule of `parseWholeNumber`, an optional sign
  * and digits from `min` to `max`, refused with `error` (a catalogue key) otherwise.
  */
-export const wholeNumber = (min: number, max: number, error = "validation.wholeNumber") =>
+export const wholeNumber = (min: number, max: number, error = "common.wholeNumber") =>
   z.union([z.string(), z.number()], { error }).transform((value, context) => {
     const number = parseWholeNumber(value, min, max);
     if (number === undefined) {
