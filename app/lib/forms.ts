@@ -1,5 +1,6 @@
 import { data } from "react-router";
-import type { z } from "zod";
+import { z } from "zod";
+import { parseWholeNumber } from "./parse";
 
 export type FieldErrors = Record<string, string>;
 
@@ -43,3 +44,17 @@ export async function readForm(request: Request): Promise<FormData> {
     throw data({ error: "not-a-form" }, { status: 400 });
   }
 }
+
+/**
+ * A whole number field (a form's or a query string's): the one rule of `parseWholeNumber`, an optional sign
+ * and digits from `min` to `max`, refused with `error` (a catalogue key) otherwise.
+ */
+export const wholeNumber = (min: number, max: number, error = "common.wholeNumber") =>
+  z.union([z.string(), z.number()], { error }).transform((value, context) => {
+    const number = parseWholeNumber(value, min, max);
+    if (number === undefined) {
+      context.addIssue({ code: "custom", message: error });
+      return z.NEVER;
+    }
+    return number;
+  });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { INT32_MAX, isCleanText, parseId, parseTimestamp } from "./parse";
+import { INT32_MAX, isCleanText, parseId, parseTimestamp, parseWholeNumber } from "./parse";
 
 describe("parseId", () => {
   it.each([
@@ -37,6 +37,77 @@ describe("parseId", () => {
         const id = parseId(input);
         return id === undefined || (Number.isInteger(id) && id >= 1 && id <= INT32_MAX);
       }),
+    );
+  });
+});
+
+describe("parseWholeNumber", () => {
+  it.each([
+    ["5", 5],
+    ["+5", 5],
+    ["-5", -5],
+    ["007", 7],
+    ["-0", 0],
+    ["1000", 1000],
+    [42, 42],
+  ])("accepts %j", (input, expected) => {
+    expect(parseWholeNumber(input, -1000, 1000)).toBe(expected);
+  });
+
+  it.each([
+    "1e3",
+    "0x10",
+    "0b1",
+    "0o7",
+    " 5",
+    "5 ",
+    "5.0",
+    "5.",
+    ".5",
+    "1_000",
+    "1,000",
+    "",
+    "+",
+    "-",
+    "--5",
+    "+-5",
+    "٥",
+    "Infinity",
+    "NaN",
+    "\u00005",
+    "1001",
+    "-1001",
+    5.5,
+    NaN,
+    Infinity,
+    null,
+    true,
+    [5],
+  ])("refuses %j", (input) => {
+    expect(parseWholeNumber(input, -1000, 1000)).toBeUndefined();
+  });
+
+  it("takes exactly what an optional sign and digits say, within the range (fuzz)", () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 20 }),
+          fc.integer().map(String),
+          fc.bigInt().map(String),
+          fc.double().map(String),
+          fc.stringMatching(/^[+-]?\d{1,20}$/),
+        ),
+        (input) => {
+          const number = parseWholeNumber(input, -100_000, 100_000);
+          const digits = /^[+-]?\d{1,15}$/.test(input);
+          if (!digits) return number === undefined;
+          const expected = Number(input);
+          return expected >= -100_000 && expected <= 100_000
+            ? number === expected || (number === 0 && expected === 0)
+            : number === undefined;
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

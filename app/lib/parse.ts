@@ -14,6 +14,19 @@ export function parseId(value: unknown): number | undefined {
     : undefined;
 }
 
+/**
+ * A whole number as a form or an address gives it: an optional sign and at most 15 digits, nothing else (not
+ * "1e3", "0x10", " 5" or "5.0", which `Number` would take), from `min` to `max`; anything else is undefined.
+ * An integer already parsed (JSON) is checked against the range alone.
+ */
+export function parseWholeNumber(value: unknown, min: number, max: number): number | undefined {
+  const number =
+    typeof value === "string" ? (/^[+-]?\d{1,15}$/.test(value) ? Number(value) : Number.NaN) : value;
+  return typeof number === "number" && Number.isSafeInteger(number) && number >= min && number <= max
+    ? number + 0 // -0 is 0
+    : undefined;
+}
+
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 

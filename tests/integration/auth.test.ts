@@ -21,7 +21,15 @@ import {
   getSessionUser,
   revokeSessions,
 } from "~/features/auth/session.server";
-import { assertNotBlocked, hit, rules, Throttled } from "~/features/auth/throttle.server";
+import {
+  assertMayTryPassword,
+  assertNotBlocked,
+  countWrongPassword,
+  forgetWrongPasswords,
+  hit,
+  rules,
+  Throttled,
+} from "~/features/auth/throttle.server";
 import { ledgerBalance } from "~/features/coins/ledger.server";
 import { hashToken } from "~/lib/tokens.server";
 import { loader as dataLoader } from "~/routes/account/data";
@@ -224,19 +232,76 @@ describe.each(drivers)("accounts on %s", (driver) => {
   });
 
   it("throttles the 11th quick failure for one key, with a growing back-off", async () => {
-    const key = `login:account:${unique()}@example.com`;
+    const key = `login:account-ip:${unique()}@example.com|192.0.2.1`;
     for (let i = 0; i < 10; i++) {
       await assertNotBlocked([key]);
-      await hit(key, rules.loginAccount);
+      await hit(key, rules.loginAccountIp);
     }
     await expect(assertNotBlocked([key])).rejects.toBeInstanceOf(Throttled);
     const [first] = await handle.db.select().from(rateLimits).where(eq(rateLimits.key, key));
     const firstBlock = (first?.blockedUntil?.getTime() ?? 0) - Date.now();
     expect(firstBlock).toBeGreaterThan(20_000);
     expect(firstBlock).toBeLessThanOrEqual(30_000);
-    await hit(key, rules.loginAccount);
+    await hit(key, rules.loginAccountIp);
     const [second] = await handle.db.select().from(rateLimits).where(eq(rateLimits.key, key));
     expect((second?.blockedUntil?.getTime() ?? 0) - Date.now()).toBeGreaterThan(50_000);
+  });
+
+  it("wrong passwords from many addresses never keep the owner out of a fresh one", async () => {
+    const email = `owner${unique()}@example.com`;
+    const from = (ip: string) => ({ requestId: "test", ip });
+    // 25 addresses, one wrong password each: past the account's limit of 20.
+    for (let i = 1; i <= 25; i++) {
+      await assertMayTryPassword(email, from(`198.51.100.${i}`));
+      await countWrongPassword(email, from(`198.51.100.${i}`));
+    }
+    const [account] = await handle.db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `login:account:${email}`));
+    expect(account?.blockedUntil?.getTime()).toBeGreaterThan(Date.now());
+    // The owner, from an address that has not failed, may try (and in any letter case).
+    await expect(assertMayTryPassword(email, from("203.0.113.9"))).resolves.toBeUndefined();
+    await expect(assertMayTryPassword(email.toUpperCase(), from("203.0.113.9"))).resolves.toBeUndefined();
+    // Every address that guessed is held while the account is under attack, and so is a new one after its
+    // first wrong guess.
+    for (const ip of ["198.51.100.1", "198.51.100.13", "198.51.100.25"])
+      await expect(assertMayTryPassword(email, from(ip))).rejects.toBeInstanceOf(Throttled);
+    await assertMayTryPassword(email, from("203.0.113.10"));
+    await countWrongPassword(email, from("203.0.113.10"));
+    await expect(assertMayTryPassword(email, from("203.0.113.10"))).rejects.toBeInstanceOf(Throttled);
+    // Another account is not affected from those addresses.
+    await expect(
+      assertMayTryPassword(`other${unique()}@example.com`, from("198.51.100.1")),
+    ).resolves.toBeUndefined();
+  });
+
+  it("one address guessing one account is held after 10, with a doubling block", async () => {
+    const email = `guessed${unique()}@example.com`;
+    const guesser = { requestId: "test", ip: "192.0.2.77" };
+    for (let i = 0; i < 10; i++) {
+      await assertMayTryPassword(email, guesser);
+      await countWrongPassword(email, guesser);
+    }
+    await expect(assertMayTryPassword(email, guesser)).rejects.toBeInstanceOf(Throttled);
+    const blocked = async () => {
+      const [row] = await handle.db
+        .select()
+        .from(rateLimits)
+        .where(eq(rateLimits.key, `login:account-ip:${email}|${guesser.ip}`));
+      return (row?.blockedUntil?.getTime() ?? 0) - Date.now();
+    };
+    const first = await blocked();
+    expect(first).toBeGreaterThan(20_000);
+    expect(first).toBeLessThanOrEqual(30_000);
+    await countWrongPassword(email, guesser);
+    expect(await blocked()).toBeGreaterThan(50_000);
+    // The owner elsewhere may try; a right password from the guessing address forgets only its own count.
+    await expect(
+      assertMayTryPassword(email, { requestId: "test", ip: "192.0.2.78" }),
+    ).resolves.toBeUndefined();
+    await forgetWrongPasswords(email, guesser);
+    await expect(assertMayTryPassword(email, guesser)).resolves.toBeUndefined();
   });
 
   it("password reset: e-mailed link, single use, voided by a newer link, ends every session", async () => {

@@ -129,6 +129,33 @@ describe("the editor's preview", () => {
   });
 });
 
+describe("an admin address that does not exist", () => {
+  const methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+  const addresses = ["/admin/readers", "/admin/audit", "/admin/no-such-page", "/admin/readers/1/nothing"];
+
+  it("answers a visitor and a reader as a real one does, 404, for every method", async () => {
+    for (const who of [new Client(server.url), reader])
+      for (const address of addresses)
+        for (const target of [address, `${address}.data`])
+          for (const method of methods) {
+            const response = await fetch(`${server.url}${target}`, {
+              method,
+              body:
+                method === "GET" || method === "HEAD" ? undefined : new URLSearchParams({ intent: "coins" }),
+              headers: { cookie: who.cookieHeader, origin: server.url, "sec-fetch-site": "same-origin" },
+            });
+            await response.arrayBuffer();
+            expect({ method, target, status: response.status }).toEqual({ method, target, status: 404 });
+          }
+  });
+
+  it("is a 404 to an author too, for a form sent to it", async () => {
+    const response = await author.post("/admin/no-such-page", { intent: "coins" });
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("<title>");
+  });
+});
+
 describe("the test clock, off (as on every real site)", () => {
   it("is a 404 even to an author, for a GET and a POST, and the nav does not offer it", async () => {
     expect((await author.get("/admin/clock")).status).toBe(404);

@@ -146,7 +146,7 @@ describe("password reset through a real SMTP server", () => {
 });
 
 describe("sign-in", () => {
-  it("throttles the 11th quick wrong password for one account with 429 and a time to retry", async () => {
+  it("throttles the 11th quick wrong password for one account from one address with 429 and a time to retry", async () => {
     const who = await registered(new Client(origin));
     for (let attempt = 1; attempt <= 10; attempt++) {
       const response = await new Client(origin).post("/login", {
@@ -160,6 +160,23 @@ describe("sign-in", () => {
     expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await throttled.text()).toContain("Too many attempts. Please try again in 1 minute.");
   });
+
+  it("lets the owner in from a fresh address while 25 addresses guessing the account are held", async () => {
+    const who = await registered(new Client(origin));
+    const guess = (ip: string, password = "wrong guess") =>
+      new Client(origin).post("/login", { email: who.email, password }, { "x-forwarded-for": ip });
+    for (let i = 1; i <= 25; i++) expect((await guess(`198.51.100.${i}`)).status).toBe(401);
+    // Each guessing address is held, even with the right password.
+    for (const ip of ["198.51.100.1", "198.51.100.25"])
+      expect((await guess(ip, who.password)).status).toBe(429);
+    // A new guessing address gets one try.
+    expect((await guess("203.0.113.50")).status).toBe(401);
+    expect((await guess("203.0.113.50")).status).toBe(429);
+    // The owner from an address that has not failed signs in.
+    const owner = await guess("203.0.113.51", who.password);
+    expect(owner.status).toBe(302);
+    expect(owner.headers.get("location")).toBe("/account");
+  }, 60_000);
 
   it.each(["//evil.example", "/\\evil.example", "https://evil.example/account"])(
     "keeps redirectTo=%s on site",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-
+import { wholeNumber } from "~/lib/forms";
 import { MARKDOWN_MAX_BYTES, markdownBytes } from "./editor/limits";
 import { localMinuteField, normalisedText, requiredInteger } from "./form-fields";
 
@@ -45,8 +45,7 @@ const artworkFields = Object.fromEntries(
   ]),
 ) as Record<ArtworkField, z.ZodOptional<z.ZodType<string>>>;
 
-const integerField = (min: number, max: number, error: string) =>
-  z.coerce.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+const integerField = (min: number, max: number, error: string) => wholeNumber(min, max, error);
 
 /**
  * The chapter form (browser and action): the release is the author's wall-clock time

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseWholeNumber } from "~/lib/parse";
 
 /**
  * Field schemas the admin's forms share (browser and action): each refuses with its one message key, so a
@@ -50,16 +51,18 @@ export const slugText = (max: number, error: string) =>
     .max(max, { error })
     .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error });
 
-/** A whole number typed in a text or number field, from `min` to `max`; empty is null. */
+/**
+ * A whole number typed in a text or number field (an optional sign and digits: `parseWholeNumber`), from
+ * `min` to `max`; empty is null.
+ */
 export const optionalInteger = (min: number, max: number, error: string) =>
   z
     .string({ error })
-    .trim()
-    .max(12, { error })
+    .max(16, { error })
     .transform((value, context) => {
       if (value === "") return null;
-      const number = Number(value);
-      if (!Number.isInteger(number) || number < min || number > max) {
+      const number = parseWholeNumber(value, min, max);
+      if (number === undefined) {
         context.addIssue({ code: "custom", message: error });
         return z.NEVER;
       }

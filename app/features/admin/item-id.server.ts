@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { INT32_MAX } from "~/lib/parse";
+import { parseId } from "~/lib/parse";
 
 /**
  * The id of an admin page's item from its route: none for `…/new` (no `:id`), else a whole number that a
@@ -7,7 +7,7 @@ import { INT32_MAX } from "~/lib/parse";
  */
 export function adminItemId(params: { id?: string }): number | undefined {
   if (params.id === undefined) return undefined;
-  const id = Number(params.id);
-  if (!Number.isInteger(id) || id < 1 || id > INT32_MAX) throw data(null, { status: 404 });
+  const id = parseId(params.id);
+  if (id === undefined) throw data(null, { status: 404 });
   return id;
 }

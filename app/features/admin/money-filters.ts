@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { orderStatuses, paymentKinds, paymentStatuses } from "#db/schema";
+import { wholeNumber } from "~/lib/forms";
 
 export { orderStatuses, paymentKinds, paymentStatuses };
 
 /** A list's search and page: anything out of range is ignored, never an error. */
 const common = {
   q: z.string().trim().max(254).optional().catch(undefined),
-  before: z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined),
+  before: wholeNumber(1, 2_147_483_647).optional().catch(undefined),
 };
 
 /** The orders list's filters (issue 20), from the query string. */

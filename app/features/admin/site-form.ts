@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wholeNumber } from "~/lib/forms";
 import { normalisedText } from "./form-fields";
 
 /** The digest a form carries of what it opened (`digestOf`, admin/digest.server.ts): 43 base64url characters. */
@@ -40,11 +41,7 @@ export const siteSchema = z.object({
   author: text(SITE_LIMITS.short, "admin.site.errors.author"),
   location: text(SITE_LIMITS.short, "admin.site.errors.location"),
   role: text(SITE_LIMITS.short, "admin.site.errors.role"),
-  startedYear: z.coerce
-    .number({ error: "admin.site.errors.startedYear" })
-    .int({ error: "admin.site.errors.startedYear" })
-    .min(1900, { error: "admin.site.errors.startedYear" })
-    .max(2100, { error: "admin.site.errors.startedYear" }),
+  startedYear: wholeNumber(1900, 2100, "admin.site.errors.startedYear"),
   email: z
     .string({ error: "validation.email" })
     .trim()

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { rateLimits } from "#db/schema";
 import type { RequestMeta } from "~/lib/context";
@@ -14,8 +14,13 @@ import { logger } from "~/lib/logger.server";
 export type Rule = { limit: number; windowSeconds: number; blockSeconds: number };
 
 export const rules = {
-  /** The 11th quick wrong password for one account is refused. */
-  loginAccount: { limit: 10, windowSeconds: 15 * 60, blockSeconds: 30 },
+  /** The 11th quick wrong password for one account from one address is refused, from that address. */
+  loginAccountIp: { limit: 10, windowSeconds: 15 * 60, blockSeconds: 30 },
+  /**
+   * Past 20 wrong passwords for one account from anywhere, the account is under attack: an address that has
+   * itself failed for it waits out this block, any other address may still try (see `assertMayTryPassword`).
+   */
+  loginAccount: { limit: 20, windowSeconds: 15 * 60, blockSeconds: 30 },
   loginIp: { limit: 50, windowSeconds: 15 * 60, blockSeconds: 60 },
   // Configured limits are read when used, from the validated environment (SIGNUP_/RESET_LIMIT_PER_HOUR).
   get signupIp(): Rule {
@@ -48,20 +53,79 @@ export async function blockedFor(key: string): Promise<number> {
 /** Throws Throttled when any of the keys is blocked. */
 export async function assertNotBlocked(keys: string[], meta?: RequestMeta): Promise<void> {
   const waits = await Promise.all(keys.map(blockedFor));
-  const wait = Math.max(0, ...waits);
-  if (wait > 0) {
-    logger.warn(
-      {
-        event: "throttled",
-        requestId: meta?.requestId,
-        ip: meta?.ip,
-        keys: keys.map((key) => key.replace(/:.*@/, ":…@")),
-        wait,
-      },
-      "throttled",
-    );
-    throw new Throttled(wait);
-  }
+  refuseIfWaiting(Math.max(0, ...waits), keys, meta);
+}
+
+/** Logs the refusal (the e-mail address masked) and throws Throttled, when there is a wait. */
+function refuseIfWaiting(wait: number, keys: string[], meta?: RequestMeta): void {
+  if (wait <= 0) return;
+  logger.warn(
+    {
+      event: "throttled",
+      requestId: meta?.requestId,
+      ip: meta?.ip,
+      keys: keys.map((key) => key.replace(/:.*@/, ":…@")),
+      wait,
+    },
+    "throttled",
+  );
+  throw new Throttled(wait);
+}
+
+/**
+ * The counters a password sign-in is held by. Wrong passwords count per account and address, per address
+ * and per account; the account's own count never holds an address that has not failed for it, so guessing
+ * from many addresses cannot keep the owner out (docs/security-model.md S2).
+ */
+function signInKeys(email: string, ip: string) {
+  const account = email.toLowerCase();
+  return {
+    accountIp: `login:account-ip:${account}|${ip}`,
+    ip: `login:ip:${ip}`,
+    account: `login:account:${account}`,
+  };
+}
+
+/**
+ * Throws Throttled when this address may not try a password for this account now: the address is blocked
+ * (too many wrong passwords from it, any account), the account from this address is blocked, or the account
+ * is under attack and this address has failed for it within the window.
+ */
+export async function assertMayTryPassword(email: string, meta: RequestMeta): Promise<void> {
+  const keys = signInKeys(email, meta.ip);
+  const rows = await db()
+    .select()
+    .from(rateLimits)
+    .where(inArray(rateLimits.key, [keys.accountIp, keys.ip, keys.account]));
+  const now = Date.now();
+  const row = (key: string) => rows.find((candidate) => candidate.key === key);
+  const waitOf = (key: string) =>
+    Math.max(0, Math.ceil(((row(key)?.blockedUntil?.getTime() ?? 0) - now) / 1000));
+  const pair = row(keys.accountIp);
+  const failedHere =
+    pair !== undefined &&
+    pair.hits > 0 &&
+    pair.windowStartedAt.getTime() > now - rules.loginAccountIp.windowSeconds * 1000;
+  const wait = Math.max(waitOf(keys.accountIp), waitOf(keys.ip), failedHere ? waitOf(keys.account) : 0);
+  refuseIfWaiting(wait, Object.values(keys), meta);
+}
+
+/** Counts one wrong password for this account from this address. */
+export async function countWrongPassword(email: string, meta: RequestMeta): Promise<void> {
+  const keys = signInKeys(email, meta.ip);
+  await Promise.all([
+    hit(keys.accountIp, rules.loginAccountIp),
+    hit(keys.ip, rules.loginIp),
+    hit(keys.account, rules.loginAccount),
+  ]);
+}
+
+/**
+ * A right password forgets this address's wrong ones for the account. The account's own count is left to
+ * run out: a sign-in by the owner does not reopen the account to the addresses that were guessing.
+ */
+export async function forgetWrongPasswords(email: string, meta: RequestMeta): Promise<void> {
+  await reset(signInKeys(email, meta.ip).accountIp);
 }
 
 /** Counts one hit atomically and blocks the key once it passes the rule's limit. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wholeNumber } from "~/lib/forms";
 
 /** The rules of chapter comments (issue 21, ADR 47), shared by the forms, the server and the tests. */
 export const COMMENT_LIMITS = {
@@ -21,7 +22,7 @@ export const COMMENT_LIMITS = {
 export const commentOrders = ["newest", "oldest"] as const;
 export type CommentOrder = (typeof commentOrders)[number];
 
-const id = z.coerce.number().int().min(1).max(2_147_483_647);
+const id = wholeNumber(1, 2_147_483_647);
 const checkbox = z
   .string()
   .optional()
@@ -46,7 +47,7 @@ export const reportSchema = z.object({
 /** A page's query: order and page, each its default when missing or not one of the allowed values. */
 export const listQuerySchema = z.object({
   order: z.enum(commentOrders).catch("newest"),
-  page: z.coerce.number().int().min(1).max(COMMENT_LIMITS.maxPage).catch(1),
+  page: wholeNumber(1, COMMENT_LIMITS.maxPage).catch(1),
 });
 
 /** The intents a comments form sends. */

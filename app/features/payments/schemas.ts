@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { wholeNumber } from "~/lib/forms";
 
 /** POST /coins: the pack to buy, by key. The price is read from the database, never from the form. */
 export const buyCoinsSchema = z.object({
@@ -11,7 +12,7 @@ export const testAnswerSchema = z.object({
 });
 
 /** `?payment=<id>` on the page a payer returns to. */
-export const paymentIdSchema = z.coerce.number().int().positive().max(2_147_483_647);
+export const paymentIdSchema = wholeNumber(1, 2_147_483_647);
 
 /** `?chapter=<number>` on /coins and the buy form's `chapter`: the chapter a purchase started from. */
-export const fromChapterSchema = z.coerce.number().int().min(1).max(999_999);
+export const fromChapterSchema = wholeNumber(1, 999_999);

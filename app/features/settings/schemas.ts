@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkbox } from "~/features/auth/schemas";
+import { wholeNumber } from "~/lib/forms";
 
 /**
  * The /settings forms that are not the account forms (app/features/auth/schemas.ts has those): shared by
@@ -17,11 +18,7 @@ export const timeZoneSchema = z.object({
 export const emailChoicesSchema = z.object({ newChapters: checkbox, accountNotices: checkbox });
 
 export const sessionSchema = z.object({
-  session: z.coerce
-    .number({ error: "settings.sessions.unknown" })
-    .int({ error: "settings.sessions.unknown" })
-    .min(1, { error: "settings.sessions.unknown" })
-    .max(2_147_483_647, { error: "settings.sessions.unknown" }),
+  session: wholeNumber(1, 2_147_483_647, "settings.sessions.unknown"),
 });
 
 export const unlinkSchema = z.object({

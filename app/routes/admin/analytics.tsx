@@ -5,6 +5,7 @@ import { FunnelChart, usePercent, useReadingTime } from "~/features/admin/analyt
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
+import { wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
@@ -16,7 +17,7 @@ import type { Route } from "./+types/analytics";
 const viewSchema = z.object({
   sort: z.enum(analyticsSorts).catch("number"),
   dir: z.enum(["asc", "desc"]).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+  page: wholeNumber(1, 10_000).catch(1),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {

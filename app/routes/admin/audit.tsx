@@ -5,6 +5,7 @@ import { FilterForm, FilterText, nextPagePath } from "~/features/admin/filters";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
+import { wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
@@ -14,7 +15,7 @@ import type { Route } from "./+types/audit";
 const filterSchema = z.object({
   action: z.string().trim().max(64).optional().catch(undefined),
   subject: z.string().trim().max(64).optional().catch(undefined),
-  before: z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined),
+  before: wholeNumber(1, 2_147_483_647).optional().catch(undefined),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {

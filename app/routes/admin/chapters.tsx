@@ -5,6 +5,7 @@ import { FilterForm, FilterSelect, FilterText } from "~/features/admin/filters";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
+import { wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { FormNotice } from "~/ui/form";
@@ -17,11 +18,11 @@ const statuses = ["draft", "scheduled", "published"] as const satisfies readonly
 /** The list's query: unknown or out-of-range values are dropped, never an error (it is a bookmarkable URL). */
 const filterSchema = z.object({
   status: z.enum(statuses).optional().catch(undefined),
-  volume: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
+  volume: wholeNumber(1, 100_000).optional().catch(undefined),
   q: z.string().trim().max(100).optional().catch(undefined),
-  page: z.coerce.number().int().min(1).max(10_000).optional().catch(undefined),
+  page: wholeNumber(1, 10_000).optional().catch(undefined),
   /** The number of a chapter just deleted (the chapter page sends the author here). */
-  deleted: z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined),
+  deleted: wholeNumber(1, 2_147_483_647).optional().catch(undefined),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {

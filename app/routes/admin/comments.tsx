@@ -6,7 +6,7 @@ import { listForModeration, moderateComment, setCommentBan } from "~/features/ad
 import { nextPagePath } from "~/features/admin/filters";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
-import { parseForm, readForm } from "~/lib/forms";
+import { parseForm, readForm, wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert, FormNotice } from "~/ui/form";
@@ -16,10 +16,10 @@ import type { Route } from "./+types/comments";
 
 const filterSchema = z.object({
   view: z.enum(moderationViews).catch("reported"),
-  before: z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined),
+  before: wholeNumber(1, 2_147_483_647).optional().catch(undefined),
 });
 
-const id = z.coerce.number().int().min(1).max(2_147_483_647);
+const id = wholeNumber(1, 2_147_483_647);
 const actionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.enum(moderationActions), comment: id }),
   z.object({ intent: z.enum(["ban", "unban"]), reader: id }),

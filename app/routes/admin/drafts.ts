@@ -6,7 +6,7 @@ import { MARKDOWN_MAX_BYTES } from "~/features/admin/editor/limits";
 import { normalisedText } from "~/features/admin/form-fields";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
-import { parseForm, readForm } from "~/lib/forms";
+import { parseForm, readForm, wholeNumber } from "~/lib/forms";
 import type { Route } from "./+types/drafts";
 
 const draftSchema = z.object({
@@ -17,7 +17,7 @@ const draftSchema = z.object({
     .string()
     .max(MARKDOWN_MAX_BYTES + 1000)
     .transform(normalisedText),
-  baseVersion: z.coerce.number().int().min(1).max(2_147_483_647).optional(),
+  baseVersion: wholeNumber(1, 2_147_483_647).optional(),
 });
 
 /** The editor's autosave (app/features/admin/use-autosave.ts): the author's unsaved text, kept on the server. */

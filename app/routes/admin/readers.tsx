@@ -5,6 +5,7 @@ import { readOnlyPage } from "~/features/admin/read-only.server";
 import { searchReaders } from "~/features/admin/readers.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
+import { wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
@@ -13,7 +14,7 @@ import type { Route } from "./+types/readers";
 
 const filterSchema = z.object({
   q: z.string().trim().max(254).optional().catch(undefined),
-  before: z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined),
+  before: wholeNumber(1, 2_147_483_647).optional().catch(undefined),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {

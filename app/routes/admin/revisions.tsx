@@ -11,7 +11,7 @@ import {
 import { requireAuthor } from "~/features/auth/guards.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
-import { parseForm, readForm } from "~/lib/forms";
+import { parseForm, readForm, wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert } from "~/ui/form";
@@ -19,7 +19,7 @@ import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/revisions";
 
-const versionNumber = z.coerce.number().int().min(1).max(2_147_483_647);
+const versionNumber = wholeNumber(1, 2_147_483_647);
 
 async function chapterOf(params: { id: string }) {
   const id = versionNumber.safeParse(params.id);

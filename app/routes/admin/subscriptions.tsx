@@ -11,7 +11,7 @@ import {
 } from "~/features/admin/subscriptions.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
-import { echoedValue, parseForm, readForm } from "~/lib/forms";
+import { echoedValue, parseForm, readForm, wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert, FormNotice } from "~/ui/form";
@@ -24,7 +24,7 @@ const tiers = ["observer", "analyst", "first_human"] as const;
 const filterSchema = z.object({
   tier: z.enum(tiers).optional().catch(undefined),
   current: z.literal("1").optional().catch(undefined),
-  before: z.coerce.number().int().min(1).max(2_147_483_647).optional().catch(undefined),
+  before: wholeNumber(1, 2_147_483_647).optional().catch(undefined),
 });
 
 export async function loader({ request }: Route.LoaderArgs) {

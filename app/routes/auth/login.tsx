@@ -8,7 +8,12 @@ import { type FormFailure, formFailure, throttledFailure } from "~/features/auth
 import { loginSchema, parseForm } from "~/features/auth/schemas";
 import { signIn } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
-import { assertNotBlocked, hit, reset, rules, Throttled } from "~/features/auth/throttle.server";
+import {
+  assertMayTryPassword,
+  countWrongPassword,
+  forgetWrongPasswords,
+  Throttled,
+} from "~/features/auth/throttle.server";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, readForm } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
@@ -33,17 +38,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const parsed = parseForm(loginSchema, form);
   const email = echoedValue(form, "email");
   if (!parsed.ok) return formFailure({ errors: parsed.errors, values: { email } });
-  const accountKey = `login:account:${parsed.data.email.toLowerCase()}`;
-  const ipKey = `login:ip:${context.ip}`;
   try {
-    await assertNotBlocked([accountKey, ipKey], context);
+    await assertMayTryPassword(parsed.data.email, context);
   } catch (error) {
     if (error instanceof Throttled) return throttledFailure(error);
     throw error;
   }
   const user = await authenticate(parsed.data.email, parsed.data.password);
   if (!user) {
-    await Promise.all([hit(accountKey, rules.loginAccount), hit(ipKey, rules.loginIp)]);
+    await countWrongPassword(parsed.data.email, context);
     logger.warn({ event: "sign-in.failed", requestId: context.requestId, ip: context.ip }, "sign-in failed");
     return formFailure({ formError: "auth.invalidCredentials", values: { email } }, 401);
   }
@@ -54,7 +57,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
     return formFailure({ formError: "auth.suspended", values: { email } }, 403);
   }
-  await reset(accountKey);
+  await forgetWrongPasswords(parsed.data.email, context);
   const cookies = await signIn(request, user.id, {
     remember: parsed.data.remember,
     meta: context,
