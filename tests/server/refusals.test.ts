@@ -265,7 +265,7 @@ describe("a NUL anywhere in a request", () => {
 describe("refusals in the log", () => {
   it("logs a POST whose Origin is not the request's own as one warning at 403, never an error", async () => {
     const from = server.output().length;
-    const forged = [
+    const forged: Record<string, string>[] = [
       { origin: "http://evil.example", "sec-fetch-site": "same-origin" },
       { origin: "null", "sec-fetch-site": "same-origin" },
       { origin: "http://localhost:1" },
