@@ -133,7 +133,7 @@ describe("methods the site does not answer", () => {
   it("still answers GET, HEAD and POST", async () => {
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${server.url}/chapter/1`, { method: "HEAD" })).status).toBe(200);
-    expect((await reader.post("/preferences", { lang: "en", redirectTo: "/" })).status).toBe(302);
+    expect((await reader.post("/preferences", { theme: "dark", redirectTo: "/" })).status).toBe(302);
   });
 });
 
