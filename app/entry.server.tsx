@@ -32,6 +32,15 @@ export function handleError(
   { request, context }: LoaderFunctionArgs | ActionFunctionArgs,
 ): void {
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  // React Router's own refusal of an action whose Origin is not its URL's, answered 400 (the edge refuses
+  // these first: server/origin-check.ts): the client's, logged at its real status.
+  if (error instanceof Error && /`origin` header|does not match `origin`/.test(error.message)) {
+    logger.warn(
+      { requestId: context.requestId, code: "cross-origin", status: 400, method: request.method },
+      "cross-origin write refused",
+    );
+    return;
+  }
   logger.error(
     { requestId: context.requestId, code: describeError(error).code, status: 500, method: request.method },
     "request failed",

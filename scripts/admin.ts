@@ -6,6 +6,7 @@
  */
 import { type RoleOutcome, setAuthor } from "~/features/admin/roles.server";
 import { getEnv } from "~/lib/env.server";
+import { isUnstorableText } from "~/lib/unstorable-text";
 import { askServer, CommandError, runCommand, withAppDatabase } from "./cli";
 
 const usage = "usage: npm run admin -- grant-author <email> | revoke-author <email>";
@@ -21,6 +22,12 @@ const messages: Record<RoleOutcome, (email: string) => string> = {
 async function main() {
   const [command, email] = process.argv.slice(2);
   if (!email || (command !== "grant-author" && command !== "revoke-author")) throw new CommandError(usage);
+  // Typed or pasted by an operator: a NUL or a broken character is refused here, before any query.
+  if (isUnstorableText(email) || email.length > 254) {
+    throw new CommandError(
+      "That e-mail holds a character no e-mail has (a NUL or a broken character), or is too long",
+    );
+  }
   const grant = command === "grant-author";
   const env = getEnv();
   let outcome: RoleOutcome | undefined;

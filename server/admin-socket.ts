@@ -6,6 +6,7 @@ import { writeBackup } from "#db/backup.server";
 import type { DatabaseHandle } from "#db/client.server";
 import { setAuthor } from "~/features/admin/roles.server";
 import { logger } from "~/lib/logger.server";
+import { isUnstorableText } from "~/lib/unstorable-text";
 
 /** Where a server on PGlite listens for `npm run db -- backup` (scripts/db.ts) while it holds the data directory. */
 export function adminSocketPath(dataDir: string): string {
@@ -64,7 +65,14 @@ export async function startAdminSocket(
     });
 }
 
-const roleRequest = z.object({ email: z.string().max(254), grant: z.boolean() });
+const roleRequest = z.object({
+  // The socket's JSON is read like any request's: text the database cannot store is refused (400).
+  email: z
+    .string()
+    .max(254)
+    .refine((email) => !isUnstorableText(email)),
+  grant: z.boolean(),
+});
 
 /** `npm run admin -- grant-author|revoke-author` while this server holds the data directory. */
 function answerRole(req: http.IncomingMessage, res: http.ServerResponse): void {

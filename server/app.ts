@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import http, { type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import path from "node:path";
+import type { Duplex } from "node:stream";
 import compression from "compression";
 import express from "express";
 import type { ServerBuild } from "react-router";
@@ -31,10 +32,12 @@ import { bodyLimit } from "./body-limit";
 import { answeringDatabaseOutages } from "./database-outage";
 import { securityHeaders } from "./headers";
 import { serveMedia } from "./media";
+import { isAllowedMethod, refuseConnect, sendMethodNotAllowed } from "./methods";
 import { originCheck } from "./origin-check";
 import { PageCache, pendingPage } from "./page-cache";
 import { reactRouterHandler } from "./react-router";
 import { precompressedAssets, topLevelStatic } from "./static-assets";
+import { sendUnstorableText, unstorableInCookies, unstorableInUrl } from "./text-input";
 import { forgetWriterOnAnswer } from "./writer";
 
 export type StartOptions = { vite?: ViteDevServer };
@@ -131,7 +134,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     securityHeaders({ production: env.NODE_ENV === "production", https: env.origin.startsWith("https:") }),
   );
   app.use(compression());
-  app.use(originCheck(env.origin));
+  app.use(originCheck());
   app.use(bodyLimit());
 
   app.get("/healthz", async (_req, res) => {
@@ -230,9 +233,20 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
 
   const server = http.createServer((req, res) => {
     const requestId = beginRequest(req, res);
+    // Refusals every request passes, before the page cache, static files or a route: a method the site does
+    // not answer, and text the database cannot store in the URL or a cookie (the body's is checked as it is
+    // read, server/react-router.ts).
+    if (!isAllowedMethod(req.method)) return sendMethodNotAllowed(req, res);
+    if (unstorableInUrl(req.url ?? "/") || unstorableInCookies(req.headers.cookie)) {
+      return sendUnstorableText(req, res);
+    }
     if (req.method !== "GET" && req.method !== "HEAD") forgetWriterOnAnswer(req, res);
     if (pages) pages.handle(req, res, requestId, () => app(req, res));
     else app(req, res);
+  });
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    logger.info({ method: req.method, url: redactUrl(req.url ?? ""), status: 405, ip: clientIp(req) });
+    refuseConnect(socket);
   });
   server.listen(env.PORT, env.HOST);
   await new Promise<void>((resolve, reject) => {

@@ -31,22 +31,46 @@ export function bodyLimitFor(pathname: string): number {
 
 /** JSON for what scripts and providers send, a short page in the reader's language for a browser's form. */
 function sendTooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const kilobytes = Math.round(limit / KB);
+  sendRefusal(req, res, 413, { error: "payload-too-large", limit }, (t) => ({
+    title: t("httpErrors.tooLarge.title"),
+    // An upload's limit is said in MB, with what happened to the file.
+    body:
+      limit >= UPLOAD_MAX_BYTES
+        ? t("httpErrors.tooLarge.file", { megabytes: Math.floor(limit / (1024 * KB)) })
+        : t("httpErrors.tooLarge.body", { kilobytes }),
+  }));
+}
+
+/**
+ * A request refused at the edge with `status`: `json` for scripts and providers, a short page in the reader's
+ * language (a title and a sentence) for a browser. Any body not yet read is drained, then cut.
+ */
+export function sendRefusal(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  json: Record<string, unknown>,
+  page: (t: ReturnType<typeof serverTranslator>) => { title: string; body: string },
+): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
   // The rest of the body is read and dropped for a moment before the connection is cut: closing a socket with
   // unread input sends a reset, which can destroy the answer before the client reads it (a lingering close).
-  req.resume();
-  setTimeout(() => {
-    if (!req.complete) req.socket.destroy();
-  }, LINGER_MS).unref();
+  if (!req.complete) {
+    req.resume();
+    setTimeout(() => {
+      if (!req.complete) req.socket.destroy();
+    }, LINGER_MS).unref();
+  }
   res.setHeader("Cache-Control", "no-store");
-  res.statusCode = 413;
+  res.statusCode = status;
   const accept = req.headers.accept ?? "";
   if (!/text\/html/.test(accept)) {
     res.setHeader("Content-Type", "application/json; charset=utf-8");
-    res.end(JSON.stringify({ error: "payload-too-large", limit }));
+    res.end(JSON.stringify(json));
     return;
   }
   const { language } = preferencesFromCookies(
@@ -54,15 +78,10 @@ function sendTooLarge(req: IncomingMessage, res: ServerResponse, limit: number):
     req.headers["accept-language"],
   );
   const t = serverTranslator(language);
-  const kilobytes = Math.round(limit / KB);
-  // An upload's limit is said in MB, with what happened to the file.
-  const body =
-    limit >= UPLOAD_MAX_BYTES
-      ? t("httpErrors.tooLarge.file", { megabytes: Math.floor(limit / (1024 * KB)) })
-      : t("httpErrors.tooLarge.body", { kilobytes });
+  const { title, body } = page(t);
   res.setHeader("Content-Type", "text/html; charset=utf-8");
   res.end(
-    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${t("httpErrors.tooLarge.title")}</title></head><body><main><h1>${t("httpErrors.tooLarge.title")}</h1><p>${body}</p><p><a href="/">${t("httpErrors.goHome")}</a></p></main></body></html>`,
+    `<!doctype html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p>${body}</p><p><a href="/">${t("httpErrors.goHome")}</a></p></main></body></html>`,
   );
 }
 

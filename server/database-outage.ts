@@ -1,5 +1,6 @@
 import type { ServerBuild } from "react-router";
 import { isDatabaseUnavailable, isTransactionConflict, RETRY_AFTER_SECONDS } from "#db/unavailable";
+import { errorCode, isUnstorableTextError } from "~/lib/db-errors";
 import { AppError, appErrorResponse, describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 
@@ -41,6 +42,17 @@ function answeringOutage(handler: Handler): Handler {
         // and it succeeds when tried again in a moment.
         logger.warn({ requestId: args.context?.requestId, reason: reason(error) }, "database conflict");
         throw databaseUnavailableResponse();
+      }
+      // Text the database could not store (a NUL past the edge's check): the client's, never a 500.
+      if (isUnstorableTextError(error)) {
+        logger.info(
+          { requestId: args.context?.requestId, code: errorCode(error), status: 400 },
+          "request refused",
+        );
+        throw Response.json(
+          { error: "unstorable-text", messageKey: "httpErrors.unstorableText.body" },
+          { status: 400, headers: { "Cache-Control": "no-store" } },
+        );
       }
       if (!isDatabaseUnavailable(error)) throw error;
       logger.warn({ requestId: args.context?.requestId, reason: reason(error) }, "database unavailable");

@@ -1,13 +1,50 @@
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { SHAREABLE_HEADER } from "~/lib/shareable";
 import { limitedBody } from "./body-limit";
 import { dropRequestPolicy, withoutRequestNonce } from "./kept-page-csp";
 import { type PageCache, pendingPage } from "./page-cache";
+import { sendUnstorableText, unstorableInBody } from "./text-input";
 import { writerAnswered } from "./writer";
 
-function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressResponse): Request {
+/**
+ * The request body, read whole within its route's limit (at most a few MB: server/body-limit.ts), so its
+ * text can be checked before any route reads it; undefined when it was cut at its limit (the 413 is
+ * answered) or the client went away.
+ */
+function readBody(
+  req: ExpressRequest,
+  res: ExpressResponse,
+  signal: AbortSignal,
+): Promise<Buffer<ArrayBuffer> | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const body = limitedBody(req, res, () => {});
+    body.on("data", (chunk: Buffer) => chunks.push(chunk));
+    // A new buffer, never a shared one: typed as the fetch API takes it.
+    body.once("end", () => resolve(Buffer.concat(chunks) as Buffer<ArrayBuffer>));
+    body.once("error", () => resolve(undefined));
+    signal.addEventListener(
+      "abort",
+      () => {
+        body.destroy();
+        resolve(undefined);
+      },
+      { once: true },
+    );
+  });
+}
+
+/**
+ * The fetch Request React Router answers, or undefined when the request was answered here: a body over its
+ * limit (413), or text in it the database cannot store (400, server/text-input.ts), so no route sees either.
+ */
+async function toFetchRequest(
+  origin: string,
+  req: ExpressRequest,
+  res: ExpressResponse,
+): Promise<Request | undefined> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -17,10 +54,15 @@ function toFetchRequest(origin: string, req: ExpressRequest, res: ExpressRespons
   res.once("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  const init: RequestInit & { duplex?: "half" } = { method: req.method, headers, signal: controller.signal };
+  const init: RequestInit = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(limitedBody(req, res, () => controller.abort()));
-    init.duplex = "half";
+    const body = await readBody(req, res, controller.signal);
+    if (!body) return undefined;
+    if (await unstorableInBody(req.headers["content-type"], body)) {
+      sendUnstorableText(req, res);
+      return undefined;
+    }
+    init.body = body;
   }
   // React Router checks an action's Origin against this URL's, so it is the one the browser used. Pages do
   // not depend on it (links are relative; e-mails and OAuth use APP_ORIGIN), so no Host header can change
@@ -56,7 +98,12 @@ export function reactRouterHandler({
     const serveStale = () =>
       Boolean(page && pages?.serveStale(req, res, res.locals.requestId as string, page));
     try {
-      const response = await handle(toFetchRequest(origin, req, res), getLoadContext(req, res));
+      const request = await toFetchRequest(origin, req, res);
+      if (!request) {
+        page?.settle(undefined);
+        return;
+      }
+      const response = await handle(request, getLoadContext(req, res));
       await writerAnswered(req, res, response.status);
       if (response.status >= 500 && serveStale()) {
         await response.body?.cancel();

@@ -28,4 +28,11 @@ describe("errorStatus", () => {
     expect(errorStatus(Object.assign(new Error("odd"), { status: 99 }))).toBe(500);
     expect(errorStatus(null)).toBe(500);
   });
+
+  it("answers text the database could not store (22021, 22P05, under drizzle's wrapper) with 400", () => {
+    const wrapped = (code: string) => Object.assign(new Error("Failed query"), { cause: { code } });
+    expect(errorStatus(wrapped("22021"))).toBe(400);
+    expect(errorStatus(wrapped("22P05"))).toBe(400);
+    expect(errorStatus(wrapped("23505"))).toBe(500);
+  });
 });

@@ -40,8 +40,20 @@ export function errorCode(error: unknown): string {
   return fallback ?? typeof error;
 }
 
-/** An HTTP status an error asks for (Express's static files, body readers), else 500. */
+/**
+ * SQLSTATEs of text the database cannot store: 22021 (a NUL, or bytes invalid in UTF-8) and 22P05 (a `\u0000`
+ * in jsonb). The edge refuses such text (server/text-input.ts); one that got past it is still the client's.
+ */
+const UNSTORABLE_TEXT = new Set(["22021", "22P05"]);
+
+/** The database refused the text it was given (a NUL byte): the request's fault, answered 400. */
+export function isUnstorableTextError(error: unknown): boolean {
+  return UNSTORABLE_TEXT.has(errorCode(error));
+}
+
+/** An HTTP status an error asks for (Express's static files, body readers, 400 for unstorable text), else 500. */
 export function errorStatus(error: unknown): number {
+  if (isUnstorableTextError(error)) return 400;
   const { status, statusCode } = (error ?? {}) as { status?: unknown; statusCode?: unknown };
   const asked = typeof status === "number" ? status : statusCode;
   return typeof asked === "number" && Number.isInteger(asked) && asked >= 400 && asked <= 599 ? asked : 500;
