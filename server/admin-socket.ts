@@ -5,6 +5,7 @@ import { z } from "zod";
 import { writeBackup } from "#db/backup.server";
 import type { DatabaseHandle } from "#db/client.server";
 import { setAuthor } from "~/features/admin/roles.server";
+import { clearFactorsByEmail } from "~/features/two-factor/factors.server";
 import { logger } from "~/lib/logger.server";
 
 /** Where a server on PGlite listens for `npm run db -- backup` (scripts/db.ts) while it holds the data directory. */
@@ -28,6 +29,10 @@ export async function startAdminSocket(
   const server = http.createServer((req, res) => {
     if (req.method === "POST" && req.url === "/role") {
       answerRole(req, res);
+      return;
+    }
+    if (req.method === "POST" && req.url === "/second-factor") {
+      answerSecondFactor(req, res);
       return;
     }
     if (req.method !== "POST" || req.url !== "/backup") {
@@ -65,6 +70,46 @@ export async function startAdminSocket(
 }
 
 const roleRequest = z.object({ email: z.string().max(254), grant: z.boolean() });
+const secondFactorRequest = z.object({ email: z.string().max(254) });
+
+/** A small JSON body (4 KB at most), parsed with `schema`; a malformed one is answered 400. */
+function readJson<T>(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  schema: z.ZodType<T>,
+  then: (value: T) => void,
+): void {
+  let body = "";
+  req.setEncoding("utf8");
+  req.on("data", (chunk: string) => {
+    body += chunk;
+    if (body.length > 4096) req.destroy();
+  });
+  req.once("end", () => {
+    let parsed: T;
+    try {
+      parsed = schema.parse(JSON.parse(body));
+    } catch {
+      res.writeHead(400).end();
+      return;
+    }
+    then(parsed);
+  });
+}
+
+/** `npm run admin -- reset-second-factor` while this server holds the data directory (ADR 65). */
+function answerSecondFactor(req: http.IncomingMessage, res: http.ServerResponse): void {
+  readJson(req, res, secondFactorRequest, ({ email }) => {
+    clearFactorsByEmail(email)
+      .then((result) =>
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(result)),
+      )
+      .catch((error: unknown) => {
+        logger.error({ err: error }, "clearing second factors failed");
+        res.writeHead(500).end();
+      });
+  });
+}
 
 /** `npm run admin -- grant-author|revoke-author` while this server holds the data directory. */
 function answerRole(req: http.IncomingMessage, res: http.ServerResponse): void {

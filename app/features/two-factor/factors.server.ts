@@ -327,6 +327,25 @@ export async function clearFactors(userId: number): Promise<number> {
   });
 }
 
+export type ClearOutcome = "cleared" | "none" | "unknownEmail";
+
+/** `clearFactors` for the account with this e-mail (in any case), as the operator names it. */
+export async function clearFactorsByEmail(
+  email: string,
+): Promise<{ outcome: ClearOutcome; removed: number }> {
+  const [user] = await db()
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
+  if (!user) return { outcome: "unknownEmail", removed: 0 };
+  const removed = await clearFactors(user.id);
+  logger.info(
+    { event: "second-factor.cleared", userId: user.id, removed, via: "cli" },
+    "second factors cleared",
+  );
+  return { outcome: removed > 0 ? "cleared" : "none", removed };
+}
+
 /** The relying party passkeys are made for: this site's origin and host name. */
 function relyingParty() {
   const origin = getEnv().origin;
