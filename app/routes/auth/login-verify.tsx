@@ -210,7 +210,7 @@ export default function LoginVerify({ loaderData, actionData }: Route.ComponentP
             {t("twoFactor.verify.startAgain")}
           </button>
         </Form>
-        <p className="text-sm text-muted">{t("twoFactor.verify.help")}</p>
+        {choices.emailCode ? null : <p className="text-sm text-muted">{t("twoFactor.verify.help")}</p>}
       </section>
     </div>
   );
