@@ -71,3 +71,37 @@ test("without scripts: a reader signs in with the password alone, an author's e-
     await noScripts.close();
   }
 });
+
+test("a reader turns on an authenticator app on /settings/security, then signs in with its code", async ({
+  page,
+}, testInfo) => {
+  const { Secret, TOTP } = await import("otpauth");
+  const reader = await register(page);
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/settings");
+  await page.getByRole("link", { name: "Manage sign-in security" }).click();
+  await expect(page).toHaveURL(/\/settings\/security$/);
+  await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+  const key = (await page.getByTestId("totp-secret").textContent())?.replace(/\s/g, "") ?? "";
+  const app = new TOTP({ secret: Secret.fromBase32(key), digits: 6, period: 30 });
+  // A code from another time does not turn it on.
+  await page.getByLabel("Code from the app").fill(app.generate({ timestamp: Date.now() - 600_000 }));
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByText("This code is not right (or has expired): try the newest one")).toBeVisible();
+  await page.getByLabel("Name (optional)").fill("My phone");
+  await page.getByLabel("Code from the app").fill(app.generate());
+  await page.getByRole("button", { name: "Turn on" }).click();
+  await expect(page.getByText("The authenticator app is on.")).toBeVisible();
+  await expect(page.getByTestId("recovery-codes").locator("li")).toHaveCount(10);
+  await page.screenshot({ path: testInfo.outputPath("security-360.png"), fullPage: true });
+
+  // Signing in again asks for the app's code (the next step's: the first is used up).
+  await page.context().clearCookies();
+  await login(page, reader);
+  await expect(page).toHaveURL(/\/login\/verify$/);
+  await page
+    .getByLabel("Code from your authenticator app")
+    .fill(app.generate({ timestamp: Date.now() + 30_000 }));
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/account$/);
+});
