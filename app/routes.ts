@@ -32,6 +32,9 @@ export default [
   route("privacy", "routes/legal.tsx", { id: "privacy" }),
   route("preferences", "routes/preferences.ts"),
   route("login", "routes/auth/login.tsx"),
+  // A sign-in's second step (ADR 65): an authenticator code, a passkey, a recovery code or an e-mailed code.
+  route("login/verify", "routes/auth/login-verify.tsx"),
+  route("login/verify/passkey", "routes/auth/login-verify-passkey.ts"),
   route("register", "routes/auth/register.tsx"),
   route("welcome", "routes/auth/welcome.tsx"),
   route("confirm-email", "routes/auth/confirm-email.tsx"),
@@ -47,6 +50,8 @@ export default [
   route("account/supporter", "routes/account/supporter.tsx"),
   route("account/subscription", "routes/account/subscription.tsx"),
   route("settings", "routes/settings.tsx"),
+  route("settings/security", "routes/settings-security.tsx"),
+  route("settings/security/passkey", "routes/settings-passkey.ts"),
   // Release e-mails (ADR 45): "Notify me", and the e-mails' unsubscribe link (no sign-in needed).
   route("notify", "routes/notify.ts"),
   route("notify/state", "routes/notify-state.ts"),

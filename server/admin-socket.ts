@@ -5,6 +5,7 @@ import { z } from "zod";
 import { writeBackup } from "#db/backup.server";
 import type { DatabaseHandle } from "#db/client.server";
 import { setAuthor } from "~/features/admin/roles.server";
+import { clearFactorsByEmail } from "~/features/two-factor/factors.server";
 import { logger } from "~/lib/logger.server";
 import { isUnstorableText } from "~/lib/unstorable-text";
 
@@ -29,6 +30,10 @@ export async function startAdminSocket(
   const server = http.createServer((req, res) => {
     if (req.method === "POST" && req.url === "/role") {
       answerRole(req, res);
+      return;
+    }
+    if (req.method === "POST" && req.url === "/second-factor") {
+      answerSecondFactor(req, res);
       return;
     }
     if (req.method !== "POST" || req.url !== "/backup") {
@@ -65,17 +70,21 @@ export async function startAdminSocket(
     });
 }
 
-const roleRequest = z.object({
-  // The socket's JSON is read like any request's: text the database cannot store is refused (400).
-  email: z
-    .string()
-    .max(254)
-    .refine((email) => !isUnstorableText(email)),
-  grant: z.boolean(),
-});
+// The socket's JSON is read like any request's: text the database cannot store is refused (400).
+const email = z
+  .string()
+  .max(254)
+  .refine((value) => !isUnstorableText(value));
+const roleRequest = z.object({ email, grant: z.boolean() });
+const secondFactorRequest = z.object({ email });
 
-/** `npm run admin -- grant-author|revoke-author` while this server holds the data directory. */
-function answerRole(req: http.IncomingMessage, res: http.ServerResponse): void {
+/** A small JSON body (4 KB at most), parsed with `schema`; a malformed one is answered 400. */
+function readJson<T>(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  schema: z.ZodType<T>,
+  then: (value: T) => void,
+): void {
   let body = "";
   req.setEncoding("utf8");
   req.on("data", (chunk: string) => {
@@ -83,14 +92,35 @@ function answerRole(req: http.IncomingMessage, res: http.ServerResponse): void {
     if (body.length > 4096) req.destroy();
   });
   req.once("end", () => {
-    let parsed: z.infer<typeof roleRequest>;
+    let parsed: T;
     try {
-      parsed = roleRequest.parse(JSON.parse(body));
+      parsed = schema.parse(JSON.parse(body));
     } catch {
       res.writeHead(400).end();
       return;
     }
-    setAuthor(parsed.email, parsed.grant, { via: "cli" })
+    then(parsed);
+  });
+}
+
+/** `npm run admin -- reset-second-factor` while this server holds the data directory (ADR 65). */
+function answerSecondFactor(req: http.IncomingMessage, res: http.ServerResponse): void {
+  readJson(req, res, secondFactorRequest, ({ email }) => {
+    clearFactorsByEmail(email)
+      .then((result) =>
+        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(result)),
+      )
+      .catch((error: unknown) => {
+        logger.error({ err: error }, "clearing second factors failed");
+        res.writeHead(500).end();
+      });
+  });
+}
+
+/** `npm run admin -- grant-author|revoke-author` while this server holds the data directory. */
+function answerRole(req: http.IncomingMessage, res: http.ServerResponse): void {
+  readJson(req, res, roleRequest, ({ email, grant }) => {
+    setAuthor(email, grant, { via: "cli" })
       .then((outcome) => {
         logger.info(
           { event: "author.role", outcome, via: "cli" },

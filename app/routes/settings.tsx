@@ -47,6 +47,7 @@ import {
 } from "~/features/settings/settings-forms";
 import { timeZoneNames } from "~/features/settings/time-zones.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { listFactors } from "~/features/two-factor/factors.server";
 import { useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
 import { canonicalTimeZone, getPreferences, readCookies } from "~/lib/preferences.server";
@@ -63,16 +64,18 @@ export const headers = keptForItsReader;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [choices, sessions, linked, feed] = await Promise.all([
+  const [choices, sessions, linked, feed, factors] = await Promise.all([
     getAccountChoices(user.id),
     listSessions(user.id, user.sessionId),
     getLinkedIdentities(user.id),
     hasFeedToken(user.id),
+    listFactors(user.id),
   ]);
   const preferences = getPreferences(request);
   return {
     now: new Date().toISOString(),
-    user: { email: user.email, hasPassword: user.hasPassword },
+    user: { email: user.email, hasPassword: user.hasPassword, isAuthor: user.role === "author" },
+    secondFactors: factors.length,
     reading: user.readingSettings,
     language: preferences.language,
     theme: preferences.theme,
@@ -191,6 +194,7 @@ const sections = [
   "emails",
   "feed",
   "sessions",
+  "security",
   "linked",
   "email",
 ] as const;
@@ -237,6 +241,18 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       </Panel>
       <Panel id="sessions" title={t("settings.sessions.title")}>
         <SessionList sessions={loaderData.sessions} now={loaderData.now} actionData={result} />
+      </Panel>
+      <Panel id="security" title={t("twoFactor.settings.title")}>
+        <p className="mb-4">
+          {loaderData.secondFactors
+            ? t("twoFactor.settings.summaryOn", { count: loaderData.secondFactors })
+            : user.isAuthor
+              ? t("twoFactor.settings.offAuthor")
+              : t("twoFactor.settings.off")}
+        </p>
+        <Link to="/settings/security" className={buttonClass("outline")}>
+          {t("twoFactor.settings.manage")}
+        </Link>
       </Panel>
       {loaderData.providers.length ? (
         <Panel id="linked" title={t("oauth.account.title")}>

@@ -24,8 +24,11 @@ export const auditLog = pgTable(
   {
     id: serial("id").primaryKey(),
     actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
-    /** What did it: "admin" (a page of the admin) or "cli" (`npm run admin`). */
-    via: text("via", { enum: ["admin", "cli"] }).notNull(),
+    /**
+     * What did it: "admin" (a page of the admin), "cli" (`npm run admin`) or "account" (the account's owner
+     * on their own settings or sign-in: a second factor enrolled, removed, used or failed, ADR 65).
+     */
+    via: text("via", { enum: ["admin", "cli", "account"] }).notNull(),
     action: text("action").notNull(),
     subjectType: text("subject_type").notNull(),
     subjectId: text("subject_id").notNull(),
@@ -36,7 +39,7 @@ export const auditLog = pgTable(
   (t) => [
     index("audit_log_created_at").on(t.createdAt),
     index("audit_log_subject").on(t.subjectType, t.subjectId),
-    check("audit_log_via_known", sql`${t.via} in ('admin', 'cli')`),
+    check("audit_log_via_known", sql`${t.via} in ('admin', 'cli', 'account')`),
   ],
 );
 

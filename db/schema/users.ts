@@ -1,6 +1,7 @@
 /** Accounts and signing in: users, sessions, reset tokens, social identities, throttling. */
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -89,6 +90,12 @@ export const sessions = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     ip: text("ip"),
     userAgent: text("user_agent"),
+    /**
+     * How the sign-in behind the session was verified (ADR 65): "password", a provider's id, "registration"
+     * or "reset" alone, or with "+totp", "+recovery-code", "+passkey" or "+email-code" when a second step
+     * was asked for.
+     */
+    verifiedBy: text("verified_by"),
   },
   (t) => [index("sessions_user_id").on(t.userId)],
 );
@@ -155,4 +162,100 @@ export const rateLimits = pgTable("rate_limits", {
   hits: integer("hits").notNull().default(0),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull().defaultNow(),
   blockedUntil: timestamp("blocked_until", { withTimezone: true }),
+});
+
+/**
+ * A browser an account signed in or registered on (ADR 65): the hash of the random id in its long-lived
+ * `device` cookie. An author's sign-in from a browser not listed here asks for a code sent by e-mail, until
+ * the author has a second factor of their own.
+ */
+export const knownDevices = pgTable(
+  "known_devices",
+  {
+    id: serial("id").primaryKey(),
+    userId: ownerId(),
+    deviceHash: text("device_hash").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("known_devices_user_device").on(t.userId, t.deviceHash)],
+);
+
+/**
+ * An account's second factor (ADR 65): an authenticator app's TOTP secret, or a passkey (a WebAuthn
+ * credential). A TOTP factor counts once confirmed with a first code; `lastStep` is the newest 30-second
+ * step a code was accepted for, so no code is accepted twice.
+ */
+export const secondFactors = pgTable(
+  "second_factors",
+  {
+    id: serial("id").primaryKey(),
+    userId: ownerId(),
+    kind: text("kind", { enum: ["totp", "passkey"] }).notNull(),
+    /** What the owner calls it on /settings/security ("Phone", "YubiKey"). */
+    label: text("label").notNull(),
+    /** The TOTP shared secret, base32; null for a passkey. */
+    totpSecret: text("totp_secret"),
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
+    /** The passkey's credential id (base64url) and COSE public key (base64url); null for TOTP. */
+    credentialId: text("credential_id"),
+    publicKey: text("public_key"),
+    signCount: bigint("sign_count", { mode: "number" }).notNull().default(0),
+    transports: text("transports"),
+    /** Null while a TOTP enrolment waits for its first code (it does not count until then). */
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("second_factors_user_id").on(t.userId),
+    uniqueIndex("second_factors_credential_id").on(t.credentialId),
+    check("second_factors_kind_known", sql`${t.kind} in ('totp', 'passkey')`),
+  ],
+);
+
+/** One-time recovery codes (ADR 65): only their hashes; a used one keeps its row, with `usedAt`. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: serial("id").primaryKey(),
+    userId: ownerId(),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("recovery_codes_user_code").on(t.userId, t.codeHash)],
+);
+
+/**
+ * A sign-in whose password (or provider) was right and that waits for its second step (ADR 65), named by
+ * the hash of the token in the browser's `sign-in` cookie. Single use: the row is deleted as the session is
+ * made. `codeHash` is the e-mailed code's, with `attempts` wrong tries counted (five at most); a passkey's
+ * WebAuthn challenge waits in `webauthnChallenge`.
+ */
+export const signInChallenges = pgTable(
+  "sign_in_challenges",
+  {
+    id: serial("id").primaryKey(),
+    tokenHash: text("token_hash").notNull().unique(),
+    userId: ownerId(),
+    /** How the first step was made ("password", a provider's id). */
+    method: text("method").notNull(),
+    remember: boolean("remember").notNull().default(false),
+    redirectTo: text("redirect_to").notNull().default("/account"),
+    codeHash: text("code_hash"),
+    codesSent: integer("codes_sent").notNull().default(0),
+    attempts: integer("attempts").notNull().default(0),
+    webauthnChallenge: text("webauthn_challenge"),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sign_in_challenges_user_id").on(t.userId)],
+);
+
+/** A passkey enrolment in progress: the WebAuthn challenge the owner's browser must sign. Single use. */
+export const passkeyEnrolments = pgTable("passkey_enrolments", {
+  challenge: text("challenge").primaryKey(),
+  userId: ownerId(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });

@@ -4,8 +4,11 @@ import { auditLog, users } from "#db/schema";
 
 type Executor = Pick<ReturnType<typeof db>, "insert">;
 
-/** Who made an admin change: an author on a page of the admin, or the operator at the command line. */
-export type Actor = { via: "admin"; userId: number } | { via: "cli" };
+/**
+ * Who made a change: an author on a page of the admin, the operator at the command line, or an account's
+ * owner about their own sign-in (a second factor enrolled, removed, used or failed: ADR 65).
+ */
+export type Actor = { via: "admin" | "account"; userId: number } | { via: "cli" };
 
 export type AuditEntry = {
   action: string;
@@ -18,7 +21,7 @@ export type AuditEntry = {
 /** Records a change, in the transaction that makes it (`tx`), so there is never one without the other. */
 export async function recordAudit(tx: Executor, actor: Actor, entry: AuditEntry): Promise<void> {
   await tx.insert(auditLog).values({
-    actorId: actor.via === "admin" ? actor.userId : null,
+    actorId: actor.via === "cli" ? null : actor.userId,
     via: actor.via,
     action: entry.action,
     subjectType: entry.subjectType,

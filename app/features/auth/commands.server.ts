@@ -241,7 +241,8 @@ export async function resetPassword(
   });
 }
 
-async function assertCurrentPassword(userId: number, currentPassword: string | undefined) {
+/** Refuses (a FieldError on `currentPassword`) unless it is the account's password; an account without one passes. */
+export async function assertCurrentPassword(userId: number, currentPassword: string | undefined) {
   const [user] = await db()
     .select({ passwordHash: users.passwordHash })
     .from(users)

@@ -68,7 +68,12 @@ export function clearSessionCookie(): string {
 /** Starts a session with a new random token and returns its Set-Cookie header. */
 export async function createSession(
   userId: number,
-  { remember, ip, userAgent }: { remember: boolean; ip?: string; userAgent?: string | null },
+  {
+    remember,
+    ip,
+    userAgent,
+    verifiedBy,
+  }: { remember: boolean; ip?: string; userAgent?: string | null; verifiedBy?: string },
 ): Promise<string> {
   const token = randomToken();
   const lifetime = remember ? sessionLifetimes.remember : sessionLifetimes.normal;
@@ -81,6 +86,7 @@ export async function createSession(
       expiresAt: new Date(Date.now() + lifetime.absoluteMs),
       ip,
       userAgent: userAgent?.slice(0, 300),
+      verifiedBy,
     });
   // Without "Remember me" the cookie lasts until the browser closes (and the server's idle timeout).
   return cookie(token, remember ? Math.floor(lifetime.absoluteMs / 1000) : undefined);
@@ -91,12 +97,18 @@ export async function createSession(
  * session id planted or seen before sign-in stays valid after it (session fixation, OWASP ASVS 3.2).
  * Every sign-in (password, reset, social; a registration signs in through one of them) comes here, so it is
  * also where a visitor's cart cookie joins the reader's stored cart and is cleared (ADR 24). Returns the
- * Set-Cookie headers to send.
+ * Set-Cookie headers to send. `verifiedBy` says how the sign-in was verified when a second step was asked
+ * for ("password+totp"); the session records it (ADR 65).
  */
 export async function signIn(
   request: Request,
   userId: number,
-  { remember, meta, method }: { remember: boolean; meta: RequestMeta; method: string },
+  {
+    remember,
+    meta,
+    method,
+    verifiedBy = method,
+  }: { remember: boolean; meta: RequestMeta; method: string; verifiedBy?: string },
 ): Promise<string[]> {
   const cookies = readCookies(request);
   const presented = cookies.get(sessionCookieName());
@@ -117,8 +129,9 @@ export async function signIn(
     remember,
     ip: meta.ip,
     userAgent: request.headers.get("user-agent"),
+    verifiedBy,
   });
-  logger.info({ event: "signed-in", method, userId, ...meta }, "signed in");
+  logger.info({ event: "signed-in", method, verifiedBy, userId, ...meta }, "signed in");
   if (!cookies.has(CART_COOKIE)) return [cookie];
   await mergeIntoCart(userId, readCartCookie(cookies));
   return [cookie, cartCookie([])];

@@ -21,6 +21,7 @@ function compose(
     | "emailChanged"
     | "welcome"
     | "confirmEmail"
+    | "signInCode"
     | "inquiry.author"
     | "inquiry.copy"
     | "shipped",
@@ -64,6 +65,18 @@ export function welcomeMail(
     href: values.link,
     label: serverTranslator(language)("mail.welcome.button"),
   });
+}
+
+/**
+ * The code a sign-in from a new device asks for (ADR 65): six digits, valid ten minutes, and a word on what
+ * to do when the reader did not try to sign in.
+ */
+export function signInCodeMail(
+  language: Language,
+  to: string,
+  values: { username: string; site: string; code: string; minutes: string },
+) {
+  return compose(language, to, "signInCode", values);
 }
 
 /** Confirms an address again: asked for by its reader, or after the account's address changed (ADR 56). */

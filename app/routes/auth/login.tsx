@@ -6,7 +6,6 @@ import { requireAnonymous } from "~/features/auth/guards.server";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
 import { type FormFailure, formFailure, throttledFailure } from "~/features/auth/responses.server";
 import { loginSchema, parseForm } from "~/features/auth/schemas";
-import { signIn } from "~/features/auth/session.server";
 import { SocialButtons } from "~/features/auth/social-buttons";
 import {
   assertMayTryPassword,
@@ -14,9 +13,12 @@ import {
   forgetWrongPasswords,
   Throttled,
 } from "~/features/auth/throttle.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { continueSignIn } from "~/features/two-factor/challenge.server";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, readForm } from "~/lib/forms";
 import { logger } from "~/lib/logger.server";
+import { getPreferences } from "~/lib/preferences.server";
 import { safeRedirectPath, withRedirect } from "~/lib/redirect";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
@@ -58,13 +60,21 @@ export async function action({ request, context }: Route.ActionArgs) {
     return formFailure({ formError: "auth.suspended", values: { email } }, 403);
   }
   await forgetWrongPasswords(parsed.data.email, context);
-  const cookies = await signIn(request, user.id, {
-    remember: parsed.data.remember,
-    meta: context,
-    method: "password",
-  });
-  return redirect(safeRedirectPath(parsed.data.redirectTo, "/account"), {
-    headers: cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]),
+  // Signed in now, or on to the second step (/login/verify) when the account has a factor, or is an author's
+  // on a browser it was never used on (ADR 65).
+  const outcome = await continueSignIn(
+    request,
+    {
+      userId: user.id,
+      method: "password",
+      remember: parsed.data.remember,
+      redirectTo: safeRedirectPath(parsed.data.redirectTo, "/account"),
+    },
+    { requestId: context.requestId, ip: context.ip },
+    { site: (await getSiteSettings()).title, language: getPreferences(request).language },
+  );
+  return redirect(outcome.location, {
+    headers: outcome.cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]),
   });
 }
 

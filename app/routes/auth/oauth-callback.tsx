@@ -6,7 +6,9 @@ import {
   readStateCookie,
   stateCookie,
 } from "~/features/auth/oauth.server";
-import { getSessionUser, signIn } from "~/features/auth/session.server";
+import { getSessionUser } from "~/features/auth/session.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { continueSignIn } from "~/features/two-factor/challenge.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { safeRedirectPath } from "~/lib/redirect";
@@ -37,16 +39,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     );
   }
   // Linking a provider to the signed-in account keeps its session; any other sign-in gets a new session id
-  // and the presented one ends (signIn).
+  // and the presented one ends (signIn), once its second step is done when it needs one (ADR 65).
   const current = await getSessionUser(request);
-  if (current?.id !== result.userId)
-    for (const cookie of await signIn(request, result.userId, {
-      remember: false,
-      meta: context,
-      method: provider.id,
-    }))
-      headers.append("Set-Cookie", cookie);
-  throw redirect(safeRedirectPath(result.redirectTo, "/account"), { headers });
+  let location = safeRedirectPath(result.redirectTo, "/account");
+  if (current?.id !== result.userId) {
+    const outcome = await continueSignIn(
+      request,
+      { userId: result.userId, method: provider.id, remember: false, redirectTo: location },
+      { requestId: context.requestId, ip: context.ip },
+      { site: (await getSiteSettings()).title, language: getPreferences(request).language },
+    );
+    for (const cookie of outcome.cookies) headers.append("Set-Cookie", cookie);
+    location = outcome.location;
+  }
+  throw redirect(location, { headers });
 }
 
 export default function OAuthCallback({ loaderData }: Route.ComponentProps) {

@@ -12,6 +12,7 @@ import { SocialButtons } from "~/features/auth/social-buttons";
 import { consume, rules, Throttled } from "~/features/auth/throttle.server";
 import { WELCOME_COINS } from "~/features/coins/constants";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { rememberDevice } from "~/features/two-factor/devices.server";
 import { Trans, useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
 import { echoedValue, readForm } from "~/lib/forms";
@@ -54,6 +55,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const mailing = { origin: getEnv().origin, site: (await getSiteSettings()).title, language };
     context.afterResponse(() => sendWelcomeMail({ email, username }, token, mailing));
     const cookies = await signIn(request, userId, { remember: false, meta: context, method: "registration" });
+    // The browser it registered on is known to the new account (ADR 65).
+    cookies.push(await rememberDevice(request, userId));
     return redirect(safeRedirectPath(parsed.data.redirectTo, "/welcome"), {
       headers: cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]),
     });

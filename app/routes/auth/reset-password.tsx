@@ -5,8 +5,10 @@ import { isResetTokenValid, resetPassword } from "~/features/auth/commands.serve
 import { NewPasswordFields } from "~/features/auth/fields";
 import { type FormFailure, formFailure } from "~/features/auth/responses.server";
 import { parseForm, resetPasswordSchema } from "~/features/auth/schemas";
-import { signIn } from "~/features/auth/session.server";
+import { getSiteSettings } from "~/features/site/queries.server";
+import { continueSignIn } from "~/features/two-factor/challenge.server";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert, useFormValidation } from "~/ui/form";
@@ -24,8 +26,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.ok) return formFailure({ errors: parsed.errors });
   const userId = await resetPassword(parsed.data.token, parsed.data.password, context);
   if (userId === undefined) return formFailure({ formError: "auth.reset.invalid" });
-  const cookies = await signIn(request, userId, { remember: false, meta: context, method: "reset" });
-  return redirect("/account", { headers: cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]) });
+  // A reset proves the mailbox, not a second factor: an account with one is asked for it (ADR 65).
+  const outcome = await continueSignIn(
+    request,
+    { userId, method: "reset", remember: false, redirectTo: "/account" },
+    { requestId: context.requestId, ip: context.ip },
+    { site: (await getSiteSettings()).title, language: getPreferences(request).language },
+  );
+  return redirect(outcome.location, {
+    headers: outcome.cookies.map((cookie): [string, string] => ["Set-Cookie", cookie]),
+  });
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
