@@ -449,6 +449,32 @@ describe("retiring entries", () => {
     for (const zone of zones) expect(await ask("/toc", zone)).toBe("hit");
   });
 
+  it("learns that a page shows no time per viewer group (members read a chapter visitors wait for)", async () => {
+    render = async (req, res, page) => {
+      const waiting = !req.headers.cookie?.includes("group=members");
+      const entry = await cache.store(
+        page as PendingPage,
+        Buffer.from(htmlFor(req.url ?? "/")),
+        undefined,
+        {},
+        !waiting,
+      );
+      cache.send(req, res, "render-id", entry, "miss");
+    };
+    const member = (zone: string) =>
+      request("/chapter/12", { headers: { cookie: `session=s; group=members; tz=${zone}` } });
+    const visitor = (zone: string) => request("/chapter/12", { headers: { cookie: `tz=${zone}` } });
+    await member("Asia/Tokyo");
+    await visitor("Asia/Tokyo");
+    await member("Europe/Paris");
+    // Members: one page in every zone; visitors: one per zone, and neither moves the other's keys.
+    expect((await member("America/Lima")).headers["x-cache"]).toBe("hit");
+    expect((await visitor("Asia/Tokyo")).headers["x-cache"]).toBe("hit");
+    expect((await visitor("Europe/Paris")).headers["x-cache"]).toBe("miss");
+    expect((await member("Africa/Lagos")).headers["x-cache"]).toBe("hit");
+    expect((await visitor("Europe/Paris")).headers["x-cache"]).toBe("hit");
+  });
+
   it("gives a request back its cookie and its zone when a page kept as timeless shows a time again", async () => {
     render = async (req, res, page) => {
       const entry = await cache.store(

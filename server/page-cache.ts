@@ -79,6 +79,11 @@ const MAX_SHAREABLE_PATHS = 20_000;
 /** What an entry's objects (the maps of bodies, headers and ETags, the arrays) cost besides their strings. */
 const ENTRY_OVERHEAD = 2048;
 
+/** What `timelessPages` holds for a pending page: its path and viewer group (the key's last line). */
+function timelessMark(page: PendingPage): string {
+  return `${page.pathname}\n${page.key.slice(page.key.lastIndexOf("\n") + 1)}`;
+}
+
 /** A Cookie header without the `tz` cookie. */
 function withoutTimeZone(header: string | undefined): string | undefined {
   return header
@@ -186,8 +191,12 @@ export class PageCache {
   private pending = new Map<string, InFlight>();
   private bytes = 0;
   private shareablePaths = new Set<string>();
-  /** Paths whose last render said it shows no date or time: keyed and rendered without a time zone. */
-  private timelessPaths = new Set<string>();
+  /**
+   * Paths, each with a viewer group, whose last render said the page shows no date or time: keyed and rendered
+   * without a time zone. Per group, as one path may show a date to some and not others (a chapter members
+   * read ahead while visitors wait for its release).
+   */
+  private timelessPages = new Set<string>();
   /** The keys kept for each URL. */
   private variants = new Map<string, Set<string>>();
   private sketch: FrequencySketch;
@@ -248,7 +257,7 @@ export class PageCache {
       );
       // A page that shows no time is one page in every zone: rendered without the reader's, so the kept bytes
       // (the root's data names the zone it was rendered in) are the same whoever asked first.
-      const timeless = this.timelessPaths.has(pathname);
+      const timeless = this.timelessPages.has(`${pathname}\n${group}`);
       const cookie = req.headers.cookie;
       if (timeless && cookies.has("tz")) req.headers.cookie = withoutTimeZone(cookie);
       const key = `${url}\n${language}\n${theme ?? ""}\n${timeless ? "" : timeZone}\n${group}`;
@@ -429,7 +438,7 @@ export class PageCache {
     setBody(entry, "br", br, `"${tag}-br${quality}"`);
     setBody(entry, "gzip", gz, `"${tag}-gzip"`);
     if (this.shareablePaths.size < MAX_SHAREABLE_PATHS) this.shareablePaths.add(page.pathname);
-    if (timeless && this.timelessPaths.size < MAX_SHAREABLE_PATHS) this.timelessPaths.add(page.pathname);
+    if (timeless && this.timelessPages.size < MAX_SHAREABLE_PATHS) this.timelessPages.add(timelessMark(page));
     if (this.keep(page.key, entry)) {
       if (this.upgrades.length < MAX_UPGRADES) {
         this.upgrades.push(page.key);
@@ -529,11 +538,11 @@ export class PageCache {
 
   /**
    * The render of a page keyed without a time zone said it shows one after all (a chapter now waiting for its
-   * release): its path is keyed by time zone again, and the request is given back its cookie, to be rendered
+   * release): its path is keyed by time zone again for the viewer group, and the request is given back its cookie, to be rendered
    * in the reader's zone and not kept.
    */
   showsTime(req: IncomingMessage, page: PendingPage) {
-    this.timelessPaths.delete(page.pathname);
+    this.timelessPages.delete(timelessMark(page));
     if (page.cookie === undefined) delete req.headers.cookie;
     else req.headers.cookie = page.cookie;
     (req as { [pendingSymbol]?: PendingPage })[pendingSymbol] = undefined;
