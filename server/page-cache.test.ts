@@ -444,6 +444,10 @@ describe("retiring entries", () => {
     expect(await ask("/chapter/1", "Asia/Tokyo")).toBe("miss");
     for (const zone of zones) expect(await ask("/chapter/1", zone)).toBe("hit");
     expect(cookies).toEqual(["lang=fr; tz=Europe/Paris; theme=dark", "lang=fr; theme=dark"]);
+    // Rendered first in UTC (no tz cookie), a timeless page is kept as the page of every zone: no second render.
+    expect(await ask("/chapter/3", "UTC")).toBe("miss");
+    expect(await ask("/chapter/3", "Asia/Tokyo")).toBe("hit");
+    expect(cookies).toHaveLength(3);
     // A page that shows times is kept per zone.
     for (const zone of zones) expect(await ask("/toc", zone)).toBe("miss");
     for (const zone of zones) expect(await ask("/toc", zone)).toBe("hit");

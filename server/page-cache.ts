@@ -84,6 +84,14 @@ function timelessMark(page: PendingPage): string {
   return `${page.pathname}\n${page.key.slice(page.key.lastIndexOf("\n") + 1)}`;
 }
 
+/** A key with the time zone UTC as the same key without a time zone (the fourth of its five lines). */
+function utcAsTimeless(key: string): string {
+  const parts = key.split("\n");
+  if (parts.length !== 5 || parts[3] !== "UTC") return key;
+  parts[3] = "";
+  return parts.join("\n");
+}
+
 /** A Cookie header without the `tz` cookie. */
 function withoutTimeZone(header: string | undefined): string | undefined {
   return header
@@ -439,9 +447,11 @@ export class PageCache {
     setBody(entry, "gzip", gz, `"${tag}-gzip"`);
     if (this.shareablePaths.size < MAX_SHAREABLE_PATHS) this.shareablePaths.add(page.pathname);
     if (timeless && this.timelessPages.size < MAX_SHAREABLE_PATHS) this.timelessPages.add(timelessMark(page));
-    if (this.keep(page.key, entry)) {
+    // A page first rendered in UTC (no `tz` cookie) that says it shows no time is the page every zone gets.
+    const key = timeless && !page.timeless ? utcAsTimeless(page.key) : page.key;
+    if (this.keep(key, entry)) {
       if (this.upgrades.length < MAX_UPGRADES) {
-        this.upgrades.push(page.key);
+        this.upgrades.push(key);
         if (!this.upgrading) this.upgradeNext();
       }
     }
