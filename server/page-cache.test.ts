@@ -337,7 +337,7 @@ describe("retiring entries", () => {
     expect(nexts).toHaveLength(2);
   });
 
-  it("evicts the least recently used pages to stay under maxBytes", async () => {
+  it("evicts the least recently used pages for a page asked for more often than they were (TinyLFU)", async () => {
     // Incompressible pages of known size, so a few fill the cache.
     const bodies = new Map<string, string>();
     render = async (req, res, page) => {
@@ -357,22 +357,157 @@ describe("retiring entries", () => {
     expect(cache.size.entries).toBe(fit);
     await request("/wiki/page-0");
     expect(nexts).toHaveLength(fit);
+    // Pages asked for once each: the first is kept in the room left; the others, asked for no more often than
+    // the kept ones were, are rendered and not kept, pushing nothing out.
     const last = fit + 2;
     for (let i = fit; i <= last; i++) {
       await request(`/wiki/page-${i}`);
       expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
     }
     expect(nexts).toHaveLength(last + 1);
-    expect(cache.size.entries).toBeLessThan(last + 1);
-    const kept = cache.size.entries;
-    // The newest pages and page 0 are still hits; page 1 went first.
+    expect(cache.size.entries).toBe(fit + 1);
+    // Asked for a second time, the newest page is kept, in place of the least recently used (page 1).
+    await request(`/wiki/page-${last}`);
+    expect(nexts).toHaveLength(last + 2);
     await request(`/wiki/page-${last}`);
     await request("/wiki/page-0");
-    expect(nexts).toHaveLength(last + 1);
-    await request("/wiki/page-1");
     expect(nexts).toHaveLength(last + 2);
-    expect(cache.size.entries).toBeLessThanOrEqual(kept);
     expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+    await request("/wiki/page-1");
+    expect(nexts).toHaveLength(last + 3);
+  });
+
+  it("keeps the pages readers come back to through a flood of keys each asked for once", async () => {
+    const maxBytes = 256 * 1024;
+    cache = makeCache({ maxBytes });
+    const popular = ["/", "/toc", "/shop"];
+    for (let round = 0; round < 3; round++) for (const page of popular) await request(page);
+    expect(nexts).toHaveLength(3);
+    // Many more one-off pages than fit (each about 6 KB with its overhead): 4 languages × 3 themes × zones.
+    const zones = Intl.supportedValuesOf("timeZone").slice(0, 40);
+    let flood = 0;
+    for (const zone of zones)
+      for (const lang of ["en", "es", "fr", "ja"])
+        for (const theme of ["light", "dark", ""]) {
+          flood++;
+          await request("/chapter/1", { headers: { cookie: `tz=${zone}; lang=${lang}; theme=${theme}` } });
+        }
+    expect(flood * 6000).toBeGreaterThan(2 * maxBytes);
+    expect(cache.size.bytes).toBeLessThanOrEqual(maxBytes);
+    const before = nexts.length;
+    for (const page of popular) expect((await request(page)).headers["x-cache"]).toBe("hit");
+    expect(nexts).toHaveLength(before);
+  });
+
+  it("keeps at most maxVariantsPerUrl variants of one URL, then only in place of a less asked-for one", async () => {
+    cache = makeCache({ maxVariantsPerUrl: 3 });
+    const asked = (zone: string) =>
+      request("/chapter/1", { headers: { cookie: `tz=${zone}` } }).then((reply) => reply.headers["x-cache"]);
+    for (const zone of ["Europe/Paris", "Asia/Tokyo", "America/Lima"]) expect(await asked(zone)).toBe("miss");
+    expect(cache.size.entries).toBe(3);
+    // A fourth zone is rendered for the request and not kept, however often: until it is asked for more often
+    // than the least asked-for kept variant.
+    expect(await asked("Africa/Lagos")).toBe("miss");
+    expect(cache.size.entries).toBe(3);
+    for (const zone of ["Europe/Paris", "Asia/Tokyo"]) expect(await asked(zone)).toBe("hit");
+    expect(await asked("Africa/Lagos")).toBe("miss");
+    expect(cache.size.entries).toBe(3);
+    expect(await asked("Africa/Lagos")).toBe("hit");
+    // Lima, asked for once, gave way; the others stay.
+    expect(await asked("America/Lima")).toBe("miss");
+    for (const zone of ["Europe/Paris", "Asia/Tokyo"]) expect(await asked(zone)).toBe("hit");
+    // Other URLs have their own bound.
+    expect((await request("/toc")).headers["x-cache"]).toBe("miss");
+    expect(cache.size.entries).toBe(4);
+  });
+
+  it("keys a page that said it shows no time without the time zone, and renders it without the tz cookie", async () => {
+    const cookies: (string | undefined)[] = [];
+    render = async (req, res, page) => {
+      cookies.push(req.headers.cookie);
+      const entry = await cache.store(
+        page as PendingPage,
+        Buffer.from(htmlFor(req.url ?? "/")),
+        undefined,
+        undefined,
+        req.url?.startsWith("/chapter/") ?? false,
+      );
+      cache.send(req, res, "render-id", entry, "miss");
+    };
+    const zones = ["Europe/Paris", "Asia/Tokyo", "America/Lima", "Africa/Lagos"];
+    const ask = (path: string, zone: string) =>
+      request(path, { headers: { cookie: `lang=fr; tz=${zone}; theme=dark` } }).then(
+        (reply) => reply.headers["x-cache"],
+      );
+    // The first render tells; from then on every zone is the one page, rendered with the other cookies only.
+    expect(await ask("/chapter/1", "Europe/Paris")).toBe("miss");
+    expect(await ask("/chapter/1", "Asia/Tokyo")).toBe("miss");
+    for (const zone of zones) expect(await ask("/chapter/1", zone)).toBe("hit");
+    expect(cookies).toEqual(["lang=fr; tz=Europe/Paris; theme=dark", "lang=fr; theme=dark"]);
+    // Rendered first in UTC (no tz cookie), a timeless page is kept as the page of every zone: no second render.
+    expect(await ask("/chapter/3", "UTC")).toBe("miss");
+    expect(await ask("/chapter/3", "Asia/Tokyo")).toBe("hit");
+    expect(cookies).toHaveLength(3);
+    // A page that shows times is kept per zone.
+    for (const zone of zones) expect(await ask("/toc", zone)).toBe("miss");
+    for (const zone of zones) expect(await ask("/toc", zone)).toBe("hit");
+  });
+
+  it("learns that a page shows no time per viewer group (members read a chapter visitors wait for)", async () => {
+    render = async (req, res, page) => {
+      const waiting = !req.headers.cookie?.includes("group=members");
+      const entry = await cache.store(
+        page as PendingPage,
+        Buffer.from(htmlFor(req.url ?? "/")),
+        undefined,
+        {},
+        !waiting,
+      );
+      cache.send(req, res, "render-id", entry, "miss");
+    };
+    const member = (zone: string) =>
+      request("/chapter/12", { headers: { cookie: `session=s; group=members; tz=${zone}` } });
+    const visitor = (zone: string) => request("/chapter/12", { headers: { cookie: `tz=${zone}` } });
+    await member("Asia/Tokyo");
+    await visitor("Asia/Tokyo");
+    await member("Europe/Paris");
+    // Members: one page in every zone; visitors: one per zone, and neither moves the other's keys.
+    expect((await member("America/Lima")).headers["x-cache"]).toBe("hit");
+    expect((await visitor("Asia/Tokyo")).headers["x-cache"]).toBe("hit");
+    expect((await visitor("Europe/Paris")).headers["x-cache"]).toBe("miss");
+    expect((await member("Africa/Lagos")).headers["x-cache"]).toBe("hit");
+    expect((await visitor("Europe/Paris")).headers["x-cache"]).toBe("hit");
+  });
+
+  it("gives a request back its cookie and its zone when a page kept as timeless shows a time again", async () => {
+    render = async (req, res, page) => {
+      const entry = await cache.store(
+        page as PendingPage,
+        Buffer.from(htmlFor(req.url ?? "/")),
+        undefined,
+        {},
+        true,
+      );
+      cache.send(req, res, "render-id", entry, "miss");
+    };
+    await request("/chapter/2", { headers: { cookie: "tz=Asia/Tokyo" } });
+    let seen: string | undefined;
+    render = (req, res, page) => {
+      expect(page?.timeless).toBe(true);
+      expect(req.headers.cookie).toBe("");
+      cache.showsTime(req, page as PendingPage);
+      seen = req.headers.cookie;
+      expect(pendingPage(req)).toBeUndefined();
+      res.end("rendered in the reader's zone");
+    };
+    await request("/chapter/2", { headers: { cookie: "tz=Asia/Tokyo" } });
+    expect(seen).toBe("tz=Asia/Tokyo");
+    // The path is keyed by zone again: a render in another zone is kept apart.
+    render = storingRender;
+    expect((await request("/chapter/2", { headers: { cookie: "tz=Europe/Paris" } })).headers["x-cache"]).toBe(
+      "miss",
+    );
+    expect(nexts.at(-1)?.pending?.timeless).toBe(false);
   });
 });
 

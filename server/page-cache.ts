@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { parseCookieHeader } from "~/lib/preferences.server";
 import { type Encoding, preferredEncoding } from "./encoding";
+import { FrequencySketch } from "./frequency-sketch";
 import { fixedSecurityHeaders, type HeaderOptions } from "./headers";
 import { dropRequestPolicy, keptPagePolicy } from "./kept-page-csp";
 
@@ -50,7 +51,23 @@ export type PageCacheOptions = HeaderOptions & {
    * is unknown, or a render answers 5xx): stale-if-error, bounded so an outage never serves very old pages.
    */
   staleMs: number;
+  /**
+   * The most pages kept for one URL (path and canonical query) across languages, themes, time zones and viewer
+   * groups; a further variant is rendered and kept only in place of a less asked-for one (ADR 62).
+   */
+  maxVariantsPerUrl?: number;
 };
+
+/** Kept variants of one URL by default: 4 languages × 3 themes, a few time zones or reading settings each. */
+const MAX_VARIANTS_PER_URL = 64;
+/**
+ * The keys the admission sketch tells apart: one per 16 KB of the bound (a kept chapter page with its three
+ * encodings is 20-60 KB), and at least 4,096 (64 KB of counters), so a small cache still tells a page asked for
+ * twice from thousands asked for once.
+ */
+function sketchKeys(maxBytes: number): number {
+  return Math.max(4096, Math.ceil(maxBytes / 16_384));
+}
 
 /** A miss is compressed fast, so a burst of misses costs little; a background job brings brotli to this. */
 const FAST_BROTLI = 5;
@@ -59,6 +76,29 @@ const BEST_BROTLI = 11;
 const MAX_UPGRADES = 1000;
 /** Paths known to be shareable (a render kept them); about one per page of the site. */
 const MAX_SHAREABLE_PATHS = 20_000;
+/** What an entry's objects (the maps of bodies, headers and ETags, the arrays) cost besides their strings. */
+const ENTRY_OVERHEAD = 2048;
+
+/** What `timelessPages` holds for a pending page: its path and viewer group (the key's last line). */
+function timelessMark(page: PendingPage): string {
+  return `${page.pathname}\n${page.key.slice(page.key.lastIndexOf("\n") + 1)}`;
+}
+
+/** A key with the time zone UTC as the same key without a time zone (the fourth of its five lines). */
+function utcAsTimeless(key: string): string {
+  const parts = key.split("\n");
+  if (parts.length !== 5 || parts[3] !== "UTC") return key;
+  parts[3] = "";
+  return parts.join("\n");
+}
+
+/** A Cookie header without the `tz` cookie. */
+function withoutTimeZone(header: string | undefined): string | undefined {
+  return header
+    ?.split(";")
+    .filter((part) => part.trim().split("=", 1)[0] !== "tz")
+    .join(";");
+}
 
 function brotliQuality(html: Buffer, best: boolean): number {
   if (!best) return FAST_BROTLI;
@@ -87,6 +127,9 @@ type Entry = {
   renderedAt: number;
   expiresAt: number;
   bytes: number;
+  /** The URL it answers (path and canonical query): its variants are bounded (`maxVariantsPerUrl`). */
+  url: string;
+  pathname: string;
 };
 
 const VARY = "Accept-Encoding, Accept-Language, Cookie";
@@ -114,6 +157,12 @@ export type PendingPage = {
   shared: "public" | "private";
   revision: number;
   startedAt: number;
+  /**
+   * Whether the key leaves out the time zone, the page at this path having said it shows no date or time: the
+   * request then renders without the reader's `tz` cookie (in UTC), and `cookie` is the header it came with.
+   */
+  timeless: boolean;
+  cookie: string | undefined;
   /** The first chapter release after `startedAt`: the page it renders holds until then at most. */
   nextRelease: Promise<number | undefined>;
   /** Hands the kept page (or none) to the requests waiting for it; `stale` when it is an old one. */
@@ -136,20 +185,38 @@ export function pendingPage(req: IncomingMessage): PendingPage | undefined {
  * sees the request. A page is kept only when its route marks it shareable (app/lib/shareable.ts) and the
  * viewer resolver groups the reader with others who see the same page; its key holds everything the page
  * depends on besides the content, each in its one canonical spelling so no request can invent new keys:
- * path, the query parameters the page reads, language, theme, time zone and that viewer group. Content
- * changes move the content revision and retire every entry; a chapter release retires entries rendered
- * before it. While the database fails, a retired entry is still served for a bounded time (stale-if-error).
+ * path, the query parameters the page reads, language, theme, time zone (unless the page said it shows no date
+ * or time) and that viewer group. Content changes move the content revision and retire every entry; a chapter
+ * release retires entries rendered before it. While the database fails, a retired entry is still served for a
+ * bounded time (stale-if-error).
+ *
+ * Bounded by bytes (`maxBytes`, everything an entry holds) and by variants per URL; a new page pushes kept
+ * ones out only when it was asked for more often than they were lately (TinyLFU admission, ADR 62), so a
+ * flood of keys each asked for once cannot empty the cache of the pages readers come back to.
  */
 export class PageCache {
   private entries = new Map<string, Entry>();
   private pending = new Map<string, InFlight>();
   private bytes = 0;
   private shareablePaths = new Set<string>();
+  /**
+   * Paths, each with a viewer group, whose last render said the page shows no date or time: keyed and rendered
+   * without a time zone. Per group, as one path may show a date to some and not others (a chapter members
+   * read ahead while visitors wait for its release).
+   */
+  private timelessPages = new Set<string>();
+  /** The keys kept for each URL. */
+  private variants = new Map<string, Set<string>>();
+  private sketch: FrequencySketch;
+  private maxVariantsPerUrl: number;
   private upgrades: string[] = [];
   private upgrading = false;
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private options: PageCacheOptions) {}
+  constructor(private options: PageCacheOptions) {
+    this.sketch = new FrequencySketch(sketchKeys(options.maxBytes));
+    this.maxVariantsPerUrl = options.maxVariantsPerUrl ?? MAX_VARIANTS_PER_URL;
+  }
 
   private now(): number {
     return this.options.now?.() ?? Date.now();
@@ -196,8 +263,14 @@ export class PageCache {
         cookies,
         req.headers["accept-language"] as string | undefined,
       );
-      const key = `${url}\n${language}\n${theme ?? ""}\n${timeZone}\n${group}`;
-      this.answer(req, res, requestId, key, pathname, group === "visitor" ? "public" : "private", next);
+      // A page that shows no time is one page in every zone: rendered without the reader's, so the kept bytes
+      // (the root's data names the zone it was rendered in) are the same whoever asked first.
+      const timeless = this.timelessPages.has(`${pathname}\n${group}`);
+      const cookie = req.headers.cookie;
+      if (timeless && cookies.has("tz")) req.headers.cookie = withoutTimeZone(cookie);
+      const key = `${url}\n${language}\n${theme ?? ""}\n${timeless ? "" : timeZone}\n${group}`;
+      const shared = group === "visitor" ? "public" : "private";
+      this.answer(req, res, requestId, key, pathname, shared, { timeless, cookie }, next);
     };
     if (typeof viewer === "object") viewer.then(answer, () => next());
     else answer(viewer);
@@ -210,8 +283,10 @@ export class PageCache {
     key: string,
     pathname: string,
     shared: PendingPage["shared"],
+    zone: Pick<PendingPage, "timeless" | "cookie">,
     next: () => void,
   ) {
+    this.sketch.record(key);
     const revision = this.options.revision(pathname);
     const entry = this.entries.get(key);
     if (revision === undefined) {
@@ -227,13 +302,13 @@ export class PageCache {
     }
     const wait = () => {
       const inFlight = this.pending.get(key);
-      if (!inFlight) return this.render(req, res, key, pathname, shared, revision, next);
+      if (!inFlight) return this.render(req, res, key, pathname, shared, revision, zone, next);
       // A render that started before a chapter release the request came after may show the chapter locked:
       // the request waits for one that started after it (starting it if none has yet).
       void inFlight.nextRelease.then((release) => {
         if (release !== undefined && release <= this.now())
           return this.pending.get(key) === inFlight
-            ? this.render(req, res, key, pathname, shared, revision, next)
+            ? this.render(req, res, key, pathname, shared, revision, zone, next)
             : wait();
         inFlight.settled.then((settled) =>
           settled ? this.send(req, res, requestId, settled.entry, settled.stale ? "stale" : "hit") : next(),
@@ -251,6 +326,7 @@ export class PageCache {
     pathname: string,
     shared: PendingPage["shared"],
     revision: number,
+    zone: Pick<PendingPage, "timeless" | "cookie">,
     next: () => void,
   ) {
     // A HEAD is answered from a kept page, never kept itself: its response has no body.
@@ -271,6 +347,7 @@ export class PageCache {
       shared,
       revision,
       startedAt,
+      ...zone,
       nextRelease: inFlight.nextRelease,
       settle: (stored, stale = false) => {
         if (this.pending.get(key) === inFlight) this.pending.delete(key);
@@ -305,13 +382,16 @@ export class PageCache {
   /**
    * Keeps a rendered page (or its route data, `text/x-script`, with the headers React Router's client looks
    * for) under the pending key and returns the entry to send. Brotli is fast here, at a miss; a background
-   * job recompresses the kept page at its best (`upgrade`).
+   * job recompresses the kept page at its best (`upgrade`). `timeless`: the page said it shows no date or time,
+   * so later requests for its path are keyed and rendered without a time zone. The entry is sent either way;
+   * it is kept only when admitted (`admits`).
    */
   async store(
     page: PendingPage,
     html: Buffer,
     contentType = "text/html; charset=utf-8",
     passOn: Record<string, string> = {},
+    timeless = false,
   ): Promise<Entry> {
     const quality = brotliQuality(html, false);
     const [br, gz, release] = await Promise.all([
@@ -350,22 +430,28 @@ export class PageCache {
       revision: page.revision,
       renderedAt: page.startedAt,
       expiresAt: Math.min(page.startedAt + this.options.maxAgeMs, release ?? Number.POSITIVE_INFINITY),
-      bytes: html.length + br.length + gz.length + page.key.length,
+      // The bodies, the key and the header strings (a CSP with its hashes is a few hundred bytes), and about
+      // as much again for the objects holding them.
+      bytes:
+        html.length +
+        br.length +
+        gz.length +
+        page.key.length +
+        common.reduce((sum, part) => sum + part.length, 0) +
+        ENTRY_OVERHEAD,
+      url: page.key.slice(0, page.key.indexOf("\n")),
+      pathname: page.pathname,
     };
     setBody(entry, "identity", html, `"${tag}"`);
     setBody(entry, "br", br, `"${tag}-br${quality}"`);
     setBody(entry, "gzip", gz, `"${tag}-gzip"`);
-    const previous = this.entries.get(page.key);
-    // A render that started after this one (past a release) may have been kept first: it stays.
-    if (entry.bytes <= this.options.maxBytes / 4 && !(previous && previous.renderedAt > entry.renderedAt)) {
-      if (previous) this.bytes -= previous.bytes;
-      this.entries.delete(page.key);
-      this.entries.set(page.key, entry);
-      this.bytes += entry.bytes;
-      this.evict();
-      if (this.shareablePaths.size < MAX_SHAREABLE_PATHS) this.shareablePaths.add(page.pathname);
+    if (this.shareablePaths.size < MAX_SHAREABLE_PATHS) this.shareablePaths.add(page.pathname);
+    if (timeless && this.timelessPages.size < MAX_SHAREABLE_PATHS) this.timelessPages.add(timelessMark(page));
+    // A page first rendered in UTC (no `tz` cookie) that says it shows no time is the page every zone gets.
+    const key = timeless && !page.timeless ? utcAsTimeless(page.key) : page.key;
+    if (this.keep(key, entry)) {
       if (this.upgrades.length < MAX_UPGRADES) {
-        this.upgrades.push(page.key);
+        this.upgrades.push(key);
         if (!this.upgrading) this.upgradeNext();
       }
     }
@@ -373,12 +459,104 @@ export class PageCache {
     return entry;
   }
 
+  /**
+   * Keeps `entry` under `key` when it may be: it replaces the same key's (unless that one was rendered later,
+   * past a release), or it is admitted as a new variant of its URL (`roomForVariant`) and into the bytes
+   * (`admits`). False when it is not kept.
+   */
+  private keep(key: string, entry: Entry): boolean {
+    if (entry.bytes > this.options.maxBytes / 4) return false;
+    const previous = this.entries.get(key);
+    if (previous) {
+      if (previous.renderedAt > entry.renderedAt) return false;
+      this.remove(key, previous);
+    } else {
+      const frequency = this.sketch.frequency(key);
+      if (!this.roomForVariant(entry.url, frequency) || !this.admits(entry.bytes, frequency)) return false;
+    }
+    this.entries.set(key, entry);
+    this.bytes += entry.bytes;
+    const keys = this.variants.get(entry.url) ?? new Set<string>();
+    this.variants.set(entry.url, keys.add(key));
+    this.evict();
+    return true;
+  }
+
+  private remove(key: string, entry: Entry) {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+    const keys = this.variants.get(entry.url);
+    keys?.delete(key);
+    if (keys?.size === 0) this.variants.delete(entry.url);
+  }
+
+  /** An entry no request will be answered with again: past its age or release, or of an older revision. */
+  private retired(entry: Entry): boolean {
+    return this.now() >= entry.expiresAt || entry.revision !== this.options.revision(entry.pathname);
+  }
+
+  /**
+   * Whether a new variant of `url` asked for `frequency` times lately may be kept: yes below the bound; at it,
+   * in place of a retired variant, or of the least asked-for one when this one was asked for more often.
+   */
+  private roomForVariant(url: string, frequency: number): boolean {
+    const keys = this.variants.get(url);
+    if (!keys || keys.size < this.maxVariantsPerUrl) return true;
+    let weakest: string | undefined;
+    let weakestFrequency = Number.POSITIVE_INFINITY;
+    for (const key of keys) {
+      const entry = this.entries.get(key);
+      if (!entry) continue;
+      if (this.retired(entry)) {
+        this.remove(key, entry);
+        return true;
+      }
+      const kept = this.sketch.frequency(key);
+      if (kept < weakestFrequency) {
+        weakest = key;
+        weakestFrequency = kept;
+      }
+    }
+    const entry = weakest === undefined ? undefined : this.entries.get(weakest);
+    if (!weakest || !entry || frequency <= weakestFrequency) return false;
+    this.remove(weakest, entry);
+    return true;
+  }
+
+  /**
+   * TinyLFU's admission: a new page that needs room takes it from the least recently used pages only when it
+   * was asked for more often than each of them lately (retired ones give way at once). A key asked for once
+   * never pushes out a page asked for twice; a page of growing interest is kept at a later render.
+   */
+  private admits(bytes: number, frequency: number): boolean {
+    let excess = this.bytes + bytes - this.options.maxBytes;
+    for (const [key, entry] of this.entries) {
+      if (excess <= 0) return true;
+      if (!this.retired(entry) && this.sketch.frequency(key) >= frequency) return false;
+      excess -= entry.bytes;
+    }
+    return excess <= 0 || this.entries.size === 0;
+  }
+
+  /** Least recently used first, down to the bound (after `admits` said these may go). */
   private evict() {
     for (const [key, old] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
-      this.entries.delete(key);
-      this.bytes -= old.bytes;
+      this.remove(key, old);
     }
+  }
+
+  /**
+   * The render of a page keyed without a time zone said it shows one after all (a chapter now waiting for its
+   * release): its path is keyed by time zone again for the viewer group, and the request is given back its cookie, to be rendered
+   * in the reader's zone and not kept.
+   */
+  showsTime(req: IncomingMessage, page: PendingPage) {
+    this.timelessPages.delete(timelessMark(page));
+    if (page.cookie === undefined) delete req.headers.cookie;
+    else req.headers.cookie = page.cookie;
+    (req as { [pendingSymbol]?: PendingPage })[pendingSymbol] = undefined;
+    page.settle(undefined);
   }
 
   /**

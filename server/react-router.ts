@@ -1,7 +1,7 @@
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
-import { SHAREABLE_HEADER } from "~/lib/shareable";
+import { SHAREABLE_HEADER, TIMELESS_HEADER } from "~/lib/shareable";
 import { limitedBody } from "./body-limit";
 import { dropRequestPolicy, withoutRequestNonce } from "./kept-page-csp";
 import { type PageCache, pendingPage } from "./page-cache";
@@ -91,7 +91,7 @@ export function reactRouterHandler({
   // Given a function, React Router asks for the build and derives its route tables on each request (0.7 ms
   // and their garbage): only under Vite, where the build changes on edits.
   const handle = createRequestHandler(build);
-  return async (req, res, next) => {
+  const handler: RequestHandler = async (req, res, next) => {
     const page = pendingPage(req);
     // A render that fails (the database gone: 503) is answered with the page kept under the same key, if
     // any (stale-if-error, server/page-cache.ts).
@@ -110,7 +110,15 @@ export function reactRouterHandler({
         return;
       }
       const shareable = response.headers.get(SHAREABLE_HEADER) === "1";
+      const timeless = response.headers.get(TIMELESS_HEADER) === "1";
       response.headers.delete(SHAREABLE_HEADER);
+      response.headers.delete(TIMELESS_HEADER);
+      if (page?.timeless && pages && shareable && response.status === 200 && !timeless) {
+        // Rendered without the reader's time zone, but the page shows a date now: again, in their zone.
+        await response.body?.cancel();
+        pages.showsTime(req, page);
+        return handler(req, res, next);
+      }
       // The author's admin (and its 404 for anyone else): never kept by any cache, the browser's included.
       if (ADMIN_PATH.test(req.path)) response.headers.set("Cache-Control", "no-store");
       if (
@@ -126,7 +134,8 @@ export function reactRouterHandler({
         if (body.length > 0) {
           const remix = response.headers.get("X-Remix-Response");
           const type = response.headers.get("Content-Type") as string;
-          const entry = await pages.store(page, body, type, remix ? { "X-Remix-Response": remix } : {});
+          const passOn: Record<string, string> = remix ? { "X-Remix-Response": remix } : {};
+          const entry = await pages.store(page, body, type, passOn, timeless);
           dropRequestPolicy(res);
           pages.send(req, res, res.locals.requestId as string, entry, "miss");
           return;
@@ -143,6 +152,7 @@ export function reactRouterHandler({
       next(error);
     }
   };
+  return handler;
 }
 
 async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {

@@ -7,16 +7,35 @@ import type { HeadersFunction } from "react-router";
  */
 export const SHAREABLE_HEADER = "X-Shareable-Page";
 
+/**
+ * The mark of a shareable page that shows no date or time: the page cache keeps one copy of it for every time
+ * zone, rendered in none (ADR 62). Without it a page is kept per time zone, as a page that shows a date must
+ * be. The server takes it off too.
+ */
+export const TIMELESS_HEADER = "X-Timeless-Page";
+
 /** For routes whose page depends on nothing personal: `export const headers = shareablePage;`. */
 export const shareablePage: HeadersFunction = () => ({ [SHAREABLE_HEADER]: "1" });
 
-/** For routes whose loader decides per request, with `shareableIf`: passes the loader's mark on. */
-export const shareableIfLoaderSays: HeadersFunction = ({ loaderHeaders }) =>
-  shareableIf(loaderHeaders.get(SHAREABLE_HEADER) === "1");
+/** The same for a page that also shows no date or time (no `useFormat().date`, no release label). */
+export const timelessShareablePage: HeadersFunction = () => ({
+  [SHAREABLE_HEADER]: "1",
+  [TIMELESS_HEADER]: "1",
+});
 
-/** Loader response headers marking the page shareable when `condition` holds. */
-export function shareableIf(condition: boolean): Record<string, string> {
-  return condition ? { [SHAREABLE_HEADER]: "1" } : {};
+/** For routes whose loader decides per request, with `shareableIf`: passes the loader's marks on. */
+export const shareableIfLoaderSays: HeadersFunction = ({ loaderHeaders }) =>
+  shareableIf(loaderHeaders.get(SHAREABLE_HEADER) === "1", {
+    timeless: loaderHeaders.get(TIMELESS_HEADER) === "1",
+  });
+
+/**
+ * Loader response headers marking the page shareable when `condition` holds, and timeless when it shows no
+ * date or time this time (a chapter the reader may read shows none; one waiting for its release shows when).
+ */
+export function shareableIf(condition: boolean, { timeless = false } = {}): Record<string, string> {
+  if (!condition) return {};
+  return timeless ? { [SHAREABLE_HEADER]: "1", [TIMELESS_HEADER]: "1" } : { [SHAREABLE_HEADER]: "1" };
 }
 
 /**

@@ -2,14 +2,14 @@ import "~/i18n/full-catalogue";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { useTranslation } from "~/i18n/react";
-import { shareablePage } from "~/lib/shareable";
+import { timelessShareablePage } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/about";
 
-export const headers = shareablePage;
+export const headers = timelessShareablePage;
 
 export async function loader() {
   const { aboutMd, ...site } = await getSiteSettings();

@@ -67,7 +67,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       : undefined;
   return data(
     { chapter, signedIn, ...(notify === undefined ? {} : { notify }) },
-    { headers: shareableIf(shared) },
+    // Only a chapter waiting for its release shows a date (when): every other chapter page is one in every zone.
+    { headers: shareableIf(shared, { timeless: chapter.lock?.kind !== "release" }) },
   );
 }
 

@@ -2,12 +2,12 @@ import "~/i18n/full-catalogue";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { listGalleryItems } from "~/features/gallery/queries.server";
 import { useTranslation } from "~/i18n/react";
-import { shareablePage } from "~/lib/shareable";
+import { timelessShareablePage } from "~/lib/shareable";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/gallery";
 
-export const headers = shareablePage;
+export const headers = timelessShareablePage;
 
 /** The grid's column at most: one, two or three across. */
 const SIZES = "(min-width: 64rem) 22rem, (min-width: 40rem) 50vw, 100vw";

@@ -1,18 +1,15 @@
-import { useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { formatDate, formatMoney, formatNumber } from "~/lib/format";
-
-type RootData = { timeZone?: string } | undefined;
+import { useTimeZone } from "./time-zone";
 
 /**
  * Formatters in the interface language. Dates use the reader's time zone from the `tz` cookie (UTC until the
- * head script has set it), the same on server and client, so hydration matches.
+ * boot script has set it), the same on server and client, so hydration matches (`useTimeZone`).
  */
 export function useFormat() {
   const { i18n } = useTranslation();
-  const root = useRouteLoaderData("root") as RootData;
   const language = i18n.language;
-  const timeZone = root?.timeZone ?? "UTC";
+  const timeZone = useTimeZone();
   return {
     date: (iso: string | Date, options: Intl.DateTimeFormatOptions = { dateStyle: "medium" }) =>
       formatDate(new Date(iso), language, timeZone, options),

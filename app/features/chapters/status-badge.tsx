@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import { useRouteLoaderData } from "react-router";
 import { Trans, useTranslation } from "~/i18n/react";
 import { CoinIcon, LockIcon } from "~/ui/icons";
 import { Link } from "~/ui/link";
+import { useTimeZone } from "~/ui/time-zone";
 import { useFormat } from "~/ui/use-format";
 import type { TocChapter } from "./queries.server";
 import { countdown, releaseLabel } from "./release-label";
@@ -78,9 +78,9 @@ const relativeFormats = new Map<string, Intl.RelativeTimeFormat>();
 function UpcomingRelease({ chapter, renderedAt }: { chapter: BadgeChapter; renderedAt?: string }) {
   const { t, i18n } = useTranslation();
   const format = useFormat();
-  // The zone useFormat writes in (the tz cookie's, read by the root loader); read here rather than returned by
-  // useFormat, which the chapter page's script carries.
-  const timeZone = (useRouteLoaderData("root") as { timeZone?: string } | undefined)?.timeZone ?? "UTC";
+  // The zone useFormat writes in; asked for here rather than returned by useFormat, which the chapter page's
+  // script carries.
+  const timeZone = useTimeZone();
   const releaseAt = new Date(chapter.releaseAt);
   const rendered = renderedAt === undefined ? undefined : new Date(renderedAt);
   const soonWhenRendered =

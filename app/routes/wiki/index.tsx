@@ -1,12 +1,12 @@
 import "~/i18n/full-catalogue";
 import { listWikiSections } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
-import { shareablePage } from "~/lib/shareable";
+import { timelessShareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/index";
 
-export const headers = shareablePage;
+export const headers = timelessShareablePage;
 
 export async function loader() {
   return { sections: await listWikiSections() };

@@ -5,7 +5,7 @@ import { wikiSectionSchema } from "~/features/content/schemas";
 import { getWikiPage } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
 import { isCleanText } from "~/lib/parse";
-import { shareablePage } from "~/lib/shareable";
+import { timelessShareablePage } from "~/lib/shareable";
 import { breadcrumbs } from "~/lib/structured-data";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
@@ -13,7 +13,7 @@ import { useSiteFacts } from "~/ui/page-meta";
 import { Prose } from "~/ui/prose";
 import type { Route } from "./+types/page";
 
-export const headers = shareablePage;
+export const headers = timelessShareablePage;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const section = wikiSectionSchema.safeParse(params.section);

@@ -3,12 +3,12 @@ import { data } from "react-router";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { listWikiPages } from "~/features/wiki/queries.server";
 import { useTranslation } from "~/i18n/react";
-import { shareablePage } from "~/lib/shareable";
+import { timelessShareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/section";
 
-export const headers = shareablePage;
+export const headers = timelessShareablePage;
 
 export async function loader({ params }: Route.LoaderArgs) {
   const section = wikiSectionSchema.safeParse(params.section);
