@@ -13,6 +13,7 @@ import readline from "node:readline";
 import { promisify } from "node:util";
 import { restoreBackup, writeBackup } from "#db/backup.server";
 import { openDatabase } from "#db/client.server";
+import { moveDatabaseEpoch } from "#db/epoch.server";
 import { getEnv } from "~/lib/env.server";
 import { adminSocketPath } from "../server/admin-socket";
 import { CommandError, runCommand, withPglite } from "./cli";
@@ -111,6 +112,20 @@ async function backup(file: string): Promise<string> {
   return rows === undefined ? `wrote ${file} (by the running server)` : `wrote ${file} (${rows} rows)`;
 }
 
+/**
+ * Draws a new database epoch once pg_restore has committed, so running servers forget what they kept from
+ * the data before (ADR 61): pg_restore cannot run it in its own transaction. Recreating the tables already
+ * moved the epoch as the servers read it; this makes it a new value whatever the backup held.
+ */
+async function moveEpochAfterPgRestore(url: string): Promise<void> {
+  const handle = await openDatabase({ kind: "postgres", url });
+  try {
+    await moveDatabaseEpoch(handle.db);
+  } finally {
+    await handle.close();
+  }
+}
+
 async function restore(file: string): Promise<string> {
   if (!fs.existsSync(file)) throw new CommandError(`No file ${file}`);
   const env = getEnv();
@@ -126,6 +141,7 @@ async function restore(file: string): Promise<string> {
         `--dbname=${env.DATABASE_URL}`,
         file,
       ]);
+      await moveEpochAfterPgRestore(env.DATABASE_URL);
       return `restored ${file} with pg_restore`;
     }
     const handle = await openDatabase({ kind: "postgres", url: env.DATABASE_URL });
