@@ -62,10 +62,13 @@ describe.runIf(inject("postgres"))("a restore while two instances run on Postgre
     return client;
   }
 
-  /** The status of /account for `client`'s session, asked of `server`: 200 while it holds, 302 once ended. */
-  async function account(server: RunningServer, client: Client): Promise<number> {
+  /**
+   * The status of /account for a session (its cookie header, taken before a logout clears the client's),
+   * asked of `server`: 200 while it holds, 302 once ended.
+   */
+  async function account(server: RunningServer, cookie: string): Promise<number> {
     const answer = await fetch(`${server.url}/account`, {
-      headers: { cookie: client.cookieHeader },
+      headers: { cookie },
       redirect: "manual",
     });
     await answer.arrayBuffer();
@@ -73,9 +76,9 @@ describe.runIf(inject("postgres"))("a restore while two instances run on Postgre
   }
 
   /** Waits until `server` sends `client` to sign in; returns how long it took. */
-  async function untilSignedOut(server: RunningServer, client: Client, what: string): Promise<number> {
+  async function untilSignedOut(server: RunningServer, cookie: string, what: string): Promise<number> {
     const started = Date.now();
-    await waitFor(async () => ((await account(server, client)) === 302 ? true : undefined), {
+    await waitFor(async () => ((await account(server, cookie)) === 302 ? true : undefined), {
       interval: 20,
       what,
     });
@@ -87,33 +90,36 @@ describe.runIf(inject("postgres"))("a restore while two instances run on Postgre
    * a logout on A that B is seen to honour, so B has read them all. Then a session the backup does not hold,
    * kept on B (its /account asked for twice).
    */
-  async function eventsAfterBackup(): Promise<Client> {
+  async function eventsAfterBackup(): Promise<string> {
     const [a, b] = servers as [RunningServer, RunningServer];
     for (let i = 0; i < 4; i++) expect((await (await signIn(a)).post("/logout", {})).status).toBe(302);
     const last = await signIn(a);
-    expect(await account(b, last)).toBe(200);
+    const lastCookie = last.cookieHeader;
+    expect(await account(b, lastCookie)).toBe(200);
+    expect(await account(b, lastCookie)).toBe(200);
     expect((await last.post("/logout", {})).status).toBe(302);
-    await untilSignedOut(b, last, "B to honour the logout before the restore");
-    const gone = await signIn(a);
+    await untilSignedOut(b, lastCookie, "B to honour the logout before the restore");
+    const gone = (await signIn(a)).cookieHeader;
     expect(await account(b, gone)).toBe(200);
     expect(await account(b, gone)).toBe(200);
     return gone;
   }
 
   /** After the restore: the session it removed ends on B, and a restored session's logout on A reaches B. */
-  async function honouredAfterRestore(gone: Client, restored: Client): Promise<void> {
+  async function honouredAfterRestore(gone: string, restored: Client): Promise<void> {
     const b = servers[1] as RunningServer;
     expect(await untilSignedOut(b, gone, "B to drop the session the restore removed")).toBeLessThan(2000);
-    expect(await account(b, restored)).toBe(200);
-    expect(await account(b, restored)).toBe(200);
+    const cookie = restored.cookieHeader;
+    expect(await account(b, cookie)).toBe(200);
+    expect(await account(b, cookie)).toBe(200);
     expect((await restored.post("/logout", {})).status).toBe(302);
-    expect(await untilSignedOut(b, restored, "B to honour the logout on A")).toBeLessThan(2000);
+    expect(await untilSignedOut(b, cookie, "B to honour the logout on A")).toBeLessThan(2000);
   }
 
   it("honours sessions the pg_restore removed and logouts after it", async () => {
     const [a, b] = servers as [RunningServer, RunningServer];
     const restored = await signIn(a);
-    expect(await account(b, restored)).toBe(200);
+    expect(await account(b, restored.cookieHeader)).toBe(200);
     const file = path.join(dirs[0] ?? "", "site.pgdump");
     expect((await dbCommand(["backup", file])).stdout).toContain("pg_dump");
     const gone = await eventsAfterBackup();
