@@ -163,7 +163,7 @@ describe.each(drivers)("content changes on %s (ADR 54)", (driver) => {
       await db().update(contentRevision).set({ revision, comments }).where(eq(contentRevision.id, 1));
       await db().execute(sql`
         insert into content_changes (revision, chapter_number)
-        select r, 1 from generate_series(${start.revision - 10}, ${revision}) r
+        select r, 1 from generate_series(${start.revision - 10}::int, ${revision}::int) r
         on conflict (revision) do update set chapter_number = 1`);
     };
     await refreshContentRevision();
