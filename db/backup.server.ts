@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "./client.server";
+import { moveDatabaseEpoch } from "./epoch.server";
 
 /**
  * The portable backup (ADR 14): every row of every table in the `public` schema, as JSON lines, read in one
@@ -28,8 +29,9 @@ async function rows<T extends Row>(db: Database, query: ReturnType<typeof sql>):
  * 51, 53) and is emptied after ten minutes; `content_changes` tells them which kept pages a content change
  * retires (ADR 54; a restore's move of the revision has no row, so it retires everything). A backup leaves them out, a restore skips it in an older backup
  * (restoring rows writes new notices, which the restored rows' ids would clash with) and leaves it as it is.
+ * `database_epoch` says which copy of the data the database holds: a restore moves it (ADR 61).
  */
-const NOTICES = new Set(["session_events", "content_changes"]);
+const NOTICES = new Set(["session_events", "content_changes", "database_epoch"]);
 
 /** The tables of the app's schema, each after the tables its foreign keys point to (restore order). */
 async function tablesInOrder(db: Database): Promise<string[]> {
@@ -240,6 +242,7 @@ async function replaceRows(db: Database, tables: Set<string>, iterator: AsyncIte
   await db.execute(
     sql`update content_revision set revision = greatest(revision, ${before?.revision ?? 0}) + 1`,
   );
+  await moveDatabaseEpoch(db);
   return count;
 }
 

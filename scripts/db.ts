@@ -14,6 +14,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { IDLE_LIMIT, LOCK_TRIES, LOCK_WAIT, restoreBackup, writeBackup } from "#db/backup.server";
 import { openDatabase } from "#db/client.server";
+import { MOVE_EPOCH } from "#db/epoch.server";
 import { isDatabaseUnavailable } from "#db/unavailable";
 import { getEnv } from "~/lib/env.server";
 import { adminSocketPath } from "../server/admin-socket";
@@ -213,7 +214,8 @@ function pgRestoreOnce(url: string, file: string, tables: string[]): Promise<str
   dump.stdout.pipe(psql.stdin, { end: false });
   const dumped = new Promise<boolean>((resolve) =>
     dump.once("close", (code) => {
-      if (code === 0) psql.stdin.end();
+      // Last in the same transaction: a new database epoch, so running servers forget what they kept (ADR 61).
+      if (code === 0) psql.stdin.end(`;\n${MOVE_EPOCH};\n`);
       else psql.kill();
       resolve(code === 0);
     }),

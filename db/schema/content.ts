@@ -1,6 +1,16 @@
 /** The published content: what the importer writes from `content/` (site, chapters, wiki, gallery). */
 import { sql } from "drizzle-orm";
-import { check, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  check,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 
 /** The one-row table of site-wide settings the author edits (title, author, about, contact). */
 export const siteSettings = pgTable(
@@ -161,3 +171,20 @@ export const contentChanges = pgTable("content_changes", {
   revision: integer("revision").primaryKey(),
   chapterNumber: integer("chapter_number"),
 });
+
+/**
+ * Which copy of the data the database holds: a random value that every restore writes afresh
+ * (`moveDatabaseEpoch`, db/epoch.server.ts), read with the row's table identity, which a restore that
+ * recreates the tables (pg_restore --clean) changes by itself. A restore puts counters and ids back
+ * (`content_revision`, `session_events`); each instance following them compares the epoch at every read and,
+ * when it moved, forgets everything it kept and follows on from where the restored data stands (ADR 61).
+ * Not in a backup: it describes the database, not the site.
+ */
+export const databaseEpoch = pgTable(
+  "database_epoch",
+  {
+    id: integer("id").primaryKey().default(1),
+    epoch: uuid("epoch").notNull().defaultRandom(),
+  },
+  (t) => [check("database_epoch_single_row", sql`${t.id} = 1`)],
+);

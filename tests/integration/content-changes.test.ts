@@ -1,6 +1,7 @@
 import { eq, gt, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
+import { moveDatabaseEpoch } from "#db/epoch.server";
 import { chapters, contentChanges, contentRevision, wikiPages } from "#db/schema";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { CHAPTER_RENDERER, chapterText } from "~/features/content/markdown.server";
@@ -148,6 +149,58 @@ describe.each(drivers)("content changes on %s (ADR 54)", (driver) => {
     await refreshContentRevision();
     expect(pageRevision("/chapter/1")).not.toBe(before);
     expect(broadRevision()).toBe(await readContentRevision());
+  });
+
+  it("after a restore, give out revisions above every one given before, and read no restored change (ADR 61)", async () => {
+    const given = () => [
+      broadRevision() ?? 0,
+      pageRevision("/chapter/1") ?? 0,
+      pageRevision("/chapter/2") ?? 0,
+      pageRevision("/toc") ?? 0,
+    ];
+    /** Puts the counters where a restore leaves them, with restored changes up to them naming chapter 1 alone. */
+    const restoreTo = async (revision: number, comments: number) => {
+      await db().update(contentRevision).set({ revision, comments }).where(eq(contentRevision.id, 1));
+      await db().execute(sql`
+        insert into content_changes (revision, chapter_number)
+        select r, 1 from generate_series(${start.revision - 10}::int, ${revision}::int) r
+        on conflict (revision) do update set chapter_number = 1`);
+    };
+    await refreshContentRevision();
+    const [row] = await db().select().from(contentRevision);
+    const start = { revision: row?.revision ?? 0, comments: row?.comments ?? 0 };
+    const before = given();
+
+    // Put back to earlier counters, the epoch moved (pg_restore of an older backup).
+    await restoreTo(start.revision - 5, start.comments);
+    await moveDatabaseEpoch(db());
+    await refreshContentRevision();
+    const afterOlder = given();
+    for (const [index, value] of afterOlder.entries()) expect(value).toBeGreaterThan(before[index] ?? 0);
+
+    // Put back with the epoch as it was (a restore made without moving it): the counters went back.
+    await restoreTo(start.revision - 8, Math.max(0, start.comments - 1));
+    await refreshContentRevision();
+    const afterBack = given();
+    for (const [index, value] of afterBack.entries()) expect(value).toBeGreaterThan(afterOlder[index] ?? 0);
+
+    // Counters ahead of those known, every change between naming chapter 1 alone: only the epoch says this
+    // is another copy of the data, whose chapter 2 may differ too.
+    await restoreTo(start.revision - 4, start.comments);
+    await moveDatabaseEpoch(db());
+    await refreshContentRevision();
+    expect(pageRevision("/chapter/2")).toBeGreaterThan(afterBack[2] ?? 0);
+    expect(broadRevision()).toBeGreaterThan(afterBack[0] ?? 0);
+
+    // Changes after the restore are followed as before.
+    const settled = given();
+    await db()
+      .update(chapters)
+      .set({ bodyMd: "Written after the restore.", updatedAt: new Date() })
+      .where(eq(chapters.number, 1));
+    await refreshContentRevision();
+    expect(pageRevision("/chapter/1")).toBeGreaterThan(settled[1] ?? 0);
+    expect(pageRevision("/chapter/2")).toBe(settled[2]);
   });
 
   it("keep the last 1,000 changes", async () => {

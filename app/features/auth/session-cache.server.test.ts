@@ -3,17 +3,28 @@ import { type EventReader, SessionCache } from "./session-cache.server";
 
 type User = { id: number; name: string };
 
-/** An event log in memory, as `session_events` is in the database; `fail` makes the next reads throw. */
+/**
+ * An event log in memory, as `session_events` is in the database; `fail` makes the next reads throw;
+ * `restore` puts it back to its first `keep` events (the ids go back), moving the database epoch or not.
+ */
 function eventLog() {
-  const events: number[] = [];
-  const state = { fail: false, reads: 0 };
+  let events: { id: number; userId: number }[] = [];
+  const state = { fail: false, reads: 0, epoch: "one" };
   const read: EventReader = async (after) => {
     state.reads++;
     if (state.fail) throw new Error("the database went away");
-    if (after === undefined) return { last: events.length, userIds: [] };
-    return { last: events.length, userIds: events.slice(after) };
+    const newest = events.at(-1)?.id ?? 0;
+    if (after === undefined || newest <= after)
+      return { epoch: state.epoch, newest, last: after ?? newest, userIds: [] };
+    const since = events.filter((event) => event.id > after);
+    return { epoch: state.epoch, newest, last: newest, userIds: since.map((event) => event.userId) };
   };
-  return { read, state, note: (userId: number) => events.push(userId) };
+  const note = (userId: number) => events.push({ id: (events.at(-1)?.id ?? 0) + 1, userId });
+  const restore = (keep: number, epoch = state.epoch) => {
+    events = events.slice(0, keep);
+    state.epoch = epoch;
+  };
+  return { read, state, note, restore };
 }
 
 /** A loader that counts its calls (each one a database query in the app). */
@@ -160,6 +171,46 @@ describe("SessionCache", () => {
     const before = cache.generation(bram.id);
     for (const id of [10, 11, 12, 13]) cache.forgetUser(id);
     expect(cache.generation(bram.id)).not.toBe(before);
+  });
+
+  it("forgets everything when a restore moved the database epoch, and follows on from the newest event", async () => {
+    const log = eventLog();
+    for (const id of [ayla.id, bram.id, bram.id]) log.note(id);
+    const cache = new SessionCache<User>(log.read);
+    await cache.poll();
+    const first = loader(ayla);
+    await cache.get("a", first.load);
+    const generation = cache.generation(ayla.id);
+    // Restored as it was, ids and all: only the epoch says the sessions behind them may be gone.
+    log.restore(3, "two");
+    await cache.poll();
+    expect(cache.size).toBe(0);
+    expect(cache.generation(ayla.id)).not.toBe(generation);
+    await cache.get("a", first.load);
+    expect(first.calls.count).toBe(2);
+    // Events after the restore are read as usual.
+    log.note(ayla.id);
+    await cache.poll();
+    expect(cache.peek("a")).toBeUndefined();
+  });
+
+  it("forgets everything when the events went back, then reads the ones written after", async () => {
+    const log = eventLog();
+    for (const id of [bram.id, bram.id, bram.id, bram.id]) log.note(id);
+    const cache = new SessionCache<User>(log.read);
+    await cache.poll();
+    const first = loader(ayla);
+    await cache.get("a", first.load);
+    // Put back to the first two events with the same epoch (a restore that did not move it).
+    log.restore(2);
+    await cache.poll();
+    expect(cache.size).toBe(0);
+    await cache.get("a", first.load);
+    expect(cache.peek("a")).toEqual(ayla);
+    // Ayla signs out on another instance: event 3, an id this cache had read before the restore.
+    log.note(ayla.id);
+    await cache.poll();
+    expect(cache.peek("a")).toBeUndefined();
   });
 
   it("forgets a reader's sessions by their index, whatever else it holds", async () => {

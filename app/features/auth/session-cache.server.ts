@@ -1,7 +1,14 @@
 import { logger } from "~/lib/logger.server";
 
-/** What the database says happened since event `after` (or, with no `after`, where its events stand now). */
-export type EventReader = (after: number | undefined) => Promise<{ last: number; userIds: number[] }>;
+/**
+ * What the database says happened since event `after`: the readers named by the events after it, up to event
+ * `last`; with no `after`, or when the events end at or before it, none (`last` is then `after`). With the
+ * database epoch (db/epoch.server.ts) and the newest event's id, by which a follower sees that the events
+ * were put back by a restore (ADR 61).
+ */
+export type EventReader = (
+  after: number | undefined,
+) => Promise<{ epoch: string; newest: number; last: number; userIds: number[] }>;
 
 type Entry<T> = { value: T; until: number };
 
@@ -11,7 +18,10 @@ type Entry<T> = { value: T; until: number };
  * deadline (the session's expiry, its idle timeout, or the next time its last-seen mark is due), an event for
  * its reader (`session_events`, written by database triggers whichever instance made the change, read every
  * 250 ms), or a change made by this instance (`forgetUser`, at once). Until the events have been read once,
- * and whenever they cannot be read, nothing is kept: every lookup goes to the database.
+ * and whenever they cannot be read, nothing is kept: every lookup goes to the database. When a restore put the
+ * events back (the database epoch moved, or the newest event is older than the last one read), everything is
+ * forgotten and the events are followed on from the newest: the restored events' ids may be ones already read,
+ * and a restore deletes sessions without an event (ADR 61).
  */
 export class SessionCache<T extends { id: number }> {
   private readonly entries = new Map<string, Entry<T>>();
@@ -19,6 +29,8 @@ export class SessionCache<T extends { id: number }> {
   private readonly keysOf = new Map<number, Set<string>>();
   /** The last event read; undefined while the events cannot be trusted (not started, or the read failed). */
   private last: number | undefined;
+  /** The database epoch `last` belongs to. */
+  private dataEpoch: string | undefined;
   /** Moves whenever readers are forgotten: a lookup that started before may not keep what it found. */
   private epoch = 0;
   /** The epoch each reader was last forgotten at (`generation`); none for a reader not forgotten since… */
@@ -97,13 +109,21 @@ export class SessionCache<T extends { id: number }> {
     this.allForgottenAt = this.epoch;
   }
 
-  /** Reads the events since the last one read and forgets their readers; on failure, forgets everything. */
+  /**
+   * Reads the events since the last one read and forgets their readers; on failure, forgets everything; after
+   * a restore (or the first read), forgets everything and goes on from the newest event.
+   */
   async poll(): Promise<void> {
     try {
-      const { last, userIds } = await this.readEvents(this.last);
-      if (this.last === undefined) this.forgetAll();
-      for (const userId of new Set(userIds)) this.forgetUser(userId);
-      this.last = last;
+      const read = await this.readEvents(this.last);
+      if (this.last === undefined || read.epoch !== this.dataEpoch || read.newest < this.last) {
+        this.forgetAll();
+        this.dataEpoch = read.epoch;
+        this.last = read.newest;
+        return;
+      }
+      for (const userId of new Set(read.userIds)) this.forgetUser(userId);
+      this.last = read.last;
     } catch (error) {
       if (this.last !== undefined) logger.warn({ err: error }, "session events poll failed");
       this.last = undefined;

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, lt, max, ne, sql } from "drizzle-orm";
 import { type Database, db, getDatabase } from "#db/client.server";
+import { databaseEpochValue } from "#db/epoch.server";
 import { readingSettings, sessionEvents, sessions, users } from "#db/schema";
 import { CART_COOKIE, cartCookie, readCartCookie } from "~/features/cart/cookie.server";
 import { mergeIntoCart } from "~/features/cart/queries.server";
@@ -258,9 +259,10 @@ const EVENTS_KEPT_MS = 10 * 60 * 1000;
 const EVENTS_PER_READ = 1000;
 
 /**
- * Reads `session_events` for a session cache (ADR 49): with no `after`, where they stand (the newest id);
- * else the readers named since, a thousand at most a read (the rest at the next). Now and then it also
- * deletes events older than ten minutes.
+ * Reads `session_events` for a session cache (ADR 49): the database epoch and the newest event's id (ADR 61),
+ * and the readers named since `after`, a thousand at most a read (the rest at the next); with no `after`, or
+ * no event past it, that first statement alone. Now and then it also deletes events older than ten minutes,
+ * all but the newest, so the newest id still says where the events stand after a quiet spell.
  */
 export function sessionEventReader(database: () => Database): EventReader {
   let reads = 0;
@@ -268,20 +270,25 @@ export function sessionEventReader(database: () => Database): EventReader {
     if (++reads % 240 === 0)
       await database()
         .delete(sessionEvents)
-        .where(lt(sessionEvents.createdAt, new Date(Date.now() - EVENTS_KEPT_MS)));
-    if (after === undefined) {
-      const [row] = await database()
-        .select({ last: max(sessionEvents.id) })
-        .from(sessionEvents);
-      return { last: Number(row?.last ?? 0), userIds: [] };
-    }
+        .where(
+          and(
+            lt(sessionEvents.createdAt, new Date(Date.now() - EVENTS_KEPT_MS)),
+            lt(sessionEvents.id, sql`(select max(${sessionEvents.id}) from ${sessionEvents})`),
+          ),
+        );
+    const [head] = await database()
+      .select({ epoch: databaseEpochValue, newest: max(sessionEvents.id) })
+      .from(sessionEvents);
+    const epoch = head?.epoch ?? "";
+    const newest = Number(head?.newest ?? 0);
+    if (after === undefined || newest <= after) return { epoch, newest, last: after ?? newest, userIds: [] };
     const rows = await database()
       .select({ id: sessionEvents.id, userId: sessionEvents.userId })
       .from(sessionEvents)
       .where(gt(sessionEvents.id, after))
       .orderBy(asc(sessionEvents.id))
       .limit(EVENTS_PER_READ);
-    return { last: rows.at(-1)?.id ?? after, userIds: rows.map((row) => row.userId) };
+    return { epoch, newest, last: rows.at(-1)?.id ?? after, userIds: rows.map((row) => row.userId) };
   };
 }
 

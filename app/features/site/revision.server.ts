@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, lte } from "drizzle-orm";
 import { db } from "#db/client.server";
+import { databaseEpochValue } from "#db/epoch.server";
 import { contentChanges, contentRevision } from "#db/schema";
 import { logger } from "~/lib/logger.server";
 
@@ -11,6 +12,12 @@ import { logger } from "~/lib/logger.server";
  * two positions: `broad`, the last change that was not one chapter's text, which retires everything; and per
  * chapter, its last text change since, which retires that chapter's pages and the pages listing chapters.
  * Without the poll (tests, scripts) nothing is memoised: every read goes to the database.
+ *
+ * A restore puts the counters and `content_changes` back to the backup's, possibly to values this instance
+ * has already given out for other content. So the revisions given out are the database's plus a `base`, and
+ * when the database epoch moved (db/epoch.server.ts) or a counter went back, the base is raised so that every
+ * revision given out after is above every one given out before: nothing kept under an earlier one is taken
+ * for the restored data's, and the restored `content_changes` are not read as changes (ADR 61).
  */
 const state: {
   /** The revision last read: every change. */
@@ -20,10 +27,16 @@ const state: {
   /** Chapter number → the revision of its last text change after `broad`. */
   texts: Map<number, number>;
   comments?: number;
+  /** What the revisions given out add to the database's counters; raised when the data is replaced. */
+  base: { revision: number; comments: number };
+  /** The data last read (its epoch and counters): kept through a failed read, to tell a restore from an outage. */
+  source?: Position;
   timer?: NodeJS.Timeout;
   /** The read in progress: reads run one at a time, each from where the last ended. */
   reading: Promise<void>;
-} = { texts: new Map(), reading: Promise.resolve() };
+} = { texts: new Map(), base: { revision: 0, comments: 0 }, reading: Promise.resolve() };
+
+type Position = { epoch: string; revision: number; comments: number };
 
 /** Both counters: the content's, and the comments' (moved by comments and hearts, ADR 47). */
 export async function readRevisions(): Promise<{ revision: number; comments: number }> {
@@ -73,32 +86,65 @@ function forget() {
   state.texts = new Map();
 }
 
+/** Both counters and the database epoch, in one statement. */
+async function readPosition(): Promise<Position> {
+  const [row] = await db()
+    .select({
+      epoch: databaseEpochValue,
+      revision: contentRevision.revision,
+      comments: contentRevision.comments,
+    })
+    .from(contentRevision)
+    .where(eq(contentRevision.id, 1));
+  return { epoch: row?.epoch ?? "", revision: row?.revision ?? 0, comments: row?.comments ?? 0 };
+}
+
+/**
+ * Whether `read` is the data `source` was read from, moved on: the same epoch and no counter gone back. Not
+ * so after a restore, whatever the restored counters are.
+ */
+function sameData(source: Position, read: Position): boolean {
+  return read.epoch === source.epoch && read.revision >= source.revision && read.comments >= source.comments;
+}
+
 /** Reads both counters and, when the content's moved, what moved it. */
 async function readOnce(): Promise<void> {
-  const read = await readRevisions();
-  const known = state.revision;
-  if (known === undefined || state.broad === undefined || read.revision < known) {
-    // The first read, after a lost database, or a database put back to an earlier state.
-    state.broad = read.revision;
+  const read = await readPosition();
+  const source = state.source;
+  const same = source !== undefined && sameData(source, read);
+  if (!same && source !== undefined) {
+    // Another copy of the data: what is given out next goes on above the last given out (source + base).
+    state.base = {
+      revision: source.revision + state.base.revision + 1 - read.revision,
+      comments: source.comments + state.base.comments + 1 - read.comments,
+    };
+  }
+  const revision = read.revision + state.base.revision;
+  const known = same ? state.revision : undefined;
+  if (!same || known === undefined || state.broad === undefined) {
+    // The first read, after a lost database, or another copy of the data (a restore).
+    state.broad = revision;
     state.texts = new Map();
-  } else if (read.revision > known) {
+  } else if (revision > known) {
     const changes = await db()
       .select()
       .from(contentChanges)
-      .where(and(gt(contentChanges.revision, known), lte(contentChanges.revision, read.revision)))
+      .where(and(gt(contentChanges.revision, source.revision), lte(contentChanges.revision, read.revision)))
       .orderBy(asc(contentChanges.revision));
     // A move without its row (pruned, a restore's, one made by hand) may have changed anything.
     const textsOnly =
-      changes.length === read.revision - known && changes.every((change) => change.chapterNumber !== null);
+      changes.length === revision - known && changes.every((change) => change.chapterNumber !== null);
     if (textsOnly) {
-      for (const change of changes) state.texts.set(change.chapterNumber as number, change.revision);
+      for (const change of changes)
+        state.texts.set(change.chapterNumber as number, change.revision + state.base.revision);
     } else {
-      state.broad = read.revision;
+      state.broad = revision;
       state.texts = new Map();
     }
   }
-  state.revision = read.revision;
-  state.comments = read.comments;
+  state.revision = revision;
+  state.comments = read.comments + state.base.comments;
+  state.source = read;
 }
 
 /** Queues a read after the one in progress. A failed read forgets everything, so nothing kept is trusted. */
@@ -143,6 +189,8 @@ export function stopRevisionPoll(): void {
   clearInterval(state.timer);
   state.timer = undefined;
   forget();
+  state.source = undefined;
+  state.base = { revision: 0, comments: 0 };
 }
 
 /**
