@@ -1,8 +1,6 @@
 import { useSyncExternalStore } from "react";
 import { useRouteLoaderData } from "react-router";
 
-type RootData = { timeZone?: string } | undefined;
-
 /**
  * The zone dates are written in: the one the page was rendered in (the root loader's, from the `tz` cookie)
  * while hydrating, so the browser's first render is the server's; after that the `tz` cookie's. They differ
@@ -11,7 +9,7 @@ type RootData = { timeZone?: string } | undefined;
  * and the root's data, loaded once, does not say it.
  */
 export function useTimeZone(): string {
-  const rendered = (useRouteLoaderData("root") as RootData)?.timeZone ?? "UTC";
+  const rendered = (useRouteLoaderData("root") as { timeZone?: string } | undefined)?.timeZone ?? "UTC";
   return useSyncExternalStore(
     subscribe,
     () => cookieZone() ?? rendered,
@@ -22,24 +20,12 @@ export function useTimeZone(): string {
 /** The cookie is set once by the boot script (app/boot.ts) and read at each render: nothing to follow. */
 const subscribe = () => () => {};
 
-let checked: { cookie: string; zone: string | undefined } | undefined;
-
-/** The `tz` cookie's zone when it is one this browser knows, remembered per cookie string. */
+/** The `tz` cookie's zone when it is one this browser knows (an unknown one would make dates throw). */
 function cookieZone(): string | undefined {
-  let cookie = "";
   try {
-    cookie = document.cookie;
+    const zone = decodeURIComponent(/(?:^|; )tz=([^;]+)/.exec(document.cookie)?.[1] ?? "");
+    return zone ? new Intl.DateTimeFormat("en", { timeZone: zone }).resolvedOptions().timeZone : undefined;
   } catch {
-    // A sandboxed frame cannot read cookies: the rendered zone.
+    return undefined;
   }
-  if (checked?.cookie === cookie) return checked.zone;
-  let zone = /(?:^|;\s*)tz=([^;]*)/.exec(cookie)?.[1];
-  try {
-    if (zone)
-      zone = new Intl.DateTimeFormat("en", { timeZone: decodeURIComponent(zone) }).resolvedOptions().timeZone;
-  } catch {
-    zone = undefined;
-  }
-  checked = { cookie, zone };
-  return zone;
 }
