@@ -22,7 +22,6 @@ import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.serve
 import { releaseTimeMs } from "~/lib/clock.server";
 import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
-import { describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { mediaStoreFor, setMediaStore } from "~/lib/media-store.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
@@ -31,6 +30,7 @@ import { startAdminSocket } from "./admin-socket";
 import { bodyLimit } from "./body-limit";
 import { answeringDatabaseOutages } from "./database-outage";
 import { securityHeaders } from "./headers";
+import { lastWordOnError } from "./last-word";
 import { serveMedia } from "./media";
 import { isAllowedMethod, refuseConnect, sendMethodNotAllowed } from "./methods";
 import { originCheck } from "./origin-check";
@@ -216,20 +216,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     }),
   );
 
-  // The last word on an error: one JSON line with a code (never the error's message, which can hold a
-  // query's parameters, nor a stack), and a short answer. A 4xx an error asks for (a missing /media file)
-  // is the client's, logged at debug.
-  app.use((error: unknown, req: express.Request, res: express.Response, _next: express.NextFunction) => {
-    const { code, status } = describeError(error);
-    const line = { requestId: res.locals.requestId, code, status, method: req.method };
-    if (status >= 500) logger.error(line, "request failed");
-    else logger.debug(line, "request refused");
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    res.status(status).type("text/plain").set("Cache-Control", "no-store").end(http.STATUS_CODES[status]);
-  });
+  app.use(lastWordOnError);
 
   const server = http.createServer((req, res) => {
     const requestId = beginRequest(req, res);
