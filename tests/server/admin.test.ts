@@ -7,7 +7,7 @@ import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
 import { chapterForm } from "../support/admin";
-import { Client, registerReader } from "../support/http";
+import { buyArtPrint, Client, registerReader } from "../support/http";
 import { waitForMail } from "../support/mail";
 import { type RunningServer, startServer } from "../support/server";
 
@@ -63,21 +63,6 @@ beforeAll(async () => {
   await buyArtPrint(reader);
 }, 60_000);
 
-/** Cart, checkout and the test provider's approval, as a reader's browser posts them. */
-async function buyArtPrint(client: Client) {
-  const added = await client.post("/cart", { intent: "add", productId: "3", variantId: "1", quantity: "1" });
-  expect(added.status).toBe(302);
-  const checkout = await client.post("/checkout", {
-    shipName: "Ilse Marrow",
-    shipLine1: "12 Lantern Row",
-    shipCity: "New Lumen",
-    shipPostalCode: "NL-1207",
-    shipCountry: "GB",
-  });
-  expect(checkout.status).toBe(303);
-  const paid = await client.post(checkout.headers.get("location") ?? "", { decision: "approve" });
-  expect(paid.status).toBe(302);
-}
 afterAll(async () => {
   await server?.stop();
   fs.rmSync(dataDir, { recursive: true, force: true });

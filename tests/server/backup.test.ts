@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { openDatabase } from "#db/client.server";
-import { Client, registerReader } from "../support/http";
+import { buyArtPrint, Client, registerReader } from "../support/http";
 import { waitFor } from "../support/poll";
 import { createPostgresDatabase } from "../support/postgres";
 import { freePort, type RunningServer, spawnServer, startServer, waitUntilReady } from "../support/server";
@@ -191,20 +191,7 @@ describe("backup and restore with npm run db", () => {
       const client = new Client(source.url);
       const name = await registerReader(client, pgliteDir, "mover");
       expect((await client.post("/chapter/4", { intent: "unlock" })).status).toBe(200);
-      expect(
-        (await client.post("/cart", { intent: "add", productId: "3", variantId: "1", quantity: "1" })).status,
-      ).toBe(302);
-      const checkout = await client.post("/checkout", {
-        shipName: "Ilse Marrow",
-        shipLine1: "12 Lantern Row",
-        shipCity: "New Lumen",
-        shipPostalCode: "NL-1207",
-        shipCountry: "GB",
-      });
-      expect(checkout.status).toBe(303);
-      expect(
-        (await client.post(checkout.headers.get("location") ?? "", { decision: "approve" })).status,
-      ).toBe(302);
+      await buyArtPrint(client);
       const seen = await readerView(client);
       expect(seen).toEqual({
         balance: seen.balance,

@@ -1,3 +1,4 @@
+import { expect } from "vitest";
 import { waitForMail } from "./mail";
 import { unique } from "./unique";
 
@@ -102,4 +103,20 @@ export async function registerReader(
   if (response.status !== 302) throw new Error(`registration answered ${response.status}`);
   if (confirmed) await confirmAddress(client, dataDir, `${name}@example.com`);
   return name;
+}
+
+/** Cart, checkout and the test provider's approval, as a reader's browser posts them. */
+export async function buyArtPrint(client: Client) {
+  const added = await client.post("/cart", { intent: "add", productId: "3", variantId: "1", quantity: "1" });
+  expect(added.status).toBe(302);
+  const checkout = await client.post("/checkout", {
+    shipName: "Ilse Marrow",
+    shipLine1: "12 Lantern Row",
+    shipCity: "New Lumen",
+    shipPostalCode: "NL-1207",
+    shipCountry: "GB",
+  });
+  expect(checkout.status).toBe(303);
+  const paid = await client.post(checkout.headers.get("location") ?? "", { decision: "approve" });
+  expect(paid.status).toBe(302);
 }
