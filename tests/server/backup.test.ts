@@ -128,7 +128,7 @@ describe("backup and restore with npm run db", () => {
     } = await pgliteSnapshot(dataDir);
     const { content_revision: __, ...wanted } = backedUp;
     expect(restored).toEqual(wanted);
-  });
+  }, 180_000);
 
   it.runIf(inject("postgres"))(
     "backs up PostgreSQL with pg_dump and restores it with pg_restore",

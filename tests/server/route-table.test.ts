@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import routes from "~/routes";
@@ -20,9 +22,10 @@ const site = "Crimson Covenant";
 /**
  * Sample requests for each route of app/routes.ts. `translated`: the page's name is interface words, so the
  * title differs by language (a chapter's or product's name is the author's, the same in every language).
- * `signedIn`: asked by a registered reader. Resource routes answer no page: listed so a new route is seen.
+ * `signedIn`: asked by a registered reader; `secondStep`: by a browser at a sign-in's second step (an author's
+ * password given on a new device: ADR 65). Resource routes answer no page: listed so a new route is seen.
  */
-type Sample = { path: string; status: number; translated: boolean; signedIn?: boolean };
+type Sample = { path: string; status: number; translated: boolean; signedIn?: boolean; secondStep?: boolean };
 const pages: Record<string, Sample[] | "resource"> = {
   "": [{ path: "/", status: 200, translated: false }],
   about: [{ path: "/about", status: 200, translated: true }],
@@ -79,6 +82,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   privacy: [{ path: "/privacy", status: 200, translated: false }],
   preferences: "resource",
   login: [{ path: "/login", status: 200, translated: true }],
+  "login/verify": [{ path: "/login/verify", status: 200, translated: true, secondStep: true }],
+  "login/verify/passkey": "resource",
   register: [{ path: "/register", status: 200, translated: true }],
   welcome: [{ path: "/welcome", status: 200, translated: true, signedIn: true }],
   "confirm-email": [
@@ -98,6 +103,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   "account/supporter": [{ path: "/account/supporter", status: 200, translated: true, signedIn: true }],
   "account/subscription": [{ path: "/account/subscription", status: 200, translated: true, signedIn: true }],
   settings: [{ path: "/settings", status: 200, translated: true, signedIn: true }],
+  "settings/security": [{ path: "/settings/security", status: 200, translated: true, signedIn: true }],
+  "settings/security/passkey": "resource",
   achievements: [{ path: "/achievements", status: 200, translated: true, signedIn: true }],
   coins: [{ path: "/coins", status: 200, translated: true }],
   checkout: [{ path: "/checkout", status: 200, translated: true, signedIn: true }],
@@ -183,11 +190,25 @@ let server: RunningServer;
 let reader: Client;
 /** The reader's test checkout page, started in `beforeAll` (where the reader also reads chapter 2). */
 let checkout = "";
+/** A browser an author gave their password on, asked for the sign-in's second step (`beforeAll`). */
+let secondStep: Client;
 
 beforeAll(async () => {
   server = await startServer({ DATA_DIR: dataDir });
   reader = new Client(server.url);
   await registerReader(reader, dataDir, "titles");
+  const author = await registerReader(new Client(server.url), dataDir, "titlesauthor");
+  await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "scripts/admin.ts", "grant-author", `${author}@example.com`],
+    { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn" } },
+  );
+  secondStep = new Client(server.url);
+  const signIn = await secondStep.post("/login", {
+    email: `${author}@example.com`,
+    password: "first secret",
+  });
+  expect(signIn.headers.get("location")).toBe("/login/verify");
   checkout = (await reader.post("/coins", { packKey: "coins-5" })).headers.get("location") ?? "";
   expect(checkout).toMatch(/^\/pay\/test\/./);
   // Part way through chapter 2, with a bookmark, as the reader's page reports it.
@@ -231,10 +252,10 @@ describe("page titles", () => {
   const samples = Object.values(pages).flatMap((value) => (value === "resource" ? [] : value));
   it.each(samples)(
     "$path names itself in each language",
-    async ({ path: page, status, translated, signedIn }) => {
+    async ({ path: page, status, translated, signedIn, secondStep: atSecondStep }) => {
       const titles: string[] = [];
       for (const language of languages) {
-        const client = signedIn ? reader : new Client(server.url);
+        const client = signedIn ? reader : atSecondStep ? secondStep : new Client(server.url);
         const response = await client.get(page.replace("/pay/test/{checkout}", checkout), {
           "accept-language": language,
         });

@@ -54,7 +54,7 @@ export function spawnServer(env: Record<string, string>): RunningServer {
 }
 
 /** Waits until the server answers /healthz with 200; fails at once if it exits first. */
-export async function waitUntilReady(server: RunningServer, timeout = 30_000): Promise<void> {
+export async function waitUntilReady(server: RunningServer, timeout = 60_000): Promise<void> {
   let exitCode: number | null | undefined;
   void server.exited.then((code) => {
     exitCode = code;
