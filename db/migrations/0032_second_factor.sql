@@ -65,4 +65,11 @@ CREATE UNIQUE INDEX "recovery_codes_user_code" ON "recovery_codes" USING btree (
 CREATE INDEX "second_factors_user_id" ON "second_factors" USING btree ("user_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "second_factors_credential_id" ON "second_factors" USING btree ("credential_id");--> statement-breakpoint
 CREATE INDEX "sign_in_challenges_user_id" ON "sign_in_challenges" USING btree ("user_id");--> statement-breakpoint
-ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_via_known" CHECK ("audit_log"."via" in ('admin', 'cli', 'account'));
+ALTER TABLE "audit_log" ADD CONSTRAINT "audit_log_via_known" CHECK ("audit_log"."via" in ('admin', 'cli', 'account'));--> statement-breakpoint
+-- The second factor's tables hold a reader's rows: a change writes a session event for them (ADR 53), so every
+-- instance forgets the pages kept for them alone (/settings/security after an enrolment or a removal).
+CREATE TRIGGER "known_devices_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "known_devices" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();--> statement-breakpoint
+CREATE TRIGGER "passkey_enrolments_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "passkey_enrolments" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();--> statement-breakpoint
+CREATE TRIGGER "recovery_codes_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "recovery_codes" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();--> statement-breakpoint
+CREATE TRIGGER "second_factors_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "second_factors" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();--> statement-breakpoint
+CREATE TRIGGER "sign_in_challenges_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "sign_in_challenges" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();
