@@ -215,7 +215,8 @@ function pgRestoreOnce(url: string, file: string, tables: string[]): Promise<str
   const dumped = new Promise<boolean>((resolve) =>
     dump.once("close", (code) => {
       // Last in the same transaction: a new database epoch, so running servers forget what they kept (ADR 61).
-      if (code === 0) psql.stdin.end(`;\n${MOVE_EPOCH};\n`);
+      // pg_dump's script empties the search path: the site's own is put back first.
+      if (code === 0) psql.stdin.end(`;\nRESET search_path;\n${MOVE_EPOCH};\n`);
       else psql.kill();
       resolve(code === 0);
     }),
