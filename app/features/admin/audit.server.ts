@@ -2,7 +2,7 @@ import { and, desc, eq, lt, type SQL } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { auditLog, users } from "#db/schema";
 
-type Executor = Pick<ReturnType<typeof db>, "insert">;
+export type Executor = Pick<ReturnType<typeof db>, "insert">;
 
 /**
  * Who made a change: an author on a page of the admin, the operator at the command line, or an account's

@@ -142,7 +142,7 @@ async function mailCode(
       minutes: String(CHALLENGE_VALID_MS / 60_000),
     }),
   );
-  await auditSecurity(userId, "sign-in-code.sent", {});
+  await auditSecurity(userId, "sign-in-code.sent", { after: {} });
 }
 
 async function finishSignIn(request: Request, first: FirstStep, verifiedBy: string, meta: RequestMeta) {
@@ -246,14 +246,18 @@ export async function completeSecondStep(
       .where(eq(signInChallenges.id, challenge.id))
       .returning({ id: signInChallenges.id });
     if (consumed) {
-      await auditSecurity(challenge.userId, "second-factor.used", { kind, method: challenge.method });
+      await auditSecurity(challenge.userId, "second-factor.used", {
+        after: { kind, method: challenge.method },
+      });
       const first = { ...challenge, redirectTo: challenge.redirectTo };
       const cookies = await finishSignIn(request, first, `${challenge.method}+${kind}`, meta);
       return { location: challenge.redirectTo, cookies: [...cookies, clearChallengeCookie()] };
     }
   }
   await hit(throttleKey, secondStepRule);
-  await auditSecurity(challenge.userId, "second-factor.failed", { kind, method: challenge.method });
+  await auditSecurity(challenge.userId, "second-factor.failed", {
+    after: { kind, method: challenge.method },
+  });
   logger.warn(
     { event: "sign-in.second-step-failed", userId: challenge.userId, kind, ...meta },
     "second step refused",

@@ -12,7 +12,7 @@ import { and, asc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import { db } from "#db/client.server";
 import { passkeyEnrolments, recoveryCodes, secondFactors, users } from "#db/schema";
-import { recordAudit } from "~/features/admin/audit.server";
+import { type Executor, recordAudit } from "~/features/admin/audit.server";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { hashToken } from "~/lib/tokens.server";
@@ -34,18 +34,21 @@ const ENROLMENT_VALID_MS = 15 * 60 * 1000;
 export type FactorKind = "totp" | "passkey";
 export type AuditedUse = "totp" | "passkey" | "recovery-code" | "email-code";
 
-/** Writes one line of the audit log about an account's sign-in security, as its owner's act. */
+/**
+ * Writes one line of the audit log about an account's sign-in security: the owner's act, or the operator's
+ * (`via: "cli"`), inside the caller's transaction when `on` is given.
+ */
 export async function auditSecurity(
   userId: number,
   action: string,
-  after: Record<string, unknown>,
-  actor: { via: "account" | "cli" } = { via: "account" },
+  change: { before?: Record<string, unknown>; after?: Record<string, unknown> },
+  { via = "account", on = db() }: { via?: "account" | "cli"; on?: Executor } = {},
 ): Promise<void> {
-  await recordAudit(db(), actor.via === "cli" ? { via: "cli" } : { via: "account", userId }, {
+  await recordAudit(on, via === "cli" ? { via: "cli" } : { via: "account", userId }, {
     action,
     subjectType: "user",
     subjectId: userId,
-    after,
+    ...change,
   });
 }
 
@@ -152,16 +155,7 @@ export async function newRecoveryCodes(userId: number): Promise<string[]> {
     await tx
       .insert(recoveryCodes)
       .values(codes.map((code) => ({ userId, codeHash: recoveryHash(userId, code) })));
-    await recordAudit(
-      tx,
-      { via: "account", userId },
-      {
-        action: "recovery-codes.created",
-        subjectType: "user",
-        subjectId: userId,
-        after: { count: codes.length },
-      },
-    );
+    await auditSecurity(userId, "recovery-codes.created", { after: { count: codes.length } }, { on: tx });
   });
   return codes.map(shownRecoveryCode);
 }
@@ -256,7 +250,7 @@ export async function confirmTotp(
     );
   const step = factor?.secret ? totpStep(factor.secret, code, now) : undefined;
   if (step === undefined) {
-    await auditSecurity(userId, "second-factor.failed", { kind: "totp", during: "enrolment" });
+    await auditSecurity(userId, "second-factor.failed", { after: { kind: "totp", during: "enrolment" } });
     return undefined;
   }
   const first = (await listFactors(userId)).length === 0;
@@ -266,7 +260,7 @@ export async function confirmTotp(
     .where(and(eq(secondFactors.id, factorId), isNull(secondFactors.confirmedAt)))
     .returning({ id: secondFactors.id });
   if (!confirmed) return undefined;
-  await auditSecurity(userId, "second-factor.enrolled", { kind: "totp", factorId, label });
+  await auditSecurity(userId, "second-factor.enrolled", { after: { kind: "totp", factorId, label } });
   logger.info({ event: "second-factor.enrolled", kind: "totp", userId }, "second factor enrolled");
   return first || (await recoveryCodesLeft(userId)) === 0 ? newRecoveryCodes(userId) : [];
 }
@@ -284,16 +278,7 @@ export async function removeFactor(userId: number, factorId: number): Promise<bo
       .from(secondFactors)
       .where(and(eq(secondFactors.userId, userId), isNotNull(secondFactors.confirmedAt)));
     if (!left?.count) await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    await recordAudit(
-      tx,
-      { via: "account", userId },
-      {
-        action: "second-factor.removed",
-        subjectType: "user",
-        subjectId: userId,
-        before: { factorId, ...row },
-      },
-    );
+    await auditSecurity(userId, "second-factor.removed", { before: { factorId, ...row } }, { on: tx });
     return row;
   });
   if (removed)
@@ -313,15 +298,11 @@ export async function clearFactors(userId: number): Promise<number> {
       .where(eq(secondFactors.userId, userId))
       .returning({ id: secondFactors.id, kind: secondFactors.kind });
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    await recordAudit(
-      tx,
-      { via: "cli" },
-      {
-        action: "second-factor.cleared",
-        subjectType: "user",
-        subjectId: userId,
-        before: { factors: removed.map((row) => row.kind) },
-      },
+    await auditSecurity(
+      userId,
+      "second-factor.cleared",
+      { before: { factors: removed.map((row) => row.kind) } },
+      { via: "cli", on: tx },
     );
     return removed.length;
   });
@@ -455,7 +436,7 @@ export async function registerPasskey(
       return undefined;
     });
   if (!verified?.verified || !verified.registrationInfo) {
-    await auditSecurity(userId, "second-factor.failed", { kind: "passkey", during: "enrolment" });
+    await auditSecurity(userId, "second-factor.failed", { after: { kind: "passkey", during: "enrolment" } });
     return undefined;
   }
   const { credential } = verified.registrationInfo;
@@ -475,7 +456,9 @@ export async function registerPasskey(
     .onConflictDoNothing()
     .returning({ id: secondFactors.id });
   if (!row) return undefined;
-  await auditSecurity(userId, "second-factor.enrolled", { kind: "passkey", factorId: row.id, label });
+  await auditSecurity(userId, "second-factor.enrolled", {
+    after: { kind: "passkey", factorId: row.id, label },
+  });
   logger.info({ event: "second-factor.enrolled", kind: "passkey", userId }, "second factor enrolled");
   return first || (await recoveryCodesLeft(userId)) === 0 ? newRecoveryCodes(userId) : [];
 }
