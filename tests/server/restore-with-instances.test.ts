@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -9,7 +8,7 @@ import { openDatabase } from "#db/client.server";
 import { Client, registerReader } from "../support/http";
 import { waitFor } from "../support/poll";
 import { createPostgresDatabase } from "../support/postgres";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
+import { type RunningServer, startInstances } from "../support/server";
 
 /**
  * `npm run db -- restore` on PostgreSQL while two app instances run on the database (ADR 61): the restore
@@ -29,17 +28,7 @@ describe.runIf(inject("postgres"))("a restore while two instances run on Postgre
   let reader = "";
   beforeAll(async () => {
     database = await createPostgresDatabase();
-    for (let i = 0; i < 2; i++) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-restore-"));
-      dirs.push(dir);
-      const server = spawnServer({
-        PORT: String(await freePort()),
-        DATA_DIR: dir,
-        DATABASE_URL: database.url,
-      });
-      servers.push(server);
-      await waitUntilReady(server);
-    }
+    await startInstances(database.url, { count: 2, prefix: "cc-restore-", servers, dirs });
     const [a] = servers as [RunningServer];
     reader = await registerReader(new Client(a.url), a.env.DATA_DIR ?? "", "restored");
   });

@@ -1,13 +1,11 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { chapterForm } from "../support/admin";
 import { Client, registerReader } from "../support/http";
 import { waitFor } from "../support/poll";
 import { createPostgresDatabase } from "../support/postgres";
-import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
+import { type RunningServer, startInstances } from "../support/server";
 
 /**
  * Two app instances on one PostgreSQL database, as behind a load balancer: nothing a reader does on one is
@@ -21,18 +19,7 @@ describe.runIf(inject("postgres"))("two instances on one PostgreSQL", () => {
   const dirs: string[] = [];
   beforeAll(async () => {
     database = await createPostgresDatabase();
-    // The first migrates and loads the content; the second starts on the ready database.
-    for (let i = 0; i < 2; i++) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-two-"));
-      dirs.push(dir);
-      const server = spawnServer({
-        PORT: String(await freePort()),
-        DATA_DIR: dir,
-        DATABASE_URL: database.url,
-      });
-      servers.push(server);
-      await waitUntilReady(server);
-    }
+    await startInstances(database.url, { count: 2, prefix: "cc-two-", servers, dirs });
   });
   afterAll(async () => {
     for (const server of servers) expect(await server.stop()).toBe(0);

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { waitFor } from "./poll";
 
 export type RunningServer = {
@@ -86,4 +89,28 @@ export async function startServer(
     throw error;
   });
   return server;
+}
+
+/**
+ * Starts `count` built servers on one PostgreSQL database, one after the other (the first migrates and loads
+ * the content; the others start on the ready database), each with a data directory of its own named
+ * `prefix…`. Servers and directories are pushed as they are made, so the caller's cleanup finds them all
+ * even when a later one fails to start.
+ */
+export async function startInstances(
+  databaseUrl: string,
+  {
+    count,
+    prefix,
+    servers,
+    dirs,
+  }: { count: number; prefix: string; servers: RunningServer[]; dirs: string[] },
+): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    dirs.push(dir);
+    const server = spawnServer({ PORT: String(await freePort()), DATA_DIR: dir, DATABASE_URL: databaseUrl });
+    servers.push(server);
+    await waitUntilReady(server);
+  }
 }
