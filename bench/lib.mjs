@@ -257,3 +257,22 @@ export async function startBaseline(html) {
     },
   };
 }
+
+/** Of several runs of the same load, the one with the most requests a second. */
+export const best = (...runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+
+/**
+ * The baseline's figure (`baselineBr`) for a bench part run on its own: the bare server sending `app`'s
+ * chapter page, brotli, warmed up for 3 s, then the best of three runs. `npm run bench` measures it once,
+ * interleaved with the chapter pages (run.mjs), and a part run inside it finds it in `results.runs`.
+ */
+export async function measureBaseline(app) {
+  const baseline = await startBaseline(await fetchText(`${app.base}/chapter/1`));
+  const br = { "Accept-Encoding": "br" };
+  try {
+    wrkRun(`${baseline.base}/chapter/1`, br, 3);
+    return best(...[0, 1, 2].map(() => wrkRun(`${baseline.base}/chapter/1`, br, duration)));
+  } finally {
+    await baseline.stop();
+  }
+}

@@ -11,6 +11,7 @@ import { chromium } from "../chromium.mjs";
 import { measureCacheMiss } from "./cache-miss.mjs";
 import {
   args,
+  best,
   connections,
   duration,
   fetchText,
@@ -124,7 +125,6 @@ const baseline = await startBaseline(chapterHtml);
 // The comparisons run three times, interleaved, every other round in reverse order (on this machine a run
 // straight after another is slower), and keep the best of each: at 40,000-70,000 requests a second a
 // passing hiccup moves one run by 20 %, and it should not decide a ratio.
-const best = (...runs) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
 // The signed-in reader's chapter page is compared in the same rounds: measured minutes after the baseline,
 // its ratio moved with the machine (0.26-0.33 for the same code).
 const compared = [
