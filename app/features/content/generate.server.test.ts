@@ -1,10 +1,11 @@
-import { inArray, like } from "drizzle-orm";
+import { eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { readingDays, readingProgress, users } from "#db/schema";
+import { readingDays, readingProgress, sessions, users } from "#db/schema";
+import { hashToken } from "~/lib/tokens.server";
 import { countWords } from "~/lib/words";
 import { drivers, openTestDatabase } from "../../../tests/support/database";
-import { generateLargeSerial, insertGeneratedReaders } from "./generate.server";
+import { generateLargeSerial, insertGeneratedReaders, insertGeneratedSessions } from "./generate.server";
 
 describe("generateLargeSerial", () => {
   it("makes 1,000 chapters of 3,000-5,000 words in 10 volumes, the same every time", () => {
@@ -47,5 +48,25 @@ describe.each(drivers)("insertGeneratedReaders on %s", (driver) => {
   it("refuses a count that is not a whole number from 1 to 1,000,000", async () => {
     for (const count of [0, -1, 1.5, Number.NaN, 1_000_001])
       await expect(insertGeneratedReaders(handle.db, count)).rejects.toThrow(/count/);
+  });
+
+  it("signs in the first generated readers, one new session each, stored as the cookie's hash", async () => {
+    const cookies = await insertGeneratedSessions(handle.db, 20);
+    expect(new Set(cookies).size).toBe(20);
+    const stored = await handle.db
+      .select({ userId: sessions.userId, email: users.email })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(
+        inArray(
+          sessions.tokenHash,
+          cookies.map((cookie) => hashToken(cookie.replace(/^session=/, ""))),
+        ),
+      );
+    expect(stored.map((row) => row.email).sort()).toEqual(
+      Array.from({ length: 20 }, (_, i) => `reader${String(i + 1).padStart(5, "0")}@readers.example`),
+    );
+    await expect(insertGeneratedSessions(handle.db, 31)).rejects.toThrow(/only 30 generated readers/);
+    await expect(insertGeneratedSessions(handle.db, 0)).rejects.toThrow(/count/);
   });
 });

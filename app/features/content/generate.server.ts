@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "#db/client.server";
+import { hashToken, randomToken } from "~/lib/tokens.server";
 import type { ContentBundle } from "./files.server";
 
 /**
@@ -140,4 +141,27 @@ export async function insertGeneratedReaders(database: Database, count = 10_000)
     )
     select count(*)::int as added from added`)) as unknown as { rows: { added: number }[] };
   return result.rows[0]?.added ?? 0;
+}
+
+/**
+ * Signed-in sessions for the generated readers (`npm run content -- generate-sessions <count> <file>`): one
+ * new session each for `reader00001`… up to `count` (made by `generate-readers` first), so a bench can load the
+ * site as thousands of distinct signed-in readers without signing each in (a password hash each would take
+ * minutes). Returns the session cookies (`session=<token>`), one per reader in account order; only the tokens'
+ * hashes are stored, as for every session.
+ */
+export async function insertGeneratedSessions(database: Database, count: number): Promise<string[]> {
+  if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new Error("count: 1 to 1,000,000");
+  const readers = (await database.execute(sql`
+    select id from users where username like 'reader%' and email like '%@readers.example'
+    order by username limit ${count}`)) as unknown as { rows: { id: number }[] };
+  if (readers.rows.length < count)
+    throw new Error(`only ${readers.rows.length} generated readers: run generate-readers ${count} first`);
+  const made = readers.rows.map(({ id }) => ({ id, token: randomToken() }));
+  await database.execute(sql`
+    insert into sessions (token_hash, user_id, remember, expires_at, verified_by)
+    select hash, id, true, now() + interval '30 days', 'generated'
+    from json_to_recordset(${JSON.stringify(made.map(({ id, token }) => ({ id, hash: hashToken(token) })))}::json)
+      as t(hash text, id int)`);
+  return made.map(({ token }) => `session=${token}`);
 }
