@@ -62,9 +62,9 @@ export default defineConfig(({ isSsrBuild, command }) => ({
     : {
         // Terser, three passes: 0.2 KB (brotli) less on every page than the default minifier, for about 9 s
         // more per build (ADR 48).
-        // No preload wrapper around dynamic imports: the boot script preloads what a page starts with, and
-        // the rest (the side menu, the catalogues of another language) is asked for ahead of use; Vite's
-        // wrapper cost every page about 0.5 KB (brotli): its lists of each dynamic chunk's imports.
+        // No lists of a dynamic chunk's own imports to preload with it (0.5 KB brotli on every page): the boot
+        // script preloads what a page starts with, and the rest (the side menu, another language's
+        // catalogue) is asked for ahead of use.
         modulePreload: false,
         minify: "terser",
         terserOptions: { module: true, ecma: 2020, compress: { passes: 3 }, format: { comments: false } },
