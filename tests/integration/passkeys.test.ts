@@ -1,12 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { passkeyEnrolments, signInChallenges } from "#db/schema";
 import { lookUpSessionToken } from "~/features/auth/session.server";
+import { confirmTotp, listFactors, startTotp, totpCode } from "~/features/two-factor/factors.server";
 import { getEnv } from "~/lib/env.server";
 import { action as loginAction } from "~/routes/auth/login";
 import { action as verifyAction } from "~/routes/auth/login-verify";
@@ -244,5 +245,37 @@ describe.each(drivers)("passkeys on %s", (driver) => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it("writes an enrolment whole or not at all: when its recovery codes cannot be written, no factor is added", async () => {
+    const reader = await createReader({ prefix: "whole" });
+    // The database refuses this account's recovery codes, as a connection lost at that moment would.
+    await db().execute(
+      sql.raw(`create or replace function refuse_codes() returns trigger language plpgsql as
+        $$ begin raise exception 'recovery codes refused'; end $$`),
+    );
+    await db().execute(
+      sql.raw(`create trigger refuse_codes_${reader.id} before insert on recovery_codes for each row
+        when (new.user_id = ${reader.id}) execute function refuse_codes()`),
+    );
+    const key = softwarePasskey(origin());
+    const { challenge } = await enrolOptions(reader);
+    const made = JSON.stringify(key.register(challenge));
+    const { factorId, secret } = await startTotp(reader, "Site");
+    const code = totpCode(secret);
+    try {
+      await expect(enrol(reader, made)).rejects.toThrow(/recovery_codes/);
+      await expect(confirmTotp(reader.id, factorId, code, "")).rejects.toThrow(/recovery_codes/);
+      expect(await listFactors(reader.id)).toEqual([]);
+    } finally {
+      await db().execute(sql.raw(`drop trigger refuse_codes_${reader.id} on recovery_codes`));
+    }
+    // Nothing was used up: the same answer and the same code enrol now, each with the codes to show.
+    expect(await enrol(reader, made)).toMatchObject({
+      status: 200,
+      body: { recoveryCodes: expect.any(Array) },
+    });
+    expect(await confirmTotp(reader.id, factorId, code, "")).toEqual([]);
+    expect((await listFactors(reader.id)).map((factor) => factor.kind).sort()).toEqual(["passkey", "totp"]);
   });
 });
