@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { BrowserContext, Page, Request } from "@playwright/test";
@@ -26,6 +27,8 @@ let dataDir = "";
 /** The server on localhost, started by the first test that needs it. */
 async function localServer(): Promise<void> {
   if (server) return;
+  // A server left on the port (by a run cut short) would answer in this one's place: refuse to start.
+  await portIsFree(port);
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-passkeys-"));
   server = spawnServer({
     PORT: String(port),
@@ -33,7 +36,18 @@ async function localServer(): Promise<void> {
     APP_ORIGIN: origin,
     SIGNUP_LIMIT_PER_HOUR: "10000",
   });
+  // Stopped with the worker, also when a timed-out test ends it before afterAll.
+  const child = server.child;
+  process.once("exit", () => child.kill());
   await waitUntilReady(server);
+}
+
+function portIsFree(at: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", () => reject(new Error(`port ${at} is taken: stop what listens there`)));
+    probe.listen(at, "127.0.0.1", () => probe.close(() => resolve()));
+  });
 }
 
 test.afterAll(async () => {
@@ -43,6 +57,8 @@ test.afterAll(async () => {
 
 test.beforeEach(async ({ baseURL: _baseURL }, testInfo) => {
   test.skip(testInfo.project.name !== "desktop", "one authenticator, one server: walked once");
+  // A server of its own to start, and long walks through several pages and sign-ins: three times the ceiling.
+  test.slow();
   await localServer();
 });
 

@@ -181,6 +181,10 @@ describe.each(drivers)("passkeys on %s", (driver) => {
     expect(
       await enrol(late, JSON.stringify(softwarePasskey(origin()).register(options.challenge))),
     ).toMatchObject(refused);
+    // Signed out: no enrolment options.
+    expect(
+      await statusOf(async () => enrolOptionsAction(args(post("/settings/security/passkey", undefined, {})))),
+    ).toMatchObject({ status: 401 });
     // A signature made for another site (origin) is not this site's passkey.
     const elsewhere = await enrolOptions(late);
     const phished = softwarePasskey("https://evil.example").register(elsewhere.challenge);
