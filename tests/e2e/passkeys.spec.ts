@@ -98,6 +98,42 @@ function capturePosts(page: Page, pathname: string): URLSearchParams[] {
   return posts;
 }
 
+type AssertionOptions = { challenge: string; rpId: string; allowCredentials: { id: string }[] };
+
+/**
+ * In the page: the authenticator's answer to sign-in `options`, as @simplewebauthn/browser posts it (for a
+ * test that needs a signature over options the page was not given).
+ */
+async function signWithPasskey(options: AssertionOptions): Promise<string> {
+  const bytes = (text: string) =>
+    Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+  const text = (buffer: ArrayBuffer) =>
+    btoa(String.fromCharCode(...new Uint8Array(buffer)))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+  const credential = (await navigator.credentials.get({
+    publicKey: {
+      challenge: bytes(options.challenge),
+      rpId: options.rpId,
+      allowCredentials: options.allowCredentials.map((key) => ({ type: "public-key", id: bytes(key.id) })),
+      userVerification: "preferred",
+    },
+  })) as PublicKeyCredential;
+  const response = credential.response as AuthenticatorAssertionResponse;
+  return JSON.stringify({
+    id: credential.id,
+    rawId: credential.id,
+    type: "public-key",
+    response: {
+      clientDataJSON: text(response.clientDataJSON),
+      authenticatorData: text(response.authenticatorData),
+      signature: text(response.signature),
+    },
+    clientExtensionResults: {},
+  });
+}
+
 /** The account's second factors as /settings/security lists them. */
 const factors = (page: Page) => page.getByRole("region", { name: "Second factors" }).getByRole("listitem");
 
@@ -177,6 +213,16 @@ test("an author adds a passkey, signs in with it, the answer cannot be used twic
     });
     expect(replayed.status()).toBe(401);
     expect(await replayed.text()).toContain("twoFactor.verify.wrong");
+    // A fresh signature (the authenticator's counter moved on) over options given before the latest: only
+    // the last challenge counts.
+    const earlier = (await (await replay.request.post("/login/verify/passkey")).json()) as AssertionOptions;
+    expect((await replay.request.post("/login/verify/passkey")).status()).toBe(200);
+    const stale = await page.evaluate(signWithPasskey, earlier);
+    const late = await replay.request.post("/login/verify.data", {
+      form: { intent: "passkey", response: stale },
+    });
+    expect(late.status()).toBe(401);
+    expect(await late.text()).toContain("twoFactor.verify.wrong");
     expect((await replay.request.get("/admin")).status()).toBe(404);
     expect((await replay.cookies(origin)).some((cookie) => cookie.name === "session")).toBe(false);
   } finally {
