@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,6 +15,7 @@ import { post, statusOf } from "../support/actions";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader, type TestReader } from "../support/factories";
 import { softwarePasskey } from "../support/passkey";
+import { tempDir } from "../support/temp";
 import { unique } from "../support/unique";
 
 /**
@@ -26,7 +24,7 @@ import { unique } from "../support/unique";
  * other input (too big, not JSON, wrong types, another account's, expired) is a 4xx with its message.
  */
 
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "cc-passkeys-"));
+process.env.DATA_DIR = tempDir("cc-passkeys-");
 
 const context = () =>
   ({
