@@ -65,6 +65,8 @@ export async function action({ request }: Route.ActionArgs) {
   const form = await readForm(request);
   const parsed = parseForm(securitySchema, form);
   const intent = String(form.get("intent") ?? "").slice(0, 30);
+  // A removal's answer names its factor: each factor has its own form.
+  const factorId = String(form.get("factorId") ?? "").slice(0, 12);
   if (!parsed.ok) return formFailure({ errors: parsed.errors, values: { intent } });
   const input = parsed.data;
   try {
@@ -107,7 +109,7 @@ export async function action({ request }: Route.ActionArgs) {
     }
   } catch (error) {
     if (error instanceof FieldError)
-      return formFailure({ errors: { [error.field]: error.messageKey }, values: { intent } });
+      return formFailure({ errors: { [error.field]: error.messageKey }, values: { intent, factorId } });
     throw error;
   }
 }
@@ -179,9 +181,10 @@ export default function SettingsSecurity({ loaderData, actionData }: Route.Compo
             {factors.map((factor) => (
               <li key={factor.id} className="flex flex-col gap-3 py-3">
                 <p>
+                  {/* A named factor says its kind after the name; an unnamed one is called by its kind once. */}
                   <span className="font-semibold">{factor.label || t(`twoFactor.kinds.${factor.kind}`)}</span>{" "}
                   <span className="text-muted">
-                    · {t(`twoFactor.kinds.${factor.kind}`)} ·{" "}
+                    · {factor.label ? `${t(`twoFactor.kinds.${factor.kind}`)} · ` : null}
                     {t("twoFactor.settings.added", {
                       date: format.date(factor.createdAt, { dateStyle: "medium" }),
                     })}
@@ -193,7 +196,11 @@ export default function SettingsSecurity({ loaderData, actionData }: Route.Compo
                   <PasswordConfirm
                     id={`remove-${factor.id}-password`}
                     hasPassword={hasPassword}
-                    error={errorFor("remove", "currentPassword")}
+                    error={
+                      result?.values?.factorId === String(factor.id)
+                        ? errorFor("remove", "currentPassword")
+                        : undefined
+                    }
                   />
                   <button type="submit" className={buttonClass("outline", "self-start")} disabled={busy}>
                     {t("twoFactor.settings.remove", {
@@ -264,6 +271,7 @@ export default function SettingsSecurity({ loaderData, actionData }: Route.Compo
           optionsUrl="/settings/security/passkey"
           label={t("twoFactor.settings.passkeyAdd")}
           fields={{ intent: "passkey-register" }}
+          className="self-start"
         />
       </Panel>
       {factors.length ? (

@@ -5,6 +5,8 @@ import pg from "pg";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { chapterForm } from "../support/admin";
 import { Client, registerReader } from "../support/http";
+import { waitForMail } from "../support/mail";
+import { softwarePasskey } from "../support/passkey";
 import { waitFor } from "../support/poll";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/postgres";
 import { type RunningServer, startServer } from "../support/server";
@@ -105,6 +107,63 @@ async function untilOk(attempt: () => Promise<Response>): Promise<void> {
   });
 }
 
+/**
+ * An author's sign-in waiting for its e-mailed code on a new device, and a reader with an authenticator app
+ * and passkey options given: `writes` sends each of the second step's writes (the code, a passkey's
+ * enrolment, a new authenticator, a removal, new recovery codes); `untouched` checks, once the database is
+ * back, that none of them was half-done (the code still signs in, the factor and its ten codes are there,
+ * the passkey's answer still enrols it).
+ */
+async function secondStepUnderway(server: RunningServer, reader: Client, authorEmail: string) {
+  const { Secret, TOTP } = await import("otpauth");
+  const newDevice = new Client(server.url);
+  const started = await newDevice.post("/login", { email: authorEmail, password: "first secret" });
+  expect(started.headers.get("location")).toBe("/login/verify");
+  const mail = await waitForMail(server.env.DATA_DIR ?? "", authorEmail, { containing: "sign-in code" });
+  const code = /sign-in code: (\d{6})/.exec(mail)?.[1] ?? "";
+
+  const setup = await (await reader.post("/settings/security", { intent: "totp-start" })).text();
+  const secret = /data-testid="totp-secret">([A-Z2-7 ]+)</.exec(setup)?.[1]?.replace(/ /g, "") ?? "";
+  const factorId = /name="factorId" value="(\d+)"/.exec(setup)?.[1] ?? "";
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 });
+  const on = await reader.post("/settings/security", {
+    intent: "totp-confirm",
+    factorId,
+    code: totp.generate(),
+  });
+  expect(await on.text()).toContain("The authenticator app is on.");
+  const options = await reader.post("/settings/security/passkey", {});
+  const { challenge } = (await options.json()) as { challenge: string };
+  const passkey = JSON.stringify(
+    softwarePasskey(`http://localhost:${new URL(server.url).port}`).register(challenge),
+  );
+  const spanish = { "accept-language": "es" };
+  const security = (fields: Record<string, string>) => reader.post("/settings/security", fields, spanish);
+
+  return {
+    writes: async (): Promise<[string, Response][]> => [
+      ["email-code", await newDevice.post("/login/verify", { intent: "email-code", code }, spanish)],
+      ["passkey-register", await security({ intent: "passkey-register", response: passkey })],
+      ["totp-start", await security({ intent: "totp-start" })],
+      ["remove", await security({ intent: "remove", factorId, currentPassword: "first secret" })],
+      ["recovery-codes", await security({ intent: "recovery-codes", currentPassword: "first secret" })],
+    ],
+    untouched: async () => {
+      const signedIn = await newDevice.post("/login/verify", { intent: "email-code", code });
+      expect(signedIn.headers.get("location")).toBe("/account");
+      expect((await newDevice.get("/account")).status).toBe(200);
+      const page = await (await reader.get("/settings/security")).text();
+      expect(page).toContain("Remove Authenticator app");
+      expect(page).toContain("You have 10 unused recovery codes.");
+      const enrolled = await reader.post("/settings/security", {
+        intent: "passkey-register",
+        response: passkey,
+      });
+      expect(await enrolled.text()).toContain("The passkey is added.");
+    },
+  };
+}
+
 describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
   it("survives its connections being terminated under 20 writers, answering 503 meanwhile", async () => {
     const database = await createPostgresDatabase();
@@ -198,6 +257,7 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     await direct.query("update users set role = 'author' where username = $1", [authorName]);
     await direct.end();
     const edit = await chapterForm(author, 1, { bodyMd: "Written while the database was away." });
+    const secondStep = await secondStepUnderway(server, reader, `${authorName}@example.com`);
 
     const cutAt = server.output().length;
     await proxy.cut();
@@ -230,6 +290,13 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     expect(save.status).toBe(503);
     expect(save.headers.get("retry-after")).toMatch(/^\d+$/);
 
+    // The second step's writes (ADR 65): the translated page, 503, whichever was sent.
+    for (const [intent, answer] of await secondStep.writes()) {
+      expect({ intent, status: answer.status }).toEqual({ intent, status: 503 });
+      expect(answer.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await answer.text()).toContain("Servicio no disponible");
+    }
+
     // The revision poll keeps failing meanwhile (two failed polls logged since the cut); the process stays.
     await waitFor(
       () =>
@@ -246,5 +313,6 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     const saved = await author.post("/admin/chapters/1", edit);
     expect(saved.status).toBe(302);
     expect(await (await reader.get("/chapter/1")).text()).toContain("Written while the database was away.");
+    await secondStep.untouched();
   });
 });

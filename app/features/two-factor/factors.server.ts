@@ -13,6 +13,7 @@ import { Secret, TOTP } from "otpauth";
 import { db } from "#db/client.server";
 import { passkeyEnrolments, recoveryCodes, secondFactors, users } from "#db/schema";
 import { type Executor, recordAudit } from "~/features/admin/audit.server";
+import type { Transaction } from "~/features/admin/row-editing.server";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { hashToken } from "~/lib/tokens.server";
@@ -74,8 +75,8 @@ export function totpCode(secret: string, now = Date.now()): string {
 }
 
 /** The account's confirmed factors, oldest first, for /settings/security and the sign-in's second step. */
-export async function listFactors(userId: number) {
-  return db()
+export async function listFactors(userId: number, on: Pick<Transaction, "select"> = db()) {
+  return on
     .select({
       id: secondFactors.id,
       kind: secondFactors.kind,
@@ -89,8 +90,11 @@ export async function listFactors(userId: number) {
 }
 
 /** How many unused recovery codes the account has left. */
-export async function recoveryCodesLeft(userId: number): Promise<number> {
-  const [row] = await db()
+export async function recoveryCodesLeft(
+  userId: number,
+  on: Pick<Transaction, "select"> = db(),
+): Promise<number> {
+  const [row] = await on
     .select({ count: sql<number>`count(*)::int` })
     .from(recoveryCodes)
     .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
@@ -149,15 +153,31 @@ const recoveryHash = (userId: number, code: string) => hashToken(`${userId}:${co
  * are kept.
  */
 export async function newRecoveryCodes(userId: number): Promise<string[]> {
+  return db().transaction((tx) => writeRecoveryCodes(tx, userId));
+}
+
+async function writeRecoveryCodes(tx: Transaction, userId: number): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODES }, randomRecoveryCode);
-  await db().transaction(async (tx) => {
-    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
-    await tx
-      .insert(recoveryCodes)
-      .values(codes.map((code) => ({ userId, codeHash: recoveryHash(userId, code) })));
-    await auditSecurity(userId, "recovery-codes.created", { after: { count: codes.length } }, { on: tx });
-  });
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  await tx
+    .insert(recoveryCodes)
+    .values(codes.map((code) => ({ userId, codeHash: recoveryHash(userId, code) })));
+  await auditSecurity(userId, "recovery-codes.created", { after: { count: codes.length } }, { on: tx });
   return codes.map(shownRecoveryCode);
+}
+
+/**
+ * The end of an enrolment, in its transaction (a factor is never added without the codes its owner is shown):
+ * its audit line, and new recovery codes when it is the account's first factor or none are left, else [].
+ */
+async function enrolled(
+  tx: Transaction,
+  userId: number,
+  factor: { kind: "totp" | "passkey"; factorId: number; label: string },
+): Promise<string[]> {
+  await auditSecurity(userId, "second-factor.enrolled", { after: factor }, { on: tx });
+  const first = (await listFactors(userId, tx)).length === 1;
+  return first || (await recoveryCodesLeft(userId, tx)) === 0 ? writeRecoveryCodes(tx, userId) : [];
 }
 
 /** Uses up a recovery code (already normalised): true once; the same code sent twice at once counts once. */
@@ -253,16 +273,16 @@ export async function confirmTotp(
     await auditSecurity(userId, "second-factor.failed", { after: { kind: "totp", during: "enrolment" } });
     return undefined;
   }
-  const first = (await listFactors(userId)).length === 0;
-  const [confirmed] = await db()
-    .update(secondFactors)
-    .set({ confirmedAt: sql`now()`, totpLastStep: step, label })
-    .where(and(eq(secondFactors.id, factorId), isNull(secondFactors.confirmedAt)))
-    .returning({ id: secondFactors.id });
-  if (!confirmed) return undefined;
-  await auditSecurity(userId, "second-factor.enrolled", { after: { kind: "totp", factorId, label } });
-  logger.info({ event: "second-factor.enrolled", kind: "totp", userId }, "second factor enrolled");
-  return first || (await recoveryCodesLeft(userId)) === 0 ? newRecoveryCodes(userId) : [];
+  const codes = await db().transaction(async (tx) => {
+    const [confirmed] = await tx
+      .update(secondFactors)
+      .set({ confirmedAt: sql`now()`, totpLastStep: step, label })
+      .where(and(eq(secondFactors.id, factorId), isNull(secondFactors.confirmedAt)))
+      .returning({ id: secondFactors.id });
+    return confirmed ? enrolled(tx, userId, { kind: "totp", factorId, label }) : undefined;
+  });
+  if (codes) logger.info({ event: "second-factor.enrolled", kind: "totp", userId }, "second factor enrolled");
+  return codes;
 }
 
 /** Removes one of the account's factors; with the last one go its recovery codes. */
@@ -410,22 +430,23 @@ export async function registerPasskey(
 ): Promise<string[] | undefined> {
   const response = parseResponse<RegistrationResponseJSON>(json);
   const challenge = response && challengeOf(response);
-  const [enrolment] = challenge
-    ? await db()
-        .delete(passkeyEnrolments)
-        .where(
-          and(
-            eq(passkeyEnrolments.challenge, challenge),
-            eq(passkeyEnrolments.userId, userId),
-            gt(passkeyEnrolments.expiresAt, sql`now()`),
-          ),
-        )
-        .returning({ challenge: passkeyEnrolments.challenge })
-    : [];
   const party = relyingParty();
-  let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>> | undefined;
-  if (response && enrolment)
-    verified = await verifyRegistrationResponse({
+  // One transaction: the enrolment's challenge is used up (right or wrong) only with the rest written.
+  const codes = await db().transaction(async (tx) => {
+    const [enrolment] = challenge
+      ? await tx
+          .delete(passkeyEnrolments)
+          .where(
+            and(
+              eq(passkeyEnrolments.challenge, challenge),
+              eq(passkeyEnrolments.userId, userId),
+              gt(passkeyEnrolments.expiresAt, sql`now()`),
+            ),
+          )
+          .returning({ challenge: passkeyEnrolments.challenge })
+      : [];
+    if (!response || !enrolment) return undefined;
+    const verified = await verifyRegistrationResponse({
       response,
       expectedChallenge: enrolment.challenge,
       expectedOrigin: party.origin,
@@ -435,32 +456,30 @@ export async function registerPasskey(
       logger.info({ event: "passkey.refused", userId, err: error }, "passkey registration refused");
       return undefined;
     });
-  if (!verified?.verified || !verified.registrationInfo) {
+    if (!verified?.verified || !verified.registrationInfo) return undefined;
+    const { credential } = verified.registrationInfo;
+    const [row] = await tx
+      .insert(secondFactors)
+      .values({
+        userId,
+        kind: "passkey",
+        label,
+        credentialId: credential.id,
+        publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+        signCount: credential.counter,
+        transports: credential.transports?.join(",") ?? null,
+        confirmedAt: sql`now()`,
+      })
+      .onConflictDoNothing()
+      .returning({ id: secondFactors.id });
+    return row ? enrolled(tx, userId, { kind: "passkey", factorId: row.id, label }) : undefined;
+  });
+  if (!codes) {
     await auditSecurity(userId, "second-factor.failed", { after: { kind: "passkey", during: "enrolment" } });
     return undefined;
   }
-  const { credential } = verified.registrationInfo;
-  const first = (await listFactors(userId)).length === 0;
-  const [row] = await db()
-    .insert(secondFactors)
-    .values({
-      userId,
-      kind: "passkey",
-      label,
-      credentialId: credential.id,
-      publicKey: Buffer.from(credential.publicKey).toString("base64url"),
-      signCount: credential.counter,
-      transports: credential.transports?.join(",") ?? null,
-      confirmedAt: sql`now()`,
-    })
-    .onConflictDoNothing()
-    .returning({ id: secondFactors.id });
-  if (!row) return undefined;
-  await auditSecurity(userId, "second-factor.enrolled", {
-    after: { kind: "passkey", factorId: row.id, label },
-  });
   logger.info({ event: "second-factor.enrolled", kind: "passkey", userId }, "second factor enrolled");
-  return first || (await recoveryCodesLeft(userId)) === 0 ? newRecoveryCodes(userId) : [];
+  return codes;
 }
 
 /** Options for the browser to sign a sign-in's challenge with one of the account's passkeys. */

@@ -14,11 +14,14 @@ export function PasskeyButton({
   optionsUrl,
   label,
   fields,
+  className,
 }: {
   mode: "sign-in" | "enrol";
   optionsUrl: string;
   label: string;
   fields: Record<string, string>;
+  /** More classes for the button (its width where it stands). */
+  className?: string;
 }) {
   const { t } = useTranslation();
   const submit = useSubmit();
@@ -46,7 +49,12 @@ export function PasskeyButton({
   };
   return (
     <div className="flex flex-col gap-2">
-      <button type="button" className={buttonClass("primary")} onClick={run} disabled={busy || !ready}>
+      <button
+        type="button"
+        className={buttonClass("primary", className)}
+        onClick={run}
+        disabled={busy || !ready}
+      >
         {label}
       </button>
       {failed ? (
