@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import { fileURLToPath } from "node:url";
-import { args, duration, measureBaseline, postForm, signedIn, startApp, wrk } from "./lib.mjs";
+import { args, duration, measureBaseline, postForm, signedIn, startApp, waitForQuiet, wrk } from "./lib.mjs";
 
 const script = fileURLToPath(new URL("./readers.lua", import.meta.url));
 /** Readers measured per page (each request one of them), and after them those the warm-up renders for. */
@@ -99,8 +99,10 @@ export default async function measure(results) {
     const only = args.pages ? String(args.pages).split(",") : undefined;
     for (const [run, pathname] of Object.entries(READER_PAGES)) {
       if (only && !only.includes(pathname)) continue;
-      // Warmed up on readers the measured run never asks as.
+      // Warmed up on readers the measured run never asks as, and every reply of the warm-up sent before the
+      // run starts (a slow page's queue would otherwise fill the run: none of its requests finished in it).
       wrk(`${app.base}${pathname}`, br, 2, script, warmUp);
+      await waitForQuiet(app);
       const figures = loadRun(app, pathname, br, measured);
       results.runs[run] = {
         ...figures,
@@ -115,6 +117,7 @@ export default async function measure(results) {
       if (only && !only.includes(pathname)) continue;
       const cookie = pathname === "/login/verify" ? challenge : author;
       wrk(`${app.base}${pathname}`, { ...br, Cookie: cookie }, 2);
+      await waitForQuiet(app);
       results.runs[run] = {
         ...loadRun(app, pathname, { ...br, Cookie: cookie }),
         page: pathname,
