@@ -21,6 +21,8 @@ import {
 } from "#db/schema";
 import { createSession } from "~/features/auth/session.server";
 import { saveCart } from "~/features/cart/queries.server";
+import { commentCounts } from "~/features/comments/queries.server";
+import { refreshContentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { challengeCookieName } from "~/features/two-factor/challenge.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
 import { loader as root } from "~/root";
@@ -309,3 +311,30 @@ async function addManyRows(userId: number) {
   await addComments(userId, 60);
   await addInquiries(60);
 }
+
+/**
+ * What every reader's table of contents shows alike, its comment counts, is read once for all readers and
+ * again as soon as the comments revision moves (ADR 71), as the visitors' kept table is (ADR 47).
+ */
+describe.each(drivers)("the table of contents' comment counts on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+  });
+  afterAll(async () => {
+    stopRevisionPoll();
+    await handle.close();
+  });
+
+  it("are read once for many readers, and again once a comment is added", async () => {
+    await startRevisionPoll(3_600_000);
+    const first = await commentCounts();
+    expect(await commentCounts()).toBe(first);
+    const reader = await createReader({ prefix: "counts" });
+    await addComments(reader.id, 1);
+    await refreshContentRevision();
+    const after = await commentCounts();
+    expect(after).not.toBe(first);
+    expect(after[1]).toBe((first[1] ?? 0) + 1);
+  });
+});
