@@ -136,7 +136,12 @@ export const memoryMB = (pid, field) =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) /
   1024;
 
-export async function startApp({ name, large = false, contentDir = "content", env = {} }) {
+/**
+ * The app server from ./build on a fresh data directory. With `readers`, that many generated readers are added
+ * before it starts (the content loaded first, as the server would), each signed in: `app.cookies` is the file
+ * of their session cookies, one `session=<token>` a line, for loads of many distinct readers.
+ */
+export async function startApp({ name, large = false, contentDir = "content", env = {}, readers = 0 }) {
   const dataDir = removeAtExit(fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-")));
   // As `npm start` on a fresh machine: the server finds the database empty and loads the content itself, so its
   // first start includes the import. The long serial and its readers are the bench's own fixtures, made by
@@ -146,6 +151,12 @@ export async function startApp({ name, large = false, contentDir = "content", en
     content(name, dataDir, "generate-large");
     // As many readers as a serial this long has (issue 22 item 6), each with some reading behind them.
     content(name, dataDir, "generate-readers", "10000");
+  }
+  const cookies = readers ? path.join(dataDir, "..", `${path.basename(dataDir)}-cookies`) : undefined;
+  if (cookies) {
+    if (!large) content(name, dataDir, "import", contentDir);
+    if (!large) content(name, dataDir, "generate-readers", String(readers));
+    content(name, dataDir, "generate-sessions", String(readers), removeAtExit(cookies));
   }
   const port = (large ? 3750 : contentDir === "content" ? 3600 : 3450) + Math.floor(Math.random() * 150);
   const child = spawn(process.execPath, ["server.mjs"], {
@@ -178,6 +189,8 @@ export async function startApp({ name, large = false, contentDir = "content", en
     name,
     base,
     dataDir,
+    cookies,
+    pid: child.pid,
     rssMB: () => memoryMB(child.pid, "VmRSS"),
     // The most the process has held at any moment since it started (the kernel's high-water mark).
     peakRssMB: () => memoryMB(child.pid, "VmHWM"),
@@ -186,6 +199,7 @@ export async function startApp({ name, large = false, contentDir = "content", en
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
       fs.rmSync(dataDir, { recursive: true, force: true });
+      if (cookies) fs.rmSync(cookies, { force: true });
     },
   };
   // Its first start: the database opened (a fresh data directory starts from the build's template, ADR 52)

@@ -15,7 +15,7 @@ import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
-import { pageRevision, sharedViewer } from "~/features/page-cache/viewer.server";
+import { isOneReader, pageRevision, sharedViewer } from "~/features/page-cache/viewer.server";
 import { startReleaseMails, stopReleaseMails } from "~/features/release-mails/worker.server";
 import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
@@ -192,6 +192,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         now: releaseTimeMs,
         preferences: preferencesFromCookies,
         viewer: sharedViewer,
+        oneReader: isOneReader,
         canonicalQuery: queryCanonicaliser((typeof build === "function" ? await build() : build).routes),
         // One line a render at debug level (LOG_LEVEL=debug): the release-minute test counts them per page.
         onRender: (key) =>

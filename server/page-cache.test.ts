@@ -946,6 +946,22 @@ describe("compression", () => {
     expect(nexts).toHaveLength(1);
   });
 
+  it("keeps one reader's own page at the fast brotli: no background upgrade for it (ADR 71)", async () => {
+    cache = makeCache({ oneReader: (group) => group.startsWith("own ") });
+    const own = { "accept-encoding": "br", cookie: "session=s; group=own 7" };
+    const miss = await request("/account", { headers: own });
+    expect(miss.headers.etag).toMatch(/-br5"$/);
+    await cache.idle();
+    const kept = await request("/account", { headers: own });
+    expect(kept.headers["x-cache"]).toBe("hit");
+    expect(kept.headers.etag).toBe(miss.headers.etag);
+    // A group's page is still upgraded.
+    const group = { "accept-encoding": "br", cookie: "session=s; group=reader" };
+    await request("/chapter/1", { headers: group });
+    await cache.idle();
+    expect((await request("/chapter/1", { headers: group })).headers.etag).toMatch(/-br11"$/);
+  });
+
   it.each([
     ["br;q=0, gzip", "gzip"],
     ["gzip;q=0.5, br;q=0.9", "br"],

@@ -56,6 +56,12 @@ export type PageCacheOptions = HeaderOptions & {
    * groups; a further variant is rendered and kept only in place of a less asked-for one (ADR 62).
    */
   maxVariantsPerUrl?: number;
+  /**
+   * Whether a viewer group is one reader's (their own pages, ADR 53): such a page is asked again by that
+   * reader alone, if at all, so it is not recompressed at the best brotli (ADR 71: that took more of a core
+   * than the render itself, for a few hundred bytes one reader might download once more).
+   */
+  oneReader?: (group: string) => boolean;
 };
 
 /** Kept variants of one URL by default: 4 languages × 3 themes, a few time zones or reading settings each. */
@@ -449,7 +455,8 @@ export class PageCache {
     if (timeless && this.timelessPages.size < MAX_SHAREABLE_PATHS) this.timelessPages.add(timelessMark(page));
     // A page first rendered in UTC (no `tz` cookie) that says it shows no time is the page every zone gets.
     const key = timeless && !page.timeless ? utcAsTimeless(page.key) : page.key;
-    if (this.keep(key, entry)) {
+    const group = page.key.slice(page.key.lastIndexOf("\n") + 1);
+    if (this.keep(key, entry) && !this.options.oneReader?.(group)) {
       if (this.upgrades.length < MAX_UPGRADES) {
         this.upgrades.push(key);
         if (!this.upgrading) this.upgradeNext();

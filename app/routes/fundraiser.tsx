@@ -11,13 +11,7 @@ import {
   giftSchema,
 } from "~/features/fundraiser/gift";
 import { GoalProgress, SupporterList } from "~/features/fundraiser/progress";
-import {
-  countSupporters,
-  type GoalFigures,
-  getGoals,
-  listSupporters,
-  listSupportTiers,
-} from "~/features/fundraiser/queries.server";
+import { fundraiserFigures, type GoalFigures, listSupportTiers } from "~/features/fundraiser/queries.server";
 import { joinSchema, toSupporterChoice } from "~/features/fundraiser/wall-choice";
 import { WallChoiceFields } from "~/features/fundraiser/wall-choice-fields";
 import { type MembershipTier, tierRank } from "~/features/membership/tiers";
@@ -33,8 +27,6 @@ import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/fundraiser";
-
-const RECENT = 12;
 
 /**
  * Kept once for all visitors. A signed-in reader's page shows their own subscription: the page cache renders
@@ -63,11 +55,9 @@ async function runningSubscription(request: Request) {
 export type MySubscription = NonNullable<Awaited<ReturnType<typeof runningSubscription>>>;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [goals, tiers, recent, supporterCount, mine] = await Promise.all([
-    getGoals(),
+  const [{ goals, recent, supporterCount }, tiers, mine] = await Promise.all([
+    fundraiserFigures(),
     listSupportTiers(),
-    listSupporters({ limit: RECENT }),
-    countSupporters(),
     runningSubscription(request),
   ]);
   return {

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { db } from "#db/client.server";
 import {
@@ -24,7 +24,6 @@ import { loadSupporterPanel } from "~/features/fundraiser/account.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { listOrders } from "~/features/orders/queries.server";
 import { listPurchases } from "~/features/payments/queries.server";
-import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { busySpans } from "~/features/streaks/caught-up";
 import { loadReaderRecords } from "~/features/streaks/records.server";
 import { computeStreak } from "~/features/streaks/streaks";
@@ -42,6 +41,7 @@ import {
   type ReadingHistory,
   seedReadingHistory,
 } from "../support/factories";
+import { countStatements } from "../support/statements";
 
 const shiftDay = (day: string, count: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + count * 86_400_000).toISOString().slice(0, 10);
@@ -199,32 +199,6 @@ describe.each(drivers)("the dashboard of a reader with 400 days of history on %s
     expect(await countStatements(handle, () => visitAccount(reader.cookie))).toEqual(before);
   });
 });
-
-/**
- * Statements the database receives during `run` (Drizzle's queries and the prepared ones, on either driver),
- * as on a running server: with the content revision read, so what is kept until it moves is read once, by a
- * first run that is not counted (it also awards what is due: the count is of a steady visit).
- */
-async function countStatements(handle: DatabaseHandle, run: () => Promise<unknown>) {
-  await startRevisionPoll(3_600_000); // read once now; no poll falls inside the count
-  try {
-    await run();
-    const client = (handle.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-    const queries = vi.spyOn(client, "query");
-    const prepared = vi.spyOn(handle, "preparedRows");
-    try {
-      await run();
-      // node-postgres runs a prepared statement through the pool's `query` too; PGlite through its protocol.
-      const total = queries.mock.calls.length + (handle.kind === "pglite" ? prepared.mock.calls.length : 0);
-      return { prepared: prepared.mock.calls.length, total };
-    } finally {
-      queries.mockRestore();
-      prepared.mockRestore();
-    }
-  } finally {
-    stopRevisionPoll();
-  }
-}
 
 function visitAccount(cookie: string) {
   return accountLoader({

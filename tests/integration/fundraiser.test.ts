@@ -3,16 +3,23 @@ import os from "node:os";
 import path from "node:path";
 import { eq, isNull } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#db/client.server";
+import { type DatabaseHandle, db } from "#db/client.server";
 import { fundraiserGoals, payments, subscriptions, supporters } from "#db/schema";
+import { followSessionEvents, stopFollowingSessionEvents } from "~/features/auth/session.server";
 import { exportContent } from "~/features/content/export.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent } from "~/features/content/import.server";
-import { countSupporters, getGoals, listSupporters } from "~/features/fundraiser/queries.server";
+import {
+  countSupporters,
+  fundraiserFigures,
+  getGoals,
+  listSupporters,
+} from "~/features/fundraiser/queries.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { processEvent } from "~/features/payments/fulfil.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
+import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { action as supporterAction, loader as supporterLoader } from "~/routes/account/supporter";
 import { action as fundraiserAction, loader as fundraiserLoader } from "~/routes/fundraiser";
 import { loader as wallLoader } from "~/routes/fundraiser/supporters";
@@ -20,6 +27,7 @@ import { loader as thanksLoader } from "~/routes/fundraiser/thanks";
 import { loader as homeLoader } from "~/routes/home";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader, type TestReader } from "../support/factories";
+import { waitFor } from "../support/poll";
 import { unique } from "../support/unique";
 
 type Choice = {
@@ -354,5 +362,44 @@ describe.each(drivers)("fundraiser on %s", (driver) => {
     } finally {
       fs.rmSync(scratch, { recursive: true, force: true });
     }
+  });
+});
+
+/**
+ * The figures every reader's /fundraiser shows alike are read once for all (ADR 71), and read again as soon
+ * as money moves: a supporter row written by any instance, seen through the reader events.
+ */
+describe.each(drivers)("the fundraiser's shared figures on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+  });
+  afterAll(async () => {
+    stopFollowingSessionEvents();
+    stopRevisionPoll();
+    await handle.close();
+  });
+
+  it("are read once for many readers, and again once a supporter is added", async () => {
+    await startRevisionPoll(3_600_000);
+    await followSessionEvents(20);
+    const first = await fundraiserFigures();
+    expect(await fundraiserFigures()).toBe(first);
+    const reader = await createReader({ prefix: "figures" });
+    await db().insert(supporters).values({
+      userId: reader.id,
+      display: "username",
+      name: "Someone",
+      tier: "gift",
+      emoji: "🌙",
+      message: "Shared figures",
+      supportedAt: new Date(),
+    });
+    const after = await waitFor(async () => {
+      const now = await fundraiserFigures();
+      return now === first ? undefined : now;
+    });
+    expect(after.supporterCount).toBe(first.supporterCount + 1);
+    expect(after.recent[0]?.message).toBe("Shared figures");
   });
 });

@@ -92,6 +92,14 @@ export class SessionCache<T extends { id: number }> {
     return Math.max(this.forgottenAt.get(userId) ?? 0, this.allForgottenAt);
   }
 
+  /**
+   * Moves with every reader's change this instance sees (an event, or its own): what is kept until any
+   * reader's records change is current while it stands. Undefined while the events are not followed.
+   */
+  anyReaderGeneration(): number | undefined {
+    return this.last === undefined ? undefined : this.epoch;
+  }
+
   /** Forgets every kept session of a reader (a change this instance made, or an event). */
   forgetUser(userId: number): void {
     this.epoch++;

@@ -368,6 +368,11 @@ export function readerGeneration(userId: number): number | undefined {
   return kept.generation(userId);
 }
 
+/** Where all readers' records stand on this instance: moves with any reader's change (ADR 71). */
+export function anyReaderGeneration(): number | undefined {
+  return kept.anyReaderGeneration();
+}
+
 /** Forgets a reader's kept sessions on this instance at once (other instances read it from the events). */
 export function forgetKeptSessions(userId: number): void {
   kept.forgetUser(userId);

@@ -3,6 +3,7 @@ import { db } from "#db/client.server";
 import { chapters, commentBans, commentHearts, comments, users } from "#db/schema";
 import type { SessionUser } from "~/features/auth/session.server";
 import { chapterLock, findChapter } from "~/features/reader/access.server";
+import { currentComments, memoByRevision } from "~/features/site/revision.server";
 import { COMMENT_LIMITS, type CommentOrder } from "./limits";
 import type { CommentsPage, CommentView, CommentViewer } from "./types";
 
@@ -170,9 +171,10 @@ export async function isBanned(userId: number): Promise<boolean> {
 
 /**
  * Visible comments (and replies) of every chapter that has any, by chapter number: the table of contents'
- * counts. One aggregate over an index; the table is kept for visitors per the comments revision.
+ * counts. One aggregate over an index, the same for every reader: read once until the content or the
+ * comments revision moves (ADR 71), as the visitors' kept table of contents is (ADR 47).
  */
-export async function commentCounts(): Promise<Record<number, number>> {
+export const commentCounts = memoByRevision(async (): Promise<Record<number, number>> => {
   const rows = await db()
     .select({ number: chapters.number, n: count() })
     .from(comments)
@@ -180,4 +182,4 @@ export async function commentCounts(): Promise<Record<number, number>> {
     .where(eq(comments.status, "visible"))
     .groupBy(chapters.number);
   return Object.fromEntries(rows.map((row) => [row.number, row.n]));
-}
+}, currentComments);

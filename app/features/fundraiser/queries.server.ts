@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, ne, sql, sum } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { fundraiserGoals, payments, supporters, supportTiers, users, type WallTier } from "#db/schema";
+import { anyReaderGeneration } from "~/features/auth/session.server";
 import { memoByRevision } from "~/features/site/revision.server";
 import { getEnv } from "~/lib/env.server";
 import { goalPeriod, progressOf } from "./period";
@@ -109,9 +110,10 @@ export async function getGoals(now = new Date()): Promise<{ campaign?: GoalFigur
   return { campaign: campaignFigures, monthly: monthlyFigures };
 }
 
-export async function listSupportTiers() {
-  return db().select().from(supportTiers).orderBy(asc(supportTiers.sortOrder));
-}
+/** The support tiers: content, kept per content revision. */
+export const listSupportTiers = memoByRevision(() =>
+  db().select().from(supportTiers).orderBy(asc(supportTiers.sortOrder)),
+);
 
 /** Listed on the wall: every entry but those whose supporter chose not to be listed. */
 const listed = ne(supporters.display, "hidden");
@@ -179,3 +181,27 @@ export function shownName(row: { display: string; name: string; username: string
   if (row.display === "username") return row.username ?? null;
   return row.name || null;
 }
+
+/** The newest supporters /fundraiser shows. */
+export const RECENT_SUPPORTERS = 12;
+
+/**
+ * What every reader's /fundraiser shows alike (the goals with the money raised, the newest supporters and
+ * their count), read once for all of them (ADR 71): kept until the content changes, any reader's records change
+ * (a payment, a supporter: the reader events, ADR 53) or the minute ends (a goal's period may have), as the
+ * visitors' kept page is. A signed-in reader's render reads only their own subscription.
+ */
+export const fundraiserFigures = memoByRevision(
+  async () => {
+    const [goals, recent, supporterCount] = await Promise.all([
+      getGoals(),
+      listSupporters({ limit: RECENT_SUPPORTERS }),
+      countSupporters(),
+    ]);
+    return { goals, recent, supporterCount };
+  },
+  () => {
+    const generation = anyReaderGeneration();
+    return generation === undefined ? undefined : `${generation} ${Math.floor(Date.now() / 60_000)}`;
+  },
+);

@@ -69,7 +69,14 @@ async function askedViewer(token: string, chapter: string | undefined): Promise<
 /** The reader's own page, kept for this session alone until anything of theirs changes (ADR 53). */
 function ownGroup(user: KeptSessionUser): string | undefined {
   const generation = readerGeneration(user.id);
-  return generation === undefined ? undefined : `own ${user.id} ${user.sessionId} ${generation}`;
+  return generation === undefined ? undefined : `${OWN_GROUP}${user.id} ${user.sessionId} ${generation}`;
+}
+
+const OWN_GROUP = "own ";
+
+/** Whether a viewer group (`sharedViewer`) is one reader's session: their own pages. */
+export function isOneReader(group: string): boolean {
+  return group.startsWith(OWN_GROUP);
 }
 
 /** The group of signed-in readers who see the same chapter page, or undefined when it is the reader's own. */

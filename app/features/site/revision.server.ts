@@ -196,16 +196,24 @@ export function stopRevisionPoll(): void {
 /**
  * `load()`'s result, kept until a change other than one chapter's text (the broad revision moves): nothing
  * memoised this way may hold a chapter's text, word count or edit time (those are `memoWithChapterTexts`'s).
- * Concurrent callers share one load. Without a poll running, every call loads afresh.
+ * With `alsoUntil`, also until the generation it gives moves (undefined: not known, nothing kept), for a value
+ * that moves with readers' records too (money received: ADR 71). Concurrent callers share one load. Without a
+ * poll running, every call loads afresh.
  */
-export function memoByRevision<T>(load: () => Promise<T>): () => Promise<T> {
-  let memo: { revision: number; value: Promise<T> } | undefined;
+export function memoByRevision<T>(
+  load: () => Promise<T>,
+  alsoUntil?: () => number | string | undefined,
+): () => Promise<T> {
+  let memo: { revision: number; generation: number | string | undefined; value: Promise<T> } | undefined;
   return () => {
     const revision = state.broad;
-    if (revision === undefined) return load();
-    if (memo?.revision !== revision) {
-      const value = load();
-      memo = { revision, value };
+    const generation = alsoUntil?.();
+    if (revision === undefined || (alsoUntil && generation === undefined)) return load();
+    if (memo?.revision !== revision || memo.generation !== generation) {
+      // Adopted once: a Drizzle query is a thenable that runs again at every `then`, so kept as it is, it
+      // would be read again by every caller.
+      const value = Promise.resolve(load());
+      memo = { revision, generation, value };
       // A failed load is not kept.
       value.catch(() => {
         if (memo?.value === value) memo = undefined;
