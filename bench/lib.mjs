@@ -136,7 +136,11 @@ export const memoryMB = (pid, field) =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) /
   1024;
 
-export async function startApp({ name, large = false, contentDir = "content", env = {} }) {
+/**
+ * The app server on a fresh data directory. `fixtures`: more `npm run content` commands (each a list of its
+ * words) run on the data directory, after the content's import, before the server starts.
+ */
+export async function startApp({ name, large = false, contentDir = "content", env = {}, fixtures = [] }) {
   const dataDir = removeAtExit(fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-")));
   // As `npm start` on a fresh machine: the server finds the database empty and loads the content itself, so its
   // first start includes the import. The long serial and its readers are the bench's own fixtures, made by
@@ -147,6 +151,8 @@ export async function startApp({ name, large = false, contentDir = "content", en
     // As many readers as a serial this long has (issue 22 item 6), each with some reading behind them.
     content(name, dataDir, "generate-readers", "10000");
   }
+  if (fixtures.length && !large) content(name, dataDir, "import", contentDir);
+  for (const command of fixtures) content(name, dataDir, ...command);
   const port = (large ? 3750 : contentDir === "content" ? 3600 : 3450) + Math.floor(Math.random() * 150);
   const child = spawn(process.execPath, ["server.mjs"], {
     env: {
