@@ -86,13 +86,16 @@ export async function waitFor(url) {
 }
 
 /** `npm run content -- <command>` on a data directory, its peak memory recorded under `name`. */
-export function content(name, dataDir, ...command) {
+export const content = (name, dataDir, ...command) => contentWith({}, name, dataDir, ...command);
+
+/** As `content`, with more of the environment (a `DATABASE_URL`: the command runs on that database). */
+export function contentWith(env, name, dataDir, ...command) {
   const peakFile = path.join(dataDir, "..", `${path.basename(dataDir)}-peak-rss`);
   execFileSync(
     process.execPath,
     ["--require", "./bench/peak-rss.cjs", "--import", "tsx", "scripts/content.ts", ...command],
     {
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", BENCH_PEAK_RSS: peakFile },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", BENCH_PEAK_RSS: peakFile, ...env },
       stdio: "ignore",
     },
   );
@@ -138,7 +141,8 @@ export const memoryMB = (pid, field) =>
 
 /**
  * The app server on a fresh data directory. `fixtures`: more `npm run content` commands (each a list of its
- * words) run on the data directory, after the content's import, before the server starts.
+ * words) run on its database (`env.DATABASE_URL`'s, else the data directory's), after the content's import,
+ * before the server starts.
  */
 export async function startApp({ name, large = false, contentDir = "content", env = {}, fixtures = [] }) {
   const dataDir = removeAtExit(fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-")));
@@ -151,8 +155,8 @@ export async function startApp({ name, large = false, contentDir = "content", en
     // As many readers as a serial this long has (issue 22 item 6), each with some reading behind them.
     content(name, dataDir, "generate-readers", "10000");
   }
-  if (fixtures.length && !large) content(name, dataDir, "import", contentDir);
-  for (const command of fixtures) content(name, dataDir, ...command);
+  if (fixtures.length && !large) contentWith(env, name, dataDir, "import", contentDir);
+  for (const command of fixtures) contentWith(env, name, dataDir, ...command);
   const port = (large ? 3750 : contentDir === "content" ? 3600 : 3450) + Math.floor(Math.random() * 150);
   const child = spawn(process.execPath, ["server.mjs"], {
     env: {
@@ -184,6 +188,7 @@ export async function startApp({ name, large = false, contentDir = "content", en
     name,
     base,
     dataDir,
+    pid: child.pid,
     rssMB: () => memoryMB(child.pid, "VmRSS"),
     // The most the process has held at any moment since it started (the kernel's high-water mark).
     peakRssMB: () => memoryMB(child.pid, "VmHWM"),

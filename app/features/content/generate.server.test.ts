@@ -30,12 +30,13 @@ describe.each(drivers)("insertGeneratedReaders on %s", (driver) => {
   });
   afterAll(() => handle.close());
 
-  it("adds the readers not there yet, each with chapters read, a reading day and the welcome coins, and nobody can sign in as them", async () => {
+  it("adds the readers not there yet, each with chapters read, a reading day, a confirmed address and the welcome coins, and nobody can sign in as them", async () => {
     expect(await insertGeneratedReaders(handle.db, 25)).toBe(25);
     expect(await insertGeneratedReaders(handle.db, 30)).toBe(5);
     const generated = await handle.db.select().from(users).where(like(users.email, "%@readers.example"));
     expect(generated).toHaveLength(30);
     expect(generated.every((reader) => reader.passwordHash === null)).toBe(true);
+    expect(generated.every((reader) => reader.emailConfirmedAt !== null)).toBe(true);
     const ids = generated.map((reader) => reader.id);
     const progress = await handle.db
       .select()
