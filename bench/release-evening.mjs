@@ -10,7 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { discoveredPaths, hookCadenceMs, pace } from "./evening-traffic.mjs";
-import { args, cpuMs, startApp } from "./lib.mjs";
+import { args, cpuMs, memoryTrail, startApp } from "./lib.mjs";
 import { killAtExit, removeAtExit } from "./tools.mjs";
 
 const steps = String(args["evening-steps"] ?? "500,1000,2000,5000,8000")
@@ -125,6 +125,14 @@ async function runStep({ apps, site, cookiesFile, readers, offset, pin, cadenceM
   const result = JSON.parse(out.trim().split("\n").at(-1));
   const wallMs = Date.now() - started;
   const worst = Object.values(result.pages).reduce((max, page) => Math.max(max, page.p99), 0);
+  // In the bench's memory trail, so the servers' peaks count in its memory budget (`memory`).
+  for (const app of apps)
+    memoryTrail.push({
+      server: app.name,
+      run: `release evening, ${readers} readers`,
+      rssMB: Math.round(app.rssMB()),
+      peakRssMB: Math.round(app.peakRssMB()),
+    });
   return {
     ...result,
     met: result.errors === 0 && worst <= P99_MS,
