@@ -23,10 +23,15 @@ let errors = 0;
 const errorSamples = [];
 let inFlight = 0;
 
-function send(base, cookie, { label, path, method = "GET", headers = {}, body }) {
+function send(
+  base,
+  cookie,
+  { label, path, method = "GET", headers = {}, body },
+  started = performance.now(),
+  retried = false,
+) {
   const url = new URL(path, base);
   return new Promise((resolve) => {
-    const started = performance.now();
     inFlight++;
     const request = http.request(
       url,
@@ -63,6 +68,12 @@ function send(base, cookie, { label, path, method = "GET", headers = {}, body })
     );
     request.on("error", (error) => {
       inFlight--;
+      // A kept-alive socket the server closed (idle past its keep-alive timeout) just as the request went out:
+      // a browser sends it again on a new connection, once, and so does the generator; the time counts.
+      if (request.reusedSocket && error.code === "ECONNRESET" && !retried) {
+        resolve(send(base, cookie, { label, path, method, headers, body }, started, true));
+        return;
+      }
       if (Date.now() < endsAt) record(label, performance.now() - started, 0, `${path}: ${error.message}`);
       resolve({ status: 0, text: "" });
     });

@@ -13,7 +13,7 @@ import { discoveredPaths, hookCadenceMs, pace } from "./evening-traffic.mjs";
 import { args, cpuMs, memoryTrail, startApp } from "./lib.mjs";
 import { killAtExit, removeAtExit } from "./tools.mjs";
 
-const steps = String(args["evening-steps"] ?? "500,1000,2000,5000,8000")
+const steps = String(args["evening-steps"] ?? "250,500,1000,2000,5000,8000")
   .split(",")
   .map(Number);
 // A server that has been up all day before the release: readers of its own warm it first, unmeasured.
@@ -150,7 +150,8 @@ async function runStep({ apps, site, cookiesFile, readers, offset, pin, cadenceM
 
 /** Steps the readers up until a step misses; the figures of the last step met, and every step's. */
 async function evening({ apps, cookiesFile, pin }) {
-  const cadenceMs = hookCadenceMs();
+  // `--evening-progress-every=MS`: what if the page wrote at another cadence (recorded with the figures).
+  const cadenceMs = Number(args["evening-progress-every"] ?? hookCadenceMs());
   const cookie = fs.readFileSync(cookiesFile, "utf8").split("\n").filter(Boolean).at(-1) ?? "";
   const site = await describeSite(apps[0].base, cookie);
   console.log(
