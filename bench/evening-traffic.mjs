@@ -120,7 +120,17 @@ const between = ([low, high], random) => low + (high - low) * random();
  * manifest version and the paths each page's links ask the manifest for, the next chapter's data the
  * chapter page prefetches (all read from the server before the run: release-evening.mjs).
  */
-export async function readChapter({ http, sleep, random, site, chapter, cadenceMs, signedIn, until }) {
+export async function readChapter({
+  http,
+  sleep,
+  random,
+  site,
+  chapter,
+  cadenceMs,
+  signedIn,
+  until,
+  from = 0,
+}) {
   const page = await http({ label: "chapter", path: `/chapter/${chapter.number}` });
   await http(manifest(site, chapter.manifestPaths));
   if (chapter.prefetch)
@@ -142,7 +152,8 @@ export async function readChapter({ http, sleep, random, site, chapter, cadenceM
   let progress = emptyProgress();
   let view;
   let commentsLoaded = false;
-  const started = Date.now();
+  // A reader coming back to their place `from` of the way through has read that much before.
+  const started = Date.now() - from * readMs;
   const write = async () => {
     const elapsed = Date.now() - started;
     const fraction = Math.min(1, elapsed / readMs);
@@ -180,10 +191,38 @@ export async function readChapter({ http, sleep, random, site, chapter, cadenceM
   await write();
 }
 
+/**
+ * Where in its round a reader or visitor is when the run starts, so that a run of a minute or two has the
+ * evening's mix from the start, not only first page loads: reading (at a random place of the chapter, back
+ * to it with the page loaded again), on its side trips, or away (a random part of it left).
+ */
+export const startOfRound = { reading: 0.6, sideTrips: 0.1 };
+
+function roundStart(random) {
+  const at = random();
+  if (at < startOfRound.reading) return { from: random() };
+  if (at < startOfRound.reading + startOfRound.sideTrips) return { skipChapter: true };
+  return { away: random() * between(pace.awaySeconds, random) * 1000 };
+}
+
 /** A signed-in reader's evening: the newest chapter, a few side trips, time away, and again. */
 export async function readerEvening({ http, sleep, random, site, cadenceMs, until }) {
+  let start = roundStart(random);
+  if (start.away) await sleep(start.away);
   while (Date.now() < until()) {
-    await readChapter({ http, sleep, random, site, chapter: site.newest, cadenceMs, signedIn: true, until });
+    if (!start.skipChapter)
+      await readChapter({
+        http,
+        sleep,
+        random,
+        site,
+        chapter: site.newest,
+        cadenceMs,
+        signedIn: true,
+        until,
+        from: start.from,
+      });
+    start = {};
     for (const { page, chance } of pace.sideTrips) {
       if (random() >= chance) continue;
       await sleep(between(pace.thinkSeconds, random) * 1000);
@@ -200,8 +239,22 @@ export async function readerEvening({ http, sleep, random, site, cadenceMs, unti
 
 /** A visitor's evening: the story's first chapter (free), the table of contents, time away, and again. */
 export async function visitorEvening({ http, sleep, random, site, cadenceMs, until }) {
+  let start = roundStart(random);
+  if (start.away) await sleep(start.away);
   while (Date.now() < until()) {
-    await readChapter({ http, sleep, random, site, chapter: site.first, cadenceMs, signedIn: false, until });
+    if (!start.skipChapter)
+      await readChapter({
+        http,
+        sleep,
+        random,
+        site,
+        chapter: site.first,
+        cadenceMs,
+        signedIn: false,
+        until,
+        from: start.from,
+      });
+    start = {};
     await sleep(between(pace.thinkSeconds, random) * 1000);
     await http({ label: "/toc", path: "/toc.data" });
     await http(manifest(site, site.manifestPaths["/toc"]));
