@@ -133,9 +133,13 @@ async function runStep({ apps, site, cookiesFile, readers, offset, pin, cadenceM
       rssMB: Math.round(app.rssMB()),
       peakRssMB: Math.round(app.peakRssMB()),
     });
+  const serverCpuMs = apps.reduce((sum, app, i) => sum + app.cpuMs() - cpuBefore[i], 0);
   return {
     ...result,
     met: result.errors === 0 && worst <= P99_MS,
+    // Where the time goes: the servers' CPU for one request on average (a CPU-bound server near its limit
+    // shows it; a p99 far above it with the CPU not used up is time waiting, for the database or the core).
+    serverCpuMsPerRequest: Math.round((serverCpuMs / Math.max(1, result.requests)) * 10) / 10,
     worstP99: worst,
     loadAverage: Math.round(load * 10) / 10,
     servers: apps.map((app, i) => ({
@@ -167,7 +171,8 @@ async function evening({ apps, cookiesFile, pin }) {
     console.log(
       `  ${readers} readers + ${step.visitors} visitors: ${step.rps} req/s, ${step.errors} errors, worst p99 ${step.worstP99} ms ` +
         `(${pages.join(", ")}); server CPU ${step.servers.map((s) => `${s.cpuPercentOfCore} %`).join(" + ")}, ` +
-        `generator ${step.generator.cpuPercentOfCore} %, load ${step.loadAverage}: ${step.met ? "met" : "missed"}`,
+        `${step.serverCpuMsPerRequest} ms a request; generator ${step.generator.cpuPercentOfCore} %, ` +
+        `load ${step.loadAverage}: ${step.met ? "met" : "missed"}`,
     );
     if (!step.met) {
       if (step.errorSamples.length) console.log(`    errors: ${step.errorSamples.join("; ")}`);
