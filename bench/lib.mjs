@@ -86,13 +86,16 @@ export async function waitFor(url) {
 }
 
 /** `npm run content -- <command>` on a data directory, its peak memory recorded under `name`. */
-export function content(name, dataDir, ...command) {
+export const content = (name, dataDir, ...command) => contentWith({}, name, dataDir, ...command);
+
+/** As `content`, with more of the environment (a `DATABASE_URL`: the command runs on that database). */
+export function contentWith(env, name, dataDir, ...command) {
   const peakFile = path.join(dataDir, "..", `${path.basename(dataDir)}-peak-rss`);
   execFileSync(
     process.execPath,
     ["--require", "./bench/peak-rss.cjs", "--import", "tsx", "scripts/content.ts", ...command],
     {
-      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", BENCH_PEAK_RSS: peakFile },
+      env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "warn", BENCH_PEAK_RSS: peakFile, ...env },
       stdio: "ignore",
     },
   );
@@ -137,11 +140,20 @@ export const memoryMB = (pid, field) =>
   1024;
 
 /**
- * The app server from ./build on a fresh data directory. With `readers`, that many generated readers are added
- * before it starts (the content loaded first, as the server would), each signed in: `app.cookies` is the file
- * of their session cookies, one `session=<token>` a line, for loads of many distinct readers.
+ * The app server from ./build on a fresh data directory. `fixtures`: more `npm run content` commands (each a
+ * list of its words) run on its database (`env.DATABASE_URL`'s, else the data directory's), after the content's
+ * import, before the server starts. With `readers`, that many generated readers are added the same way, each
+ * signed in: `app.cookies` is the file of their session cookies, one `session=<token>` a line, for loads of
+ * many distinct readers.
  */
-export async function startApp({ name, large = false, contentDir = "content", env = {}, readers = 0 }) {
+export async function startApp({
+  name,
+  large = false,
+  contentDir = "content",
+  env = {},
+  fixtures = [],
+  readers = 0,
+}) {
   const dataDir = removeAtExit(fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-")));
   // As `npm start` on a fresh machine: the server finds the database empty and loads the content itself, so its
   // first start includes the import. The long serial and its readers are the bench's own fixtures, made by
@@ -152,12 +164,20 @@ export async function startApp({ name, large = false, contentDir = "content", en
     // As many readers as a serial this long has (issue 22 item 6), each with some reading behind them.
     content(name, dataDir, "generate-readers", "10000");
   }
-  const cookies = readers ? path.join(dataDir, "..", `${path.basename(dataDir)}-cookies`) : undefined;
-  if (cookies) {
-    if (!large) content(name, dataDir, "import", contentDir);
-    if (!large) content(name, dataDir, "generate-readers", String(readers));
-    content(name, dataDir, "generate-sessions", String(readers), removeAtExit(cookies));
-  }
+  const cookies = readers
+    ? removeAtExit(path.join(dataDir, "..", `${path.basename(dataDir)}-cookies`))
+    : undefined;
+  const commands = [
+    ...fixtures,
+    ...(cookies
+      ? [
+          ["generate-readers", String(readers)],
+          ["generate-sessions", String(readers), cookies],
+        ]
+      : []),
+  ];
+  if (commands.length && !large) contentWith(env, name, dataDir, "import", contentDir);
+  for (const command of commands) contentWith(env, name, dataDir, ...command);
   const port = (large ? 3750 : contentDir === "content" ? 3600 : 3450) + Math.floor(Math.random() * 150);
   const child = spawn(process.execPath, ["server.mjs"], {
     env: {

@@ -1,7 +1,8 @@
 import { eq, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
-import { readingDays, readingProgress, sessions, users } from "#db/schema";
+import { coinLedger, readingDays, readingProgress, sessions, users } from "#db/schema";
+import { WELCOME_COINS } from "~/features/coins/constants";
 import { hashToken } from "~/lib/tokens.server";
 import { countWords } from "~/lib/words";
 import { drivers, openTestDatabase } from "../../../tests/support/database";
@@ -29,12 +30,13 @@ describe.each(drivers)("insertGeneratedReaders on %s", (driver) => {
   });
   afterAll(() => handle.close());
 
-  it("adds the readers not there yet, each with chapters read and a reading day, and nobody can sign in as them", async () => {
+  it("adds the readers not there yet, each with chapters read, a reading day, a confirmed address and the welcome coins, and nobody can sign in as them", async () => {
     expect(await insertGeneratedReaders(handle.db, 25)).toBe(25);
     expect(await insertGeneratedReaders(handle.db, 30)).toBe(5);
     const generated = await handle.db.select().from(users).where(like(users.email, "%@readers.example"));
     expect(generated).toHaveLength(30);
     expect(generated.every((reader) => reader.passwordHash === null)).toBe(true);
+    expect(generated.every((reader) => reader.emailConfirmedAt !== null)).toBe(true);
     const ids = generated.map((reader) => reader.id);
     const progress = await handle.db
       .select()
@@ -43,6 +45,12 @@ describe.each(drivers)("insertGeneratedReaders on %s", (driver) => {
     expect(progress.length).toBe(ids.reduce((sum, id) => sum + 1 + (id % 10), 0));
     const days = await handle.db.select().from(readingDays).where(inArray(readingDays.userId, ids));
     expect(days).toHaveLength(30);
+    // The welcome coins as registration books them: the balance and its ledger entry.
+    expect(generated.every((reader) => reader.coinBalance === WELCOME_COINS)).toBe(true);
+    const welcome = await handle.db.select().from(coinLedger).where(inArray(coinLedger.userId, ids));
+    expect(welcome.map((entry) => [entry.reason, entry.delta, entry.idempotencyKey]).sort()).toEqual(
+      ids.map((id) => ["welcome", WELCOME_COINS, `welcome:${id}`]).sort(),
+    );
   });
 
   it("refuses a count that is not a whole number from 1 to 1,000,000", async () => {

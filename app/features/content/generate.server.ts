@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "#db/client.server";
+import { WELCOME_COINS } from "~/features/coins/constants";
 import { hashToken, randomToken } from "~/lib/tokens.server";
 import type { ContentBundle } from "./files.server";
 
@@ -117,7 +118,8 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
 /**
  * Generated readers for benchmarks (`npm run content -- generate-readers [count]`, issue 22 item 6): accounts
  * `reader00001`… with no password (nobody can sign in as them), each with the demo's first chapters read
- * (one to ten, by the account's number) and a reading day. Adds only the numbers not there yet, so running it
+ * (one to ten, by the account's number), a reading day, a confirmed address and the welcome coins every new
+ * account is given (so a bench reader can comment and unlock a chapter as a real one can). Adds only the numbers not there yet, so running it
  * twice adds nothing. Returns how many accounts it added.
  */
 export async function insertGeneratedReaders(database: Database, count = 10_000): Promise<number> {
@@ -126,9 +128,9 @@ export async function insertGeneratedReaders(database: Database, count = 10_000)
   // answer `{ rows }`.
   const result = (await database.execute(sql`
     with added as (
-      insert into users (username, email, created_at, last_read_on)
+      insert into users (username, email, created_at, email_confirmed_at, last_read_on, coin_balance)
       select 'reader' || lpad(n::text, 5, '0'), 'reader' || lpad(n::text, 5, '0') || '@readers.example',
-        now() - make_interval(mins => n), current_date
+        now() - make_interval(mins => n), now() - make_interval(mins => n), current_date, ${WELCOME_COINS}::int
       from generate_series(1, ${count}::int) as n
       where not exists (select 1 from users where lower(username) = 'reader' || lpad(n::text, 5, '0'))
       returning id
@@ -138,6 +140,9 @@ export async function insertGeneratedReaders(database: Database, count = 10_000)
       from added join chapters c on c.number <= 1 + added.id % 10 and c.status = 'published'
     ), days as (
       insert into reading_days (user_id, day, seconds) select id, current_date, 600 from added
+    ), welcome as (
+      insert into coin_ledger (user_id, delta, reason, idempotency_key)
+      select id, ${WELCOME_COINS}::int, 'welcome', 'welcome:' || id from added
     )
     select count(*)::int as added from added`)) as unknown as { rows: { added: number }[] };
   return result.rows[0]?.added ?? 0;

@@ -1,0 +1,263 @@
+// The release evening's load model (ADR 70): what one signed-in reader's browser, and one visitor's, sends to
+// the site over an evening, request by request, as the real pages send it (seen in Chromium's network log:
+// the document, React Router's `/__manifest` and `.data` fetches, the chapter page's progress writes and
+// its comments' route data), at a human pace. `evening-load.mjs` plays it for thousands of readers at once.
+import fs from "node:fs";
+
+/**
+ * The chapter page's progress cadence (`SAVE_EVERY_MS` in the reading-progress hook), read from the hook's
+ * own source so the model follows any change to it; a bench that cannot find it stops rather than guess.
+ */
+export function hookCadenceMs(
+  source = fs.readFileSync("app/features/reader/use-reading-progress.ts", "utf8"),
+) {
+  const match = /^(?:export )?const SAVE_EVERY_MS = ([\d_]+);$/m.exec(source);
+  if (!match?.[1] || !/setInterval\(flush, SAVE_EVERY_MS\)/.test(source))
+    throw new Error("the reading-progress hook's SAVE_EVERY_MS (the progress cadence) was not found");
+  return Number(match[1].replaceAll("_", ""));
+}
+
+/** The pace of a human reader (ADR 70): reading speed, think times, how often each side trip happens. */
+export const pace = {
+  /** Words a minute, drawn evenly between these for each chapter read. */
+  wordsPerMinute: [200, 300],
+  /** Seconds between a page showing and the next click. */
+  thinkSeconds: [8, 30],
+  /** Seconds on the locked page before pressing "unlock with coins". */
+  unlockThinkSeconds: [3, 10],
+  /** Seconds away (another tab, the kettle) between one reading of the chapter and the next. */
+  awaySeconds: [60, 240],
+  /** The share of the chapter read when the comments come within a screen (the page then loads them). */
+  commentsAt: 0.85,
+  /** The chance a reader posts a comment at the end of the chapter. */
+  commentChance: 0.1,
+  /** After the chapter, each of these is opened with its chance, in this order. */
+  sideTrips: [
+    { page: "/toc", chance: 0.5 },
+    { page: "/account", chance: 0.3 },
+    { page: "/shop", chance: 0.15 },
+    { page: "/fundraiser", chance: 0.15 },
+    { page: "/coins", chance: 0.1 },
+  ],
+  /** Visitors on the site for every signed-in reader. */
+  visitorsPerReader: 0.25,
+};
+
+/** How header links open: /toc in the page (`.data`, a client navigation), the others as a new document. */
+const clientNavigations = new Set(["/toc"]);
+
+/** The body of a progress write, as `sendProgress` (features/reader/account-progress.ts) makes it. */
+export function progressBody(chapter, progress, view) {
+  return JSON.stringify({ entries: [{ chapter, progress }], view });
+}
+
+/** The progress write's request: URL, method, headers and body, as the page's `fetch` sends them. */
+export function progressRequest(chapter, progress, view) {
+  return {
+    path: "/reader/progress",
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: progressBody(chapter, progress, view),
+  };
+}
+
+/**
+ * The reader's record after `seconds` of reading a chapter `fraction` of the way through (`paragraphs` in
+ * all), as the hook's `advance` and `readSecond` make it (features/reader/progress.ts): the scroll's fraction,
+ * the paragraph in view, the furthest percentage (100 once completed at 98), the seconds read.
+ */
+export function progressAt(previous, seconds, fraction, paragraphs, now) {
+  const percentage = Math.round(fraction * 100);
+  const completed = previous.completed || percentage >= 98;
+  return {
+    scrollPosition: fraction,
+    paragraph: Math.min(paragraphs, Math.floor(fraction * paragraphs)),
+    completionPercentage: completed ? 100 : Math.max(previous.completionPercentage, percentage),
+    readingTime: seconds,
+    completed,
+    bookmarks: previous.bookmarks,
+    lastReadAt: now.toISOString(),
+  };
+}
+
+export const emptyProgress = () => ({
+  scrollPosition: 0,
+  paragraph: 0,
+  completionPercentage: 0,
+  readingTime: 0,
+  completed: false,
+  bookmarks: [],
+  lastReadAt: new Date(0).toISOString(),
+});
+
+/**
+ * The paths a page's `/__manifest` request names: React Router's route discovery takes every link and form
+ * marked `data-discover` on the page, adds their ancestors and sorts them (useFogOFWarDiscovery).
+ */
+export function discoveredPaths(html) {
+  const paths = new Set();
+  for (const [tag] of html.matchAll(/<(?:a|form)\b[^>]*\bdata-discover[^>]*>/g)) {
+    const target = /\b(?:href|action)="(\/[^"?#]*)/.exec(tag)?.[1];
+    if (!target) continue;
+    const segments = target.split("/").filter(Boolean);
+    for (let i = 1; i <= segments.length; i++) paths.add(`/${segments.slice(0, i).join("/")}`);
+  }
+  return [...paths].sort();
+}
+
+/** `/__manifest` as React Router asks for it after a page shows (lazy route discovery of its links). */
+const manifest = (site, paths) => ({
+  label: "manifest",
+  path: `/__manifest?paths=${encodeURIComponent(paths.join(","))}&version=${site.version}`,
+});
+
+const between = ([low, high], random) => low + (high - low) * random();
+
+/**
+ * What the page sends around the chapter's reading, for a reader (`cookie`) or a visitor (no cookie). `http`
+ * sends one request ({ label, path, method?, headers?, body? }) and resolves to { status, text }; `sleep`
+ * waits so many ms; `random` is the run's generator; `until()` the time the evening ends (ms). `site`: the chapter, its paragraphs and words, the
+ * manifest version and the paths each page's links ask the manifest for, the next chapter's data the
+ * chapter page prefetches (all read from the server before the run: release-evening.mjs).
+ */
+export async function readChapter({
+  http,
+  sleep,
+  random,
+  site,
+  chapter,
+  cadenceMs,
+  signedIn,
+  until,
+  from = 0,
+}) {
+  const page = await http({ label: "chapter", path: `/chapter/${chapter.number}` });
+  await http(manifest(site, chapter.manifestPaths));
+  if (chapter.prefetch)
+    await http({ label: "prefetch", path: chapter.prefetch, headers: { "Sec-Purpose": "prefetch" } });
+  if (signedIn && page.text.includes('name="intent" value="unlock"')) {
+    // The unlock form, after hydration: the action's `.data`, then the route's data again (its revalidation).
+    await sleep(between(pace.unlockThinkSeconds, random) * 1000);
+    await http({
+      label: "unlock",
+      path: `/chapter/${chapter.number}.data`,
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8" },
+      body: "intent=unlock",
+    });
+    await http({ label: "chapter.data", path: `/chapter/${chapter.number}.data` });
+  }
+  if (signedIn) await http({ label: "progress-get", path: `/reader/progress?chapter=${chapter.number}` });
+  const readMs = (chapter.words / between(pace.wordsPerMinute, random)) * 60_000;
+  let progress = emptyProgress();
+  let view;
+  let commentsLoaded = false;
+  // A reader coming back to their place `from` of the way through has read that much before.
+  const started = Date.now() - from * readMs;
+  const write = async () => {
+    const elapsed = Date.now() - started;
+    const fraction = Math.min(1, elapsed / readMs);
+    progress = progressAt(progress, Math.floor(elapsed / 1000), fraction, chapter.paragraphs, new Date());
+    const answer = await http({ label: "progress", ...progressRequest(chapter.number, progress, view) });
+    // A visitor's page sends back the view the last answer gave (visitor-views.server.ts).
+    if (!signedIn && answer.status === 200) view = JSON.parse(answer.text).view;
+    if (!commentsLoaded && fraction >= pace.commentsAt) {
+      commentsLoaded = true;
+      await http(manifest(site, chapter.commentsManifestPaths));
+      await http({
+        label: "comments",
+        path: `/chapter/${chapter.number}/comments.data?order=newest&_routes=routes%2Fchapter-comments`,
+      });
+    }
+  };
+  // One write each cadence while reading (each second changes the record), then the one on leaving.
+  while (Date.now() - started < readMs && Date.now() < until()) {
+    await sleep(cadenceMs);
+    await write();
+  }
+  if (signedIn && random() < pace.commentChance) {
+    await sleep(between(pace.thinkSeconds, random) * 1000);
+    await http({
+      label: "comment-post",
+      path: `/chapter/${chapter.number}/comments.data`,
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8" },
+      body: new URLSearchParams({
+        intent: "post",
+        body: `The bells again! (bench reader, ${Date.now()})`,
+      }).toString(),
+    });
+  }
+  await write();
+}
+
+/**
+ * Where in its round a reader or visitor is when the run starts, so that a run of a minute or two has the
+ * evening's mix from the start, not only first page loads: reading (at a random place of the chapter, back
+ * to it with the page loaded again), on its side trips, or away (a random part of it left).
+ */
+export const startOfRound = { reading: 0.6, sideTrips: 0.1 };
+
+function roundStart(random) {
+  const at = random();
+  if (at < startOfRound.reading) return { from: random() };
+  if (at < startOfRound.reading + startOfRound.sideTrips) return { skipChapter: true };
+  return { away: random() * between(pace.awaySeconds, random) * 1000 };
+}
+
+/** A signed-in reader's evening: the newest chapter, a few side trips, time away, and again. */
+export async function readerEvening({ http, sleep, random, site, cadenceMs, until }) {
+  let start = roundStart(random);
+  if (start.away) await sleep(start.away);
+  while (Date.now() < until()) {
+    if (!start.skipChapter)
+      await readChapter({
+        http,
+        sleep,
+        random,
+        site,
+        chapter: site.newest,
+        cadenceMs,
+        signedIn: true,
+        until,
+        from: start.from,
+      });
+    start = {};
+    for (const { page, chance } of pace.sideTrips) {
+      if (random() >= chance) continue;
+      await sleep(between(pace.thinkSeconds, random) * 1000);
+      if (clientNavigations.has(page)) {
+        await http({ label: page, path: `${page}.data` });
+      } else {
+        await http({ label: page, path: page });
+      }
+      await http(manifest(site, site.manifestPaths[page]));
+    }
+    await sleep(between(pace.awaySeconds, random) * 1000);
+  }
+}
+
+/** A visitor's evening: the story's first chapter (free), the table of contents, time away, and again. */
+export async function visitorEvening({ http, sleep, random, site, cadenceMs, until }) {
+  let start = roundStart(random);
+  if (start.away) await sleep(start.away);
+  while (Date.now() < until()) {
+    if (!start.skipChapter)
+      await readChapter({
+        http,
+        sleep,
+        random,
+        site,
+        chapter: site.first,
+        cadenceMs,
+        signedIn: false,
+        until,
+        from: start.from,
+      });
+    start = {};
+    await sleep(between(pace.thinkSeconds, random) * 1000);
+    await http({ label: "/toc", path: "/toc.data" });
+    await http(manifest(site, site.manifestPaths["/toc"]));
+    await sleep(between(pace.awaySeconds, random) * 1000);
+  }
+}

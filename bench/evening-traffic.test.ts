@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { sendProgress } from "~/features/reader/account-progress";
+import { advance, emptyProgress, parseProgress, readSecond } from "~/features/reader/progress";
+import { discoveredPaths, hookCadenceMs, progressAt, progressRequest } from "./evening-traffic.mjs";
+
+/** What the chapter page's `sendProgress` hands to `fetch`, with a server answering `answer`. */
+async function pageSends(chapter: number, progress: ReturnType<typeof emptyProgress>, answer: object) {
+  const fetch = vi.fn(async (_url: string, _init: RequestInit) => Response.json(answer));
+  vi.stubGlobal("fetch", fetch);
+  vi.stubGlobal("document", { visibilityState: "visible" });
+  vi.stubGlobal("navigator", {});
+  expect(await sendProgress(chapter, progress)).toBe(true);
+  // The answer is read after `sendProgress` resolves (the view kept for the next write).
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const [url, init] = fetch.mock.calls[0] ?? [];
+  return { path: url, method: init?.method, headers: init?.headers, body: init?.body };
+}
+
+describe("the release evening's model sends what the chapter page sends", () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it("a progress write: the same URL, method, headers and body as the page's, a visitor's view included", async () => {
+    const now = new Date("2026-11-27T20:00:00Z");
+    const progress = progressAt(emptyProgress(), 42, 0.5, 40, now);
+    expect(await pageSends(9, progress, { saved: 1, view: "signed-view" })).toEqual(
+      progressRequest(9, progress),
+    );
+    // The page sends back the view the last answer gave, as the model's visitors do.
+    expect(await pageSends(1, progress, { saved: 1 })).toEqual(progressRequest(1, progress, "signed-view"));
+  });
+
+  it("its record is the one the hook makes from the same seconds and scroll (readSecond, advance)", () => {
+    const now = new Date("2026-11-27T20:00:00Z");
+    let hooks = emptyProgress();
+    let model = emptyProgress();
+    for (const [seconds, fraction] of [
+      [10, 0.1],
+      [60, 0.5],
+      [100, 0.4],
+      [150, 0.979],
+      [160, 0.98],
+      [170, 0.6],
+    ] as const) {
+      while (hooks.readingTime < seconds) hooks = readSecond(hooks, now);
+      model = progressAt(model, seconds, fraction, 40, now);
+      hooks = advance(hooks, fraction, model.paragraph, now);
+      expect(model).toEqual(hooks);
+      expect(parseProgress(model)).toEqual(model);
+    }
+    expect(model.completed).toBe(true);
+  });
+
+  it("its cadence is the hook's SAVE_EVERY_MS, read from the hook, and follows a change of it", () => {
+    const hook = fs.readFileSync("app/features/reader/use-reading-progress.ts", "utf8");
+    const cadence = hookCadenceMs();
+    expect(hook).toContain(`const SAVE_EVERY_MS = ${cadence.toLocaleString("en").replaceAll(",", "_")};`);
+    const changed = hook.replace(/const SAVE_EVERY_MS = [\d_]+;/, "export const SAVE_EVERY_MS = 15_000;");
+    expect(hookCadenceMs(changed)).toBe(15_000);
+    // Renamed or no longer the timer's: the bench stops rather than guess.
+    expect(() => hookCadenceMs(hook.replaceAll("SAVE_EVERY_MS", "SEND_EVERY_MS"))).toThrow(/SAVE_EVERY_MS/);
+  });
+
+  it("asks the manifest for the paths React Router's discovery asks for: marked links and forms, their ancestors, sorted", () => {
+    const html = `<a href="/toc" data-discover="true">Contents</a><a href="/wiki">Wiki</a>
+      <form data-discover="true" action="/chapter/9" method="post"></form>
+      <a class="x" data-discover="true" href="/shop/product/1?from=home#top">A product</a>
+      <a data-discover="true" href="https://example.com/out">Out</a>`;
+    expect(discoveredPaths(html)).toEqual([
+      "/chapter",
+      "/chapter/9",
+      "/shop",
+      "/shop/product",
+      "/shop/product/1",
+      "/toc",
+    ]);
+  });
+});
