@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
-import type { ServerBuild } from "react-router";
+import type { AppLoadContext, ServerBuild } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { AdmissionGate, admission, type GateBounds, type Outcome, type Release, type Who } from "./admission";
 import { lastWordOnError } from "./last-word";
@@ -9,8 +9,10 @@ import { reactRouterHandler } from "./react-router";
 
 const bounds: GateBounds = { inFlight: 2, queued: 100, perReader: 8 };
 
-/** Lets every settled promise's callbacks run. */
-const settle = () => new Promise((resolve) => setImmediate(resolve));
+/** Lets the event loop turn a few times: the gate admits one request a turn. */
+const settle = async () => {
+  for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+};
 
 /** A gate, the names of the requests it admitted in order, and the slots they hold (oldest first). */
 function harness(gateBounds: GateBounds = bounds) {
@@ -37,7 +39,7 @@ function harness(gateBounds: GateBounds = bounds) {
 }
 
 describe("AdmissionGate", () => {
-  it("admits at once while idle, then holds requests past the in-flight bound until a slot is released", async () => {
+  it("admits at the loop's next turn while idle, then holds requests past the in-flight bound until a slot is released", async () => {
     const { gate, order, arrive, finishOne } = harness();
     arrive("a", { address: "1" });
     arrive("b", { address: "2" });
@@ -135,6 +137,7 @@ describe("AdmissionGate", () => {
   it("when the queue is full, the address waiting most gives up its newest request", async () => {
     const { gate, order, arrive, finishOne } = harness({ ...bounds, inFlight: 1, queued: 4 });
     arrive("first", { address: "z" });
+    await settle();
     const flood = [0, 1, 2, 3].map((i) => arrive(`flood${i}`, { address: "flood" }));
     const other = arrive("other", { address: "other" });
     await settle();
@@ -204,7 +207,8 @@ describe("admission in front of React Router", () => {
         build,
         origin: "http://localhost",
         pages: undefined,
-        getLoadContext: () => ({}),
+        // Never reached: the build fails before any route.
+        getLoadContext: () => ({}) as AppLoadContext,
         admit,
       }),
     );

@@ -33,9 +33,9 @@ const admittedAtOnce: Release = () => {};
 
 /**
  * A bound on the requests doing work (a render, a write) at once, with the rest waiting their turn, fair per
- * address and per reader (ADR 68). An idle gate admits at once; a full queue refuses at once (the caller
- * answers 503 with Retry-After) rather than keep a request waiting for seconds. A request whose client went
- * away while it waited (`gone` aborted) leaves the queue.
+ * address and per reader (ADR 68). An idle gate admits at the event loop's next turn (`handOver`); a full
+ * queue refuses at once (the caller answers 503 with Retry-After) rather than keep a request waiting for
+ * seconds. A request whose client went away while it waited (`gone` aborted) leaves the queue.
  */
 export class AdmissionGate {
   private running = 0;
@@ -44,6 +44,7 @@ export class AdmissionGate {
    * order: the first address, and its first reader, is next; one served moves to the back. */
   private queues = new Map<string, Map<string, Waiter[]>>();
   private perAddress = new Map<string, number>();
+  private handing = false;
 
   constructor(private bounds: GateBounds) {}
 
@@ -55,7 +56,6 @@ export class AdmissionGate {
   enter(who: Who, gone: AbortSignal): Promise<Outcome> {
     if (gone.aborted) return Promise.resolve("gone");
     if (this.bounds.inFlight === 0) return Promise.resolve(admittedAtOnce);
-    if (this.running < this.bounds.inFlight && this.waiting === 0) return Promise.resolve(this.hold());
     const readers = this.queues.get(who.address);
     const reader = who.reader ?? "";
     if (who.reader !== undefined && (readers?.get(reader)?.length ?? 0) >= this.bounds.perReader)
@@ -71,6 +71,7 @@ export class AdmissionGate {
       waiters.push(waiter);
       this.waiting++;
       this.perAddress.set(who.address, (this.perAddress.get(who.address) ?? 0) + 1);
+      this.handOver();
     });
   }
 
@@ -81,26 +82,43 @@ export class AdmissionGate {
       if (!held) return;
       held = false;
       this.running--;
-      this.admitNext();
+      this.handOver();
     };
   }
 
+  /**
+   * Admits the next waiter on the event loop's next turn (its check phase: no timer, no delay when idle), one a
+   * turn. Database answers and renders continue in promise callbacks (PGlite answers in the same task), so a
+   * request run where it was read would run whole before the loop read another socket, and the renders read
+   * in one turn would run one after the other ahead of every kept page asked for meanwhile (measured: 4.4 s
+   * without a pause). Admitted a turn later, every request read in a turn waits its turn fairly, and the kept
+   * pages read in the next turn are answered before the next render starts.
+   */
+  private handOver() {
+    if (this.handing || this.waiting === 0 || this.running >= this.bounds.inFlight) return;
+    this.handing = true;
+    setImmediate(() => {
+      this.handing = false;
+      this.admitNext();
+      this.handOver();
+    });
+  }
+
   private admitNext() {
-    while (this.running < this.bounds.inFlight) {
-      const [address, readers] = this.queues.entries().next().value ?? [];
-      const [reader, waiters] = readers?.entries().next().value ?? [];
-      const waiter = waiters?.[0];
-      if (address === undefined || !readers || reader === undefined || !waiter) return;
-      this.leave(waiter, this.hold());
-      // Served: its reader to the back of its address's rotation, its address to the back of the gate's.
-      if (waiters.length > 0) {
-        readers.delete(reader);
-        readers.set(reader, waiters);
-      }
-      if (readers.size > 0) {
-        this.queues.delete(address);
-        this.queues.set(address, readers);
-      }
+    if (this.running >= this.bounds.inFlight) return;
+    const [address, readers] = this.queues.entries().next().value ?? [];
+    const [reader, waiters] = readers?.entries().next().value ?? [];
+    const waiter = waiters?.[0];
+    if (address === undefined || !readers || reader === undefined || !waiter) return;
+    this.leave(waiter, this.hold());
+    // Served: its reader to the back of its address's rotation, its address to the back of the gate's.
+    if (waiters.length > 0) {
+      readers.delete(reader);
+      readers.set(reader, waiters);
+    }
+    if (readers.size > 0) {
+      this.queues.delete(address);
+      this.queues.set(address, readers);
     }
   }
 
