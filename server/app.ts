@@ -27,6 +27,7 @@ import { mediaStoreFor, setMediaStore } from "~/lib/media-store.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { redactUrl } from "~/lib/redact";
 import { startAdminSocket } from "./admin-socket";
+import { admission } from "./admission";
 import { bodyLimit } from "./body-limit";
 import { answeringDatabaseOutages } from "./database-outage";
 import { securityHeaders } from "./headers";
@@ -41,6 +42,9 @@ import { sendUnstorableText, unstorableInCookies, unstorableInUrl } from "./text
 import { forgetWriterOnAnswer } from "./writer";
 
 export type StartOptions = { vite?: ViteDevServer };
+
+/** Requests one signed-in reader may have waiting for a render: a browser opens six connections to a site. */
+const READER_QUEUE = 8;
 
 /** How long a SIGTERM waits for requests in flight before closing the database anyway. */
 const DRAIN_MS = 4000;
@@ -205,6 +209,12 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
       build,
       origin: env.origin,
       pages,
+      // Renders and writes wait their turn, fairly, so they never starve kept pages (ADR 68).
+      admit: admission({
+        inFlight: env.RENDERS_IN_FLIGHT,
+        queued: env.RENDERS_QUEUED,
+        perReader: READER_QUEUE,
+      }),
       getLoadContext: (req, res): RequestContext => ({
         cspNonce: res.locals.cspNonce as string,
         requestId: res.locals.requestId as string,

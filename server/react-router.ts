@@ -2,6 +2,7 @@ import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { SHAREABLE_HEADER, TIMELESS_HEADER } from "~/lib/shareable";
+import { type Outcome, sendBusy } from "./admission";
 import { limitedBody } from "./body-limit";
 import { dropRequestPolicy, withoutRequestNonce } from "./kept-page-csp";
 import { type PageCache, pendingPage } from "./page-cache";
@@ -82,11 +83,14 @@ export function reactRouterHandler({
   origin,
   pages,
   getLoadContext,
+  admit,
 }: {
   build: ServerBuild | (() => Promise<ServerBuild>);
   origin: string;
   pages: PageCache | undefined;
   getLoadContext: (req: ExpressRequest, res: ExpressResponse) => AppLoadContext;
+  /** A slot for the request's work (server/admission.ts), held until React Router has made the answer. */
+  admit: (req: ExpressRequest, res: ExpressResponse) => Promise<Outcome>;
 }): RequestHandler {
   // Given a function, React Router asks for the build and derives its route tables on each request (0.7 ms
   // and their garbage): only under Vite, where the build changes on edits.
@@ -103,7 +107,20 @@ export function reactRouterHandler({
         page?.settle(undefined);
         return;
       }
-      const response = await handle(request, getLoadContext(req, res));
+      // After the body is read (its bytes are no work), before the loaders, actions and render: the work.
+      const admitted = await admit(req, res);
+      if (typeof admitted !== "function") {
+        if (admitted === "refused") sendBusy(req, res);
+        page?.settle(undefined);
+        return;
+      }
+      let response: Response;
+      try {
+        response = await handle(request, getLoadContext(req, res));
+      } finally {
+        // Made: the rest is sending bytes, which a slow client must not hold a slot for.
+        admitted();
+      }
       await writerAnswered(req, res, response.status);
       if (response.status >= 500 && serveStale()) {
         await response.body?.cancel();

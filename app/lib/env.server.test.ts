@@ -81,6 +81,20 @@ describe("the order reservation", () => {
   });
 });
 
+describe("the admission gate's bounds (ADR 68)", () => {
+  it("admit one render at a time and queue 256 unless set; 0 turns the gate off; whole numbers in range", () => {
+    expect(parseEnv({})).toMatchObject({ RENDERS_IN_FLIGHT: 1, RENDERS_QUEUED: 256 });
+    expect(parseEnv({ RENDERS_IN_FLIGHT: "0", RENDERS_QUEUED: "10000" })).toMatchObject({
+      RENDERS_IN_FLIGHT: 0,
+      RENDERS_QUEUED: 10_000,
+    });
+    for (const wrong of ["-1", "257", "1.5", "many", "1e3"])
+      expect(() => parseEnv({ RENDERS_IN_FLIGHT: wrong })).toThrowError(/RENDERS_IN_FLIGHT:/);
+    for (const wrong of ["0", "10001", "2.5", "all"])
+      expect(() => parseEnv({ RENDERS_QUEUED: wrong })).toThrowError(/RENDERS_QUEUED:/);
+  });
+});
+
 describe("the payment provider in production", () => {
   const production = { NODE_ENV: "production", APP_ORIGIN: "https://read.example" };
 
