@@ -59,28 +59,28 @@ describe("the bench's own checks (issue 22)", () => {
       file,
       JSON.stringify({ runs: { tocBr: { rps: 1 } }, parts: { pages: { date: "earlier" } } }),
     );
+    // The release minute's part: a server of its own (the 1,010-chapter site takes minutes to make).
     const result = bench(
       { PATH: `${bin}${path.delimiter}${process.env.PATH}`, TMPDIR: work },
       file,
-      "--only=chapters,releaseMinute",
+      "--only=releaseMinute",
     );
-    // Both parts ran, each failed at its first load run, and the run ended normally.
+    // The part failed at its first load run, and the run went on to its end: results written, summary printed.
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stderr).toContain("part chapters: NOT MEASURED");
     expect(result.stderr).toContain("part releaseMinute: NOT MEASURED");
+    expect(result.stderr).toContain("1 part(s) not measured");
     const results = JSON.parse(fs.readFileSync(file, "utf8"));
-    expect(results.misses.chapters).toContain("wrk: failed on purpose");
     expect(results.misses.releaseMinute).toContain("wrk: failed on purpose");
     expect(results.runs.tocBr).toEqual({ rps: 1 });
     expect(results.parts.pages.date).toBe("earlier");
-    // bench:check names the budgets the failure left without a figure, and the error.
+    // bench:check names the budgets left without a figure: the failed part's, with its error, and the others'.
     const check = spawnSync(process.execPath, ["bench/check.mjs", `--results=${file}`], { encoding: "utf8" });
     expect(check.status).toBe(1);
     expect(check.stdout).toMatch(
-      /MISS chapterVisitorRatio: not measured \(part chapters failed: .*wrk: failed on purpose/,
+      /MISS releaseMinuteP99: not measured \(part releaseMinute failed: .*wrk: failed on purpose/,
     );
     expect(check.stdout).toContain(
-      "MISS cacheMissAfterEdit: not measured: run npm run bench -- --only=cacheMiss",
+      "MISS chapterVisitorRatio: not measured: run npm run bench -- --only=chapters",
     );
     expect(processesUsing(work)).toEqual([]);
     // The bench's data directories and the baseline's page (the servers' logs stay, to read after a failure).
