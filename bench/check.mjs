@@ -1,23 +1,61 @@
-// npm run bench:check: compares bench/results/latest.json (npm run bench) and bench/results/analytics.json
-// (npm run bench:analytics) with bench/budgets.json; exits 1 on a miss. `--only=analytics` checks the
-// analytics budgets alone (their bench is separate: it fills a database of its own).
+// npm run bench:check: compares bench/results/latest.json (npm run bench) and bench/results/analytics.json (its
+// analytics part) with bench/budgets.json; exits 1 on a miss. A budget whose figure is missing is a miss that
+// names the part to run again (and its error, when that part failed). `--only=analytics` checks the analytics
+// budgets alone (`npm run bench:analytics`); `--results=FILE` reads another results file.
 import fs from "node:fs";
 import { median } from "./median.mjs";
 
-const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+const option = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
+const only = option("only");
 const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined);
 const budgets = JSON.parse(fs.readFileSync("bench/budgets.json", "utf8"));
+const results = read(option("results") ?? "bench/results/latest.json") ?? { runs: {} };
+const analytics = read("bench/results/analytics.json");
 const misses = [];
 const check = (name, ok, detail) => {
   console.log(`${ok ? "ok  " : "MISS"} ${name}: ${detail}`);
   if (!ok) misses.push(name);
 };
-const analytics = read("bench/results/analytics.json");
+
+/** The part of bench/run.mjs that measures a budget's figure. */
+function partOf(b) {
+  if (b.analytics) return "analytics";
+  if (b.lighthouse) return "lighthouse";
+  if (b.cacheMiss) return "cacheMiss";
+  if (b.maxGrowthMB !== undefined) return "leak";
+  if (b.page) return "weight";
+  if (b.memoryOf || b.maxRssMB) return "chapters";
+  const measured = Object.entries(results.parts ?? {}).find(([, part]) => part.runs?.includes(b.run));
+  if (measured) return measured[0];
+  if (/^(baseline|chapter(Small|Signed)?)(Br|Plain|InBr)$/.test(b.run)) return "chapters";
+  if (b.run === "chapterFloodBr") return "flood";
+  if (b.run === "releaseMinuteBr") return "releaseMinute";
+  if (b.run?.endsWith("SignedInBr")) return "signedInPages";
+  return b.run?.endsWith("Br") && !b.part ? "pages" : b.part;
+}
+
+/** The failed parts a missing figure has named. */
+const named = new Set();
+
+/** Why a figure is missing: its part failed (with the error), or was never run. */
+function notMeasured(name, b) {
+  const part = partOf(b);
+  const failed = results.misses?.[part];
+  named.add(part);
+  check(
+    name,
+    false,
+    failed
+      ? `not measured (part ${part} failed: ${failed})`
+      : `not measured: run npm run bench -- --only=${part ?? "<its part>"}`,
+  );
+}
+
 for (const [name, b] of Object.entries(budgets)) {
   if (b.analytics) {
     // A median of timed calls against the generated readership (bench/analytics.ts).
     const ms = analytics?.medianMs?.[b.analytics];
-    if (ms === undefined) check(name, false, "no figure (run npm run bench:analytics)");
+    if (ms === undefined) notMeasured(name, b);
     else
       check(
         name,
@@ -27,13 +65,8 @@ for (const [name, b] of Object.entries(budgets)) {
     continue;
   }
   if (only === "analytics") continue;
-  const results = read("bench/results/latest.json");
-  if (!results) {
-    check(name, false, "no bench/results/latest.json (run npm run bench)");
-    continue;
-  }
-  if (b.run && !results.runs[b.run]) {
-    check(name, false, `no ${b.run} run in the results (run npm run bench)`);
+  if ((b.run && !results.runs[b.run]) || (b.of && !results.runs[b.of])) {
+    notMeasured(name, b);
     continue;
   }
   if (b.of) {
@@ -49,6 +82,10 @@ for (const [name, b] of Object.entries(budgets)) {
       p99 <= b.maxP99Ms && timeouts === 0 && non2xx === 0,
       `p99 ${p99} ms (max ${b.maxP99Ms}), ${timeouts} timed out, ${non2xx} not 2xx or 3xx`,
     );
+  }
+  if (b.page && !results.weights?.[b.page === "reference" ? results.referenceChapter : b.page]) {
+    notMeasured(name, b);
+    continue;
   }
   if (b.maxHtmlBrotliBytes) {
     const bytes = results.weights[b.page].htmlBrotliBytes;
@@ -71,7 +108,7 @@ for (const [name, b] of Object.entries(budgets)) {
   }
   if (b.lighthouse) {
     const lh = results.lighthouse?.[b.lighthouse];
-    if (!lh) check(name, false, "no Lighthouse figures (run without --skip-lighthouse)");
+    if (!lh) notMeasured(name, b);
     else
       check(
         name,
@@ -85,7 +122,7 @@ for (const [name, b] of Object.entries(budgets)) {
   // The first render after an author's edit (bench/cache-miss.mjs); the other chapter kept through every edit.
   if (b.cacheMiss) {
     const miss = results.cacheMiss;
-    if (!miss) check(name, false, "no cache-miss figures (run npm run bench)");
+    if (!miss) notMeasured(name, b);
     else
       check(
         name,
@@ -96,7 +133,7 @@ for (const [name, b] of Object.entries(budgets)) {
   // The same load three times over on one server: its RSS after the last round against after the first.
   if (b.maxGrowthMB !== undefined) {
     const rounds = results.leakCheck;
-    if (!rounds?.length) check(name, false, "no leak check in the results (run npm run bench)");
+    if (!rounds?.length) notMeasured(name, b);
     else {
       const growth = (rounds.at(-1)?.rssMB ?? 0) - (rounds[0]?.rssMB ?? 0);
       check(
@@ -110,6 +147,10 @@ for (const [name, b] of Object.entries(budgets)) {
   // most `maxRatio` times as much, the median of its RSS after each run of that page against the other's. The
   // median, not the high-water mark: one run's garbage collection can leave a peak 30 MB above the next
   // (365 against 332-336 MB on the same server in one bench); the peak has its own budget (`maxRssMB`).
+  if ((b.memoryOf || b.maxRssMB) && !results.memoryTrail?.length) {
+    notMeasured(name, b);
+    continue;
+  }
   if (b.memoryOf) {
     const held = (server) =>
       median(
@@ -130,5 +171,11 @@ for (const [name, b] of Object.entries(budgets)) {
     check(name, peak <= b.maxRssMB, `RSS at most ${peak} MB during the bench (max ${b.maxRssMB})`);
   }
 }
-console.log(misses.length ? `${misses.length} budget(s) missed` : "every budget met");
+// A part that failed and no budget named above is named too: its figures are missing from the results.
+const failedParts = Object.entries(results.misses ?? {}).filter(
+  ([part]) => !named.has(part) && (only !== "analytics" || part === "analytics"),
+);
+for (const [part, error] of failedParts) console.log(`MISS part ${part} failed: ${error}`);
+misses.push(...failedParts.map(([part]) => part));
+console.log(misses.length ? `${misses.length} budget(s) missed or not measured` : "every budget met");
 process.exit(misses.length ? 1 : 0);

@@ -36,6 +36,8 @@ export type MemoryEntry = {
   rssMB: number;
   peakRssMB: number;
   fixture?: boolean;
+  /** The bench part whose run it followed (bench/run.mjs). */
+  part?: string;
 };
 export type Budget = { run?: string; min?: number; of?: string; maxP99Ms?: number };
 

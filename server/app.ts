@@ -22,7 +22,7 @@ import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.serve
 import { releaseTimeMs } from "~/lib/clock.server";
 import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
-import { logger } from "~/lib/logger.server";
+import { accessLog, logger } from "~/lib/logger.server";
 import { mediaStoreFor, setMediaStore } from "~/lib/media-store.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { redactUrl } from "~/lib/redact";
@@ -72,16 +72,16 @@ function beginRequest(req: IncomingMessage, res: ServerResponse): string {
     typeof incoming === "string" && /^[\w-]{1,64}$/.test(incoming) ? incoming : crypto.randomUUID();
   requestIds.set(req, requestId);
   if (!logger.isLevelEnabled("info")) return requestId;
-  const began = process.hrtime.bigint();
+  const began = performance.now();
   // As the client sent it: the page cache may put a canonical form in req.url.
   const url = req.url ?? "/";
   res.once("finish", () => {
-    logger.info({
+    accessLog({
       requestId,
       method: req.method,
       url: redactUrl(url),
       status: res.statusCode,
-      ms: Number(process.hrtime.bigint() - began) / 1e6,
+      ms: performance.now() - began,
       ip: clientIp(req),
     });
   });
@@ -243,7 +243,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     else app(req, res);
   });
   server.on("connect", (req: IncomingMessage, socket: Duplex) => {
-    logger.info({ method: req.method, url: redactUrl(req.url ?? ""), status: 405, ip: clientIp(req) });
+    accessLog({ method: req.method, url: redactUrl(req.url ?? ""), status: 405, ip: clientIp(req) });
     refuseConnect(socket);
   });
   server.listen(env.PORT, env.HOST);

@@ -1,0 +1,62 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { LogOutput } from "./log-output.server";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-log-output-"));
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 }));
+
+function output() {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${Math.random()}.log`);
+  const fd = fs.openSync(file, "w");
+  return { out: new LogOutput(fd), read: () => fs.readFileSync(file, "utf8") };
+}
+
+const until = async (done: () => boolean) => {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
+};
+
+describe("the log's output (ADR 69)", () => {
+  it("keeps a few lines until flushed, then writes them in order", async () => {
+    const { out, read } = output();
+    for (let i = 0; i < 10; i++) out.write(`line ${i}\n`);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(read()).toBe("");
+    out.flush();
+    await until(() => read().length > 0);
+    expect(read()).toBe(Array.from({ length: 10 }, (_, i) => `line ${i}\n`).join(""));
+  });
+
+  it("writes by itself once about 16 KB are buffered, in order, nothing twice", async () => {
+    const { out, read } = output();
+    const lines = Array.from({ length: 2000 }, (_, i) => `{"n":${i},"pad":"${"x".repeat(40)}"}\n`);
+    for (const line of lines) out.write(line);
+    await until(() => read().length >= 16 * 1024 * 5);
+    expect(read().length).toBeGreaterThanOrEqual(16 * 1024);
+    out.flushSync();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(read()).toBe(lines.join(""));
+  });
+
+  it("writes what is buffered when the process ends with an uncaught exception", () => {
+    const script = path.join(dir, "crash.ts");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      script,
+      `import { logger } from "${path.resolve("app/lib/logger.server.ts")}";\n` +
+        `for (let i = 0; i < 50; i++) logger.info({ n: i }, "before the crash");\n` +
+        `setTimeout(() => { throw new Error("boom"); }, 5);\n`,
+    );
+    const run = spawnSync(process.execPath, ["--import", "tsx", script], {
+      encoding: "utf8",
+      env: { ...process.env, LOG_LEVEL: "info" },
+    });
+    expect(run.status).toBe(1);
+    const lines = run.stdout.split("\n").filter(Boolean);
+    expect(lines).toHaveLength(50);
+    expect(JSON.parse(lines.at(-1) ?? "{}")).toMatchObject({ n: 49, msg: "before the crash" });
+  });
+});
