@@ -90,6 +90,11 @@ const schema = z
     RELEASE_MAILS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
     /** Memory for whole pages kept for many readers (server/page-cache.ts). */
     PAGE_CACHE_MB: z.coerce.number().int().min(1).max(4096).default(64),
+    /**
+     * The most signed-in readers' progress writes one batch writes together (ADR 67); 1 writes each alone, as
+     * before batching (the bench's comparison).
+     */
+    PROGRESS_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(500),
     /** The site's time zone: a monthly fundraiser goal counts the calendar month there (ADR 28). */
     SITE_TIME_ZONE: z
       .string()
