@@ -1,6 +1,7 @@
 import { asc, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { readingDays, readingProgress } from "#db/schema";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { READING_DAY_SECONDS } from "~/features/streaks/streaks";
 import type { Language } from "~/i18n/config";
 import { getEnv } from "~/lib/env.server";
@@ -29,19 +30,25 @@ type Row = typeof readingProgress.$inferSelect;
 
 type Write = {
   userId: number;
-  chapter: { id: number; wordCount: number };
+  /** The chapter's number: found in the catalog when its batch is written. */
+  number: number;
   incoming: ChapterProgress;
   now: Date;
   context: ReadingContext;
-  done: (change: ProgressChange) => void;
+  done: (change: ProgressChange | undefined) => void;
   failed: (error: unknown) => void;
 };
 
 const waiting: Write[] = [];
 let writing: Promise<void> | undefined;
 
-/** Queues one write for the next batch; resolves once that batch has committed. */
-export function queueProgressWrite(write: Omit<Write, "done" | "failed">): Promise<ProgressChange> {
+/**
+ * Queues one write for the next batch, in the order of the calls; resolves once that batch has committed
+ * (undefined for a chapter that does not exist).
+ */
+export function queueProgressWrite(
+  write: Omit<Write, "done" | "failed">,
+): Promise<ProgressChange | undefined> {
   return new Promise((done, failed) => {
     waiting.push({ ...write, done, failed });
     writing ??= writeWaiting();
@@ -58,7 +65,7 @@ async function writeWaiting(): Promise<void> {
     const batch = waiting.splice(0, getEnv().PROGRESS_BATCH_MAX);
     try {
       const changes = await writeBatch(batch);
-      for (const [index, write] of batch.entries()) write.done(changes[index] as ProgressChange);
+      for (const [index, write] of batch.entries()) write.done(changes[index]);
     } catch (error) {
       for (const write of batch) write.failed(error);
     }
@@ -74,8 +81,8 @@ const key = (userId: number, chapterId: number) => `${userId} ${chapterId}`;
  * server's clock allows; completed only with the counted reading the chapter's length needs; the time and
  * local time of a first completion.
  */
-function applyWrite(existing: Row | undefined, write: Write) {
-  const { incoming, now, chapter } = write;
+function applyWrite(existing: Row | undefined, write: Write, chapter: { id: number; wordCount: number }) {
+  const { incoming, now } = write;
   const merged = existing ? mergeProgress(toProgress(existing), incoming) : incoming;
   const counted = existing?.readingTimeSeconds ?? 0;
   const count = countReading(incoming.readingTime, counted, existing?.countedAt?.getTime(), now.getTime());
@@ -129,15 +136,21 @@ export const toProgress = (row: Row): ChapterProgress => ({
  * readers' newest reading day. Rows are locked in key order, so batches of several instances on one
  * PostgreSQL database wait for each other rather than deadlock.
  */
-async function writeBatch(batch: Write[]): Promise<ProgressChange[]> {
-  const pairs = [...new Map(batch.map((w) => [key(w.userId, w.chapter.id), w] as const)).values()];
+async function writeBatch(batch: Write[]): Promise<(ProgressChange | undefined)[]> {
+  const catalog = (await getChapterCatalog()).byNumber;
+  const known = batch.flatMap((write) => {
+    const chapter = catalog.get(write.number);
+    return chapter ? [{ write, chapter }] : [];
+  });
+  if (known.length === 0) return batch.map(() => undefined);
+  const pairs = [...new Map(known.map((w) => [key(w.write.userId, w.chapter.id), w] as const)).values()];
   return db().transaction(async (tx) => {
     const found = await tx
       .select()
       .from(readingProgress)
       .where(
         sql`(${readingProgress.userId}, ${readingProgress.chapterId}) in (${sql.join(
-          pairs.map((w) => sql`(${w.userId}::integer, ${w.chapter.id}::integer)`),
+          pairs.map((w) => sql`(${w.write.userId}::integer, ${w.chapter.id}::integer)`),
           sql`, `,
         )})`,
       )
@@ -145,9 +158,9 @@ async function writeBatch(batch: Write[]): Promise<ProgressChange[]> {
       .for("update");
     const rows = new Map<string, Row>(found.map((row) => [key(row.userId, row.chapterId), row]));
     const days = new Map<string, { userId: number; day: string; seconds: number; languages: Language[] }>();
-    const applied = batch.map((write) => {
-      const rowKey = key(write.userId, write.chapter.id);
-      const result = applyWrite(rows.get(rowKey), write);
+    const applied = known.map(({ write, chapter }) => {
+      const rowKey = key(write.userId, chapter.id);
+      const result = applyWrite(rows.get(rowKey), write, chapter);
       rows.set(rowKey, result.row);
       if (result.added > 0) {
         const dayKey = `${write.userId} ${result.day}`;
@@ -221,16 +234,19 @@ async function writeBatch(batch: Write[]): Promise<ProgressChange[]> {
       const dayKey = `${day.userId} ${day.day}`;
       running.set(dayKey, (after.get(dayKey) ?? 0) - day.seconds);
     }
-    return applied.map((result, index) => {
+    const changes = new Map<Write, ProgressChange>();
+    for (const [index, result] of applied.entries()) {
+      const write = known[index]?.write as Write;
       let readingDay = false;
       if (result.added > 0) {
-        const dayKey = `${batch[index]?.userId} ${result.day}`;
+        const dayKey = `${write.userId} ${result.day}`;
         const before = running.get(dayKey) ?? 0;
         const now = Math.min(86_400, before + result.added);
         running.set(dayKey, now);
         readingDay = now >= READING_DAY_SECONDS && before < READING_DAY_SECONDS;
       }
-      return { completed: result.completedNow, readingDay, bookmarked: result.bookmarked };
-    });
+      changes.set(write, { completed: result.completedNow, readingDay, bookmarked: result.bookmarked });
+    }
+    return batch.map((write) => changes.get(write));
   });
 }

@@ -2,7 +2,6 @@ import { and, eq, inArray } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, readingProgress, readingSettings, users } from "#db/schema";
 import { forgetKeptSessions } from "~/features/auth/session.server";
-import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import type { ReadingSettings } from "~/features/reading-settings/settings";
 import type { ChapterProgress } from "./progress";
 import {
@@ -67,7 +66,7 @@ export async function readerTimeZone(
  * ADR 67); resolves once that batch has committed. Returns undefined for an unknown chapter (the route
  * refuses those before).
  */
-export async function saveProgress(
+export function saveProgress(
   userId: number,
   number: number,
   received: ChapterProgress,
@@ -75,7 +74,5 @@ export async function saveProgress(
   context: ReadingContext = { timeZone: "UTC", language: "en" },
 ): Promise<ProgressChange | undefined> {
   const incoming = { ...received, lastReadAt: receivedAt(received.lastReadAt, now) };
-  const chapter = (await getChapterCatalog()).byNumber.get(number);
-  if (!chapter) return undefined;
-  return queueProgressWrite({ userId, chapter, incoming, now, context });
+  return queueProgressWrite({ userId, number, incoming, now, context });
 }
