@@ -51,6 +51,8 @@ export function useReadingProgress(
   const lastActivity = useRef(Date.now());
   const save = useRef(onSave);
   save.current = onSave;
+  const savesChapter = useRef(chapter);
+  savesChapter.current = chapter;
   const flushNow = useRef<() => void>(undefined);
 
   const commit = useCallback(
@@ -140,9 +142,15 @@ export function useReadingProgress(
   // Hand changes to the server at most every 15 s while reading, at once for a bookmark or the end reached,
   // and once more when the page is left (hidden, closed, or a navigation away from the chapter).
   useEffect(() => {
+    // This chapter's sender: on a navigation to another chapter (the same page, new props) the cleanup below
+    // sends the record of the chapter being left, with its own sender, not the next chapter's.
+    let chapterSave = save.current;
     const sending = startSending(
       () => latest.current,
-      () => save.current,
+      () => {
+        if (savesChapter.current === chapter) chapterSave = save.current;
+        return chapterSave;
+      },
     );
     flushNow.current = sending.flush;
     const onHide = () => {
@@ -156,7 +164,7 @@ export function useReadingProgress(
       document.removeEventListener("visibilitychange", onHide);
       window.removeEventListener("pagehide", sending.flush);
     };
-  }, []);
+  }, [chapter]);
 
   const toggle = useCallback(
     (paragraph: number) => commit(toggleBookmark(latest.current, paragraph, new Date())),
