@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigError, logLevelFrom, parseEnv } from "./env.server";
 
@@ -78,6 +79,24 @@ describe("the order reservation", () => {
     expect(parseEnv({ ORDER_RESERVATION_MINUTES: "1440" }).ORDER_RESERVATION_MINUTES).toBe(1440);
     for (const wrong of ["0", "1441", "2.5", "soon"])
       expect(() => parseEnv({ ORDER_RESERVATION_MINUTES: wrong })).toThrowError(/ORDER_RESERVATION_MINUTES:/);
+  });
+});
+
+describe("the progress batch size (ADR 67)", () => {
+  it("writes 500 together unless set; any whole number from 1 to 1000, nothing else", () => {
+    expect(parseEnv({}).PROGRESS_BATCH_MAX).toBe(500);
+    expect(parseEnv({ PROGRESS_BATCH_MAX: "1" }).PROGRESS_BATCH_MAX).toBe(1);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), (value) => {
+        const number = Number(value);
+        const valid = value.trim() !== "" && Number.isInteger(number) && number >= 1 && number <= 1000;
+        if (valid) expect(parseEnv({ PROGRESS_BATCH_MAX: value }).PROGRESS_BATCH_MAX).toBe(Number(value));
+        else if (value.trim() !== "")
+          expect(() => parseEnv({ PROGRESS_BATCH_MAX: value })).toThrowError(/PROGRESS_BATCH_MAX:/);
+      }),
+    );
+    for (const wrong of ["0", "1001", "2.5", "many", "-3"])
+      expect(() => parseEnv({ PROGRESS_BATCH_MAX: wrong })).toThrowError(/PROGRESS_BATCH_MAX:/);
   });
 });
 
