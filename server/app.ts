@@ -16,6 +16,7 @@ import { importContent, isDatabaseEmpty } from "~/features/content/import.server
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { isOneReader, pageRevision, sharedViewer } from "~/features/page-cache/viewer.server";
+import { settleProgressWrites } from "~/features/reader/progress-writes.server";
 import { startReleaseMails, stopReleaseMails } from "~/features/release-mails/worker.server";
 import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
@@ -274,6 +275,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     stopOrderExpiry();
     await stopReleaseMails();
     await settleAfterResponse(DRAIN_MS);
+    // Progress writes still queued or being written (their readers may have gone): written before closing.
+    await settleProgressWrites();
     await closeAdminSocket();
     await handle
       .close()

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ConfigError, logLevelFrom, parseEnv } from "./env.server";
 
@@ -92,6 +93,24 @@ describe("the admission gate's bounds (ADR 68)", () => {
       expect(() => parseEnv({ RENDERS_IN_FLIGHT: wrong })).toThrowError(/RENDERS_IN_FLIGHT:/);
     for (const wrong of ["0", "10001", "2.5", "all"])
       expect(() => parseEnv({ RENDERS_QUEUED: wrong })).toThrowError(/RENDERS_QUEUED:/);
+  });
+});
+
+describe("the progress batch size (ADR 67)", () => {
+  it("writes 500 together unless set; any whole number from 1 to 1000, nothing else", () => {
+    expect(parseEnv({}).PROGRESS_BATCH_MAX).toBe(500);
+    expect(parseEnv({ PROGRESS_BATCH_MAX: "1" }).PROGRESS_BATCH_MAX).toBe(1);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), (value) => {
+        const number = Number(value);
+        const valid = value.trim() !== "" && Number.isInteger(number) && number >= 1 && number <= 1000;
+        if (valid) expect(parseEnv({ PROGRESS_BATCH_MAX: value }).PROGRESS_BATCH_MAX).toBe(Number(value));
+        else if (value.trim() !== "")
+          expect(() => parseEnv({ PROGRESS_BATCH_MAX: value })).toThrowError(/PROGRESS_BATCH_MAX:/);
+      }),
+    );
+    for (const wrong of ["0", "1001", "2.5", "many", "-3"])
+      expect(() => parseEnv({ PROGRESS_BATCH_MAX: wrong })).toThrowError(/PROGRESS_BATCH_MAX:/);
   });
 });
 

@@ -98,6 +98,11 @@ const schema = z
     RENDERS_IN_FLIGHT: z.coerce.number().int().min(0).max(256).default(1),
     /** Requests waiting for a render's turn, in all; past it an immediate 503 with Retry-After (ADR 68). */
     RENDERS_QUEUED: z.coerce.number().int().min(1).max(10_000).default(256),
+    /**
+     * The most signed-in readers' progress writes one batch writes together (ADR 67); 1 writes each alone, as
+     * before batching (the bench's comparison).
+     */
+    PROGRESS_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(500),
     /** The site's time zone: a monthly fundraiser goal counts the calendar month there (ADR 28). */
     SITE_TIME_ZONE: z
       .string()

@@ -25,8 +25,9 @@ test("a visitor's page sends its reading without a cookie and carries its view o
   await page.goto("/chapter/1");
   await hydrated(page);
   await page.mouse.move(10, 10);
-  // The first write starts a view; the next carries it back. No cookie rides along (the page sets none).
-  await expect.poll(() => writes.length).toBeGreaterThanOrEqual(2);
+  // The first write starts a view; the next carries it back. No cookie rides along (the page sets none). The
+  // page sends every 15 s while reading (ADR 67): two sends take 30 s.
+  await expect.poll(() => writes.length, { timeout: 40_000 }).toBeGreaterThanOrEqual(2);
   const [first, second] = writes;
   expect(first?.body.view).toBeUndefined();
   expect(first?.cookie ?? "").not.toMatch(/session|sid/i);

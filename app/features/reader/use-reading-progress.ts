@@ -7,10 +7,10 @@ import {
   readSecond,
   toggleBookmark,
 } from "./progress";
+import { startSending } from "./progress-sender";
 import { loadStoredProgress, startWriting, storeProgress } from "./storage";
 
 const ACTIVE_FOR_MS = 60_000;
-const SAVE_EVERY_MS = 1_000;
 
 /** The block (data-p) at the top of the viewport, below the sticky header. */
 function paragraphInView(article: HTMLElement, offset: number): number {
@@ -51,12 +51,19 @@ export function useReadingProgress(
   const lastActivity = useRef(Date.now());
   const save = useRef(onSave);
   save.current = onSave;
+  const savesChapter = useRef(chapter);
+  savesChapter.current = chapter;
+  const flushNow = useRef<() => void>(undefined);
 
   const commit = useCallback(
     (next: ChapterProgress) => {
+      const before = latest.current;
       latest.current = next;
       setProgress(next);
       storeProgress(chapter, next);
+      // What the reader expects to see counted now, and which may earn an achievement: sent at once.
+      if (next.completed !== before.completed || next.bookmarks.length !== before.bookmarks.length)
+        flushNow.current?.();
     },
     [chapter],
   );
@@ -132,31 +139,32 @@ export function useReadingProgress(
     };
   }, [chapter]);
 
-  // Hand changes to the server at most once a second, and once more when the page is left; a failed send
-  // (offline, server restarting) is retried at the next tick, since the record is whole each time.
+  // Hand changes to the server at most every 15 s while reading, at once for a bookmark or the end reached,
+  // and once more when the page is left (hidden, closed, or a navigation away from the chapter).
   useEffect(() => {
-    let sent = "";
-    const flush = () => {
-      const snapshot = JSON.stringify(latest.current);
-      if (snapshot === sent || !save.current) return;
-      sent = snapshot;
-      void save.current(latest.current).then((ok) => {
-        if (!ok && sent === snapshot) sent = "";
-      });
-    };
-    const timer = setInterval(flush, SAVE_EVERY_MS);
+    // This chapter's sender: on a navigation to another chapter (the same page, new props) the cleanup below
+    // sends the record of the chapter being left, with its own sender, not the next chapter's.
+    let chapterSave = save.current;
+    const sending = startSending(
+      () => latest.current,
+      () => {
+        if (savesChapter.current === chapter) chapterSave = save.current;
+        return chapterSave;
+      },
+    );
+    flushNow.current = sending.flush;
     const onHide = () => {
-      if (document.visibilityState === "hidden") flush();
+      if (document.visibilityState === "hidden") sending.flush();
     };
     document.addEventListener("visibilitychange", onHide);
-    window.addEventListener("pagehide", flush);
+    window.addEventListener("pagehide", sending.flush);
     return () => {
-      clearInterval(timer);
-      flush();
+      flushNow.current = undefined;
+      sending.stop();
       document.removeEventListener("visibilitychange", onHide);
-      window.removeEventListener("pagehide", flush);
+      window.removeEventListener("pagehide", sending.flush);
     };
-  }, []);
+  }, [chapter]);
 
   const toggle = useCallback(
     (paragraph: number) => commit(toggleBookmark(latest.current, paragraph, new Date())),

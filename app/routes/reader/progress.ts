@@ -6,6 +6,7 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { chapterLock, visibleChapter } from "~/features/reader/access.server";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
+import type { ProgressChange } from "~/features/reader/progress-writes.server";
 import { getProgress, readerTimeZone, saveProgress } from "~/features/reader/queries.server";
 import { countVisitorProgress, MAX_VIEW_LENGTH } from "~/features/reader/visitor-views.server";
 import { serverTranslator } from "~/i18n/server";
@@ -99,11 +100,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return data({ error: "bad-progress" }, { status: 400 });
   const { language } = getPreferences(request);
   const timeZone = await readerTimeZone(user, canonicalTimeZone(readCookies(request).get("tz")));
-  let notable = false;
   const catalog = await getChapterCatalog();
   const now = releaseTime();
   const unknown: number[] = [];
   const locked: number[] = [];
+  const saving: Promise<ProgressChange | undefined>[] = [];
   for (const entry of parsed.data.entries) {
     const chapter = visibleChapter(catalog, entry.chapter, user);
     if (!chapter) {
@@ -115,11 +116,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       continue;
     }
     const progress = parseProgress(entry.progress);
-    const change =
-      progress && (await saveProgress(user.id, entry.chapter, progress, new Date(), { timeZone, language }));
-    if (change && (change.completed || change.readingDay || change.bookmarked)) notable = true;
+    // Queued together, in order: one batch writes them (ADR 67).
+    if (progress)
+      saving.push(saveProgress(user.id, entry.chapter, progress, new Date(), { timeZone, language }));
   }
-  // Only a write that may earn an achievement looks (the page sends one a second while reading).
+  const changes = await Promise.all(saving);
+  const notable = changes.some(
+    (change) => change && (change.completed || change.readingDay || change.bookmarked),
+  );
+  // Only a write that may earn an achievement looks (most writes only add reading time).
   const earned = notable ? (await evaluateAchievements(user.id)).awarded : [];
   const saved = parsed.data.entries.length - unknown.length - locked.length;
   if (unknown.length || locked.length)
