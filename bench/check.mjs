@@ -102,6 +102,23 @@ for (const [name, b] of Object.entries(budgets)) {
       `HTML ${ratio.toFixed(3)}x the chapter text (max ${b.maxHtmlToTextRatio})`,
     );
   }
+  // The server's CPU time over a run divided by its requests (bench/renders.mjs), in ms.
+  if (b.maxCpuMsPerRequest) {
+    const ms = results.runs[b.run].cpuMsPerRequest;
+    check(name, ms <= b.maxCpuMsPerRequest, `${ms} ms of server CPU a request (max ${b.maxCpuMsPerRequest})`);
+  }
+  // The most simulated readers a release evening's step held with every page's p99 in budget and no error
+  // (bench/release-evening.mjs).
+  if (b.evening) {
+    const evening = results.runs[b.evening];
+    if (!evening) notMeasured(name, b);
+    else
+      check(
+        name,
+        (evening.readersSustained ?? 0) >= b.minReaders,
+        `${evening.readersSustained ?? 0} readers sustained (min ${b.minReaders})`,
+      );
+  }
   if (b.maxJsBrotliKB) {
     const kb = results.weights[b.page].jsBrotliKB;
     check(name, kb <= b.maxJsBrotliKB, `${kb} KB JS (max ${b.maxJsBrotliKB})`);
