@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Client, registerReader } from "../support/http";
+import { registerReader, saveBookmark } from "../support/http";
 import { waitFor } from "../support/poll";
 import { freePort, spawnServer, waitUntilReady } from "../support/server";
 
@@ -15,23 +15,6 @@ if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-crash-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-
-function saveBookmark(client: Client, chapter: number, bookmark: number): Promise<Response> {
-  const progress = {
-    scrollPosition: 0.1,
-    paragraph: 1,
-    completionPercentage: 10,
-    readingTime: 5,
-    completed: false,
-    bookmarks: [bookmark],
-    lastReadAt: new Date().toISOString(),
-  };
-  return fetch(`${client.base}/reader/progress`, {
-    method: "POST",
-    body: JSON.stringify({ entries: [{ chapter, progress }] }),
-    headers: { cookie: client.cookieHeader, origin: client.base, "sec-fetch-site": "same-origin" },
-  });
-}
 
 describe("kill -9 under writes on PGlite", () => {
   it("loses no acknowledged write and restarts clean", async () => {

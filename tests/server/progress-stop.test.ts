@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Client, registerReader } from "../support/http";
+import { registerReader, saveBookmark } from "../support/http";
 import { waitFor } from "../support/poll";
 import { createPostgresDatabase, postgresReachable } from "../support/postgres";
 import { freePort, spawnServer, waitUntilReady } from "../support/server";
@@ -20,23 +20,6 @@ afterAll(async () => {
   for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   for (const drop of drops) await drop();
 });
-
-function saveBookmark(client: Client, chapter: number, bookmark: number): Promise<Response> {
-  const progress = {
-    scrollPosition: 0.1,
-    paragraph: 1,
-    completionPercentage: 10,
-    readingTime: 5,
-    completed: false,
-    bookmarks: [bookmark],
-    lastReadAt: new Date().toISOString(),
-  };
-  return fetch(`${client.base}/reader/progress`, {
-    method: "POST",
-    body: JSON.stringify({ entries: [{ chapter, progress }] }),
-    headers: { cookie: client.cookieHeader, origin: client.base, "sec-fetch-site": "same-origin" },
-  });
-}
 
 const databases = (await postgresReachable()) ? (["pglite", "postgres"] as const) : (["pglite"] as const);
 

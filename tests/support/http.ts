@@ -120,3 +120,21 @@ export async function buyArtPrint(client: Client) {
   const paid = await client.post(checkout.headers.get("location") ?? "", { decision: "approve" });
   expect(paid.status).toBe(302);
 }
+
+/** A reading-progress write with one bookmark, as the chapter page posts it. */
+export function saveBookmark(client: Client, chapter: number, bookmark: number): Promise<Response> {
+  const progress = {
+    scrollPosition: 0.1,
+    paragraph: 1,
+    completionPercentage: 10,
+    readingTime: 5,
+    completed: false,
+    bookmarks: [bookmark],
+    lastReadAt: new Date().toISOString(),
+  };
+  return fetch(`${client.base}/reader/progress`, {
+    method: "POST",
+    body: JSON.stringify({ entries: [{ chapter, progress }] }),
+    headers: { cookie: client.cookieHeader, origin: client.base, "sec-fetch-site": "same-origin" },
+  });
+}
