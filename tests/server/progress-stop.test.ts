@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type Client, registerReader, saveBookmark } from "../support/http";
+import { Client, registerReader, saveBookmark } from "../support/http";
 import { waitFor } from "../support/poll";
 import { createPostgresDatabase, postgresReachable } from "../support/postgres";
 import { freePort, spawnServer, waitUntilReady } from "../support/server";
