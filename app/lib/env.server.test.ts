@@ -83,8 +83,8 @@ describe("the order reservation", () => {
 });
 
 describe("the admission gate's bounds (ADR 68)", () => {
-  it("admit one render at a time and queue 256 unless set; 0 turns the gate off; whole numbers in range", () => {
-    expect(parseEnv({})).toMatchObject({ RENDERS_IN_FLIGHT: 1, RENDERS_QUEUED: 256 });
+  it("are off and queue 256 unless set; 0 turns the gate off; whole numbers in range", () => {
+    expect(parseEnv({})).toMatchObject({ RENDERS_IN_FLIGHT: 0, RENDERS_QUEUED: 256 });
     expect(parseEnv({ RENDERS_IN_FLIGHT: "0", RENDERS_QUEUED: "10000" })).toMatchObject({
       RENDERS_IN_FLIGHT: 0,
       RENDERS_QUEUED: 10_000,

@@ -26,7 +26,7 @@ const other = { client: undefined as unknown as Client };
 
 beforeAll(async () => {
   const port = await freePort();
-  server = spawnServer({ PORT: String(port), DATA_DIR: dataDir });
+  server = spawnServer({ PORT: String(port), DATA_DIR: dataDir, RENDERS_IN_FLIGHT: "1" });
   // A first start loads the demo content: slow on a busy machine.
   await waitUntilReady(server, 120_000);
   flooder.client = new Client(server.url);
