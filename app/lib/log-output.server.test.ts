@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LogOutput } from "./log-output.server";
+import { logDestination } from "./logger.server";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-log-output-"));
 afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 }));
@@ -58,5 +59,21 @@ describe("the log's output (ADR 69)", () => {
     const lines = run.stdout.split("\n").filter(Boolean);
     expect(lines).toHaveLength(50);
     expect(JSON.parse(lines.at(-1) ?? "{}")).toMatchObject({ n: 49, msg: "before the crash" });
+  });
+
+  it("writes a warning or an error at once, with the routine lines before it, and keeps routine lines for their chunk", async () => {
+    const { out, read } = output();
+    const destination = logDestination(out);
+    destination.write('{"level":"info","msg":"routine"}\n');
+    destination.write('{"level":"debug","msg":"detail"}\n');
+    expect(read()).toBe("");
+    destination.write('{"level":"warn","msg":"alarm"}\n');
+    await until(() => read().includes("alarm"));
+    expect(read()).toBe(
+      '{"level":"info","msg":"routine"}\n{"level":"debug","msg":"detail"}\n{"level":"warn","msg":"alarm"}\n',
+    );
+    destination.write('{"level":"error","msg":"worse"}\n');
+    await until(() => read().includes("worse"));
+    expect(read()).toContain("worse");
   });
 });

@@ -7,7 +7,7 @@ import { REDACTED, redactedLogPaths } from "./redact";
 /**
  * Where the log goes: stdout, buffered and written in chunks, asynchronously (ADR 69). A synchronous write per
  * line cost a busy server a third of the kept chapter page's pace; lines now leave every ~16 KB, and within
- * `FLUSH_MS` on a quiet server. What is buffered is written synchronously when the process exits (the shutdown
+ * `FLUSH_MS` on a quiet server; a warning or an error leaves at once. What is buffered is written synchronously when the process exits (the shutdown
  * after SIGTERM or SIGINT, `process.exit`, an uncaught exception); a SIGKILL or an abort loses it.
  */
 const output = new LogOutput(1);
@@ -18,6 +18,22 @@ setInterval(() => {
   if (dropped > 0) logger.warn({ droppedLines: dropped }, "log lines dropped: stdout was not read");
   output.flush();
 }, FLUSH_MS).unref();
+
+/** Lines at the routine levels, which wait for their chunk. */
+const routine = /^\{"level":"(info|debug|trace)"/;
+
+/**
+ * The logger's destination over `output`: a warning or an error is written at once (asynchronously still), so
+ * the operator's log never holds back the line that says something went wrong; the rest waits for its chunk.
+ */
+export function logDestination(output: LogOutput) {
+  return {
+    write(line: string) {
+      output.write(line);
+      if (!routine.test(line)) output.flush();
+    },
+  };
+}
 
 /** The time as pino writes it; a busy server answers many requests in one millisecond, so it is made once per ms. */
 let lastMs = 0;
@@ -44,7 +60,7 @@ export const logger = pino(
     redact: { paths: redactedLogPaths, censor: REDACTED },
     serializers: { err: safeError },
   },
-  output,
+  logDestination(output),
 );
 
 /** One request's access line: the URL as the client sent it, redacted (`redactUrl`). */
