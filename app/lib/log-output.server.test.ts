@@ -76,4 +76,13 @@ describe("the log's output (ADR 69)", () => {
     await until(() => read().includes("worse"));
     expect(read()).toContain("worse");
   });
+
+  it("writes every line at once and in order at a developer's level", () => {
+    const { out, read } = output();
+    const destination = logDestination(out, { watched: true });
+    destination.write('{"level":"debug","msg":"render"}\n');
+    expect(read()).toBe('{"level":"debug","msg":"render"}\n');
+    destination.write('{"level":"info","msg":"access"}\n');
+    expect(read()).toBe('{"level":"debug","msg":"render"}\n{"level":"info","msg":"access"}\n');
+  });
 });

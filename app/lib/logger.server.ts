@@ -25,12 +25,15 @@ const routine = /^\{"level":"(info|debug|trace)"/;
 /**
  * The logger's destination over `output`: a warning or an error is written at once (asynchronously still), so
  * the operator's log never holds back the line that says something went wrong; the rest waits for its chunk.
+ * At a developer's level (`debug`, `trace`: someone is watching, and the cost is theirs) every line is written
+ * at once and synchronously, in order with what the process does next.
  */
-export function logDestination(output: LogOutput) {
+export function logDestination(output: LogOutput, { watched = false } = {}) {
   return {
     write(line: string) {
       output.write(line);
-      if (!routine.test(line)) output.flush();
+      if (watched) output.flushSync();
+      else if (!routine.test(line)) output.flush();
     },
   };
 }
@@ -60,7 +63,7 @@ export const logger = pino(
     redact: { paths: redactedLogPaths, censor: REDACTED },
     serializers: { err: safeError },
   },
-  logDestination(output),
+  logDestination(output, { watched: ["debug", "trace"].includes(logLevelFrom(process.env)) }),
 );
 
 /** One request's access line: the URL as the client sent it, redacted (`redactUrl`). */
