@@ -5,15 +5,13 @@
 import fs from "node:fs";
 
 /**
- * The chapter page's progress cadence (`SAVE_EVERY_MS` in the reading-progress hook), read from the hook's
- * own source so the model follows any change to it; a bench that cannot find it stops rather than guess.
+ * The chapter page's progress cadence (`SAVE_EVERY_MS` of the page's progress sender), read from its own
+ * source so the model follows any change to it; a bench that cannot find it stops rather than guess.
  */
-export function hookCadenceMs(
-  source = fs.readFileSync("app/features/reader/use-reading-progress.ts", "utf8"),
-) {
-  const match = /^(?:export )?const SAVE_EVERY_MS = ([\d_]+);$/m.exec(source);
-  if (!match?.[1] || !/setInterval\(flush, SAVE_EVERY_MS\)/.test(source))
-    throw new Error("the reading-progress hook's SAVE_EVERY_MS (the progress cadence) was not found");
+export function hookCadenceMs(source = fs.readFileSync("app/features/reader/progress-sender.ts", "utf8")) {
+  const match = /^export const SAVE_EVERY_MS = ([\d_]+);$/m.exec(source);
+  if (!match?.[1] || !/setInterval\(flush, every\)/.test(source))
+    throw new Error("the progress sender's SAVE_EVERY_MS (the progress cadence) was not found");
   return Number(match[1].replaceAll("_", ""));
 }
 

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { sendProgress } from "~/features/reader/account-progress";
 import { advance, emptyProgress, parseProgress, readSecond } from "~/features/reader/progress";
+import { SAVE_EVERY_MS } from "../app/features/reader/progress-sender";
 import { discoveredPaths, hookCadenceMs, progressAt, progressRequest } from "./evening-traffic.mjs";
 
 /** What the chapter page's `sendProgress` hands to `fetch`, with a server answering `answer`. */
@@ -51,14 +52,16 @@ describe("the release evening's model sends what the chapter page sends", () => 
     expect(model.completed).toBe(true);
   });
 
-  it("its cadence is the hook's SAVE_EVERY_MS, read from the hook, and follows a change of it", () => {
-    const hook = fs.readFileSync("app/features/reader/use-reading-progress.ts", "utf8");
-    const cadence = hookCadenceMs();
-    expect(hook).toContain(`const SAVE_EVERY_MS = ${cadence.toLocaleString("en").replaceAll(",", "_")};`);
-    const changed = hook.replace(/const SAVE_EVERY_MS = [\d_]+;/, "export const SAVE_EVERY_MS = 15_000;");
-    expect(hookCadenceMs(changed)).toBe(15_000);
+  it("its cadence is the page's SAVE_EVERY_MS, read from the progress sender, and follows a change of it", () => {
+    const sender = fs.readFileSync("app/features/reader/progress-sender.ts", "utf8");
+    expect(hookCadenceMs()).toBe(SAVE_EVERY_MS);
+    const changed = sender.replace(/const SAVE_EVERY_MS = [\d_]+;/, "const SAVE_EVERY_MS = 30_000;");
+    expect(hookCadenceMs(changed)).toBe(30_000);
     // Renamed or no longer the timer's: the bench stops rather than guess.
-    expect(() => hookCadenceMs(hook.replaceAll("SAVE_EVERY_MS", "SEND_EVERY_MS"))).toThrow(/SAVE_EVERY_MS/);
+    expect(() => hookCadenceMs(sender.replaceAll("SAVE_EVERY_MS", "SEND_EVERY_MS"))).toThrow(/SAVE_EVERY_MS/);
+    expect(() =>
+      hookCadenceMs(sender.replace("setInterval(flush, every)", "setTimeout(flush, every)")),
+    ).toThrow(/SAVE_EVERY_MS/);
   });
 
   it("asks the manifest for the paths React Router's discovery asks for: marked links and forms, their ancestors, sorted", () => {

@@ -17,6 +17,8 @@ export class LogOutput {
   /** Lines dropped since the owner last asked (`takeDropped`): the buffer was full. */
   private dropped = 0;
   private closed = false;
+  /** A flush was asked for while a write was in flight: the write's end does it. */
+  private flushAsked = false;
 
   constructor(private readonly fd: number) {}
 
@@ -34,6 +36,7 @@ export class LogOutput {
 
   /** Starts writing what is buffered, unless a write is in flight (it writes the rest when it ends). */
   flush(): void {
+    if (this.writing) this.flushAsked = true;
     if (this.writing || this.lines.length === 0) return;
     this.writing = true;
     this.send(Buffer.from(this.take()));
@@ -79,7 +82,10 @@ export class LogOutput {
         return;
       }
       this.writing = false;
-      if (this.length >= CHUNK) this.flush();
+      if (this.length >= CHUNK || this.flushAsked) {
+        this.flushAsked = false;
+        this.flush();
+      }
     });
   }
 
