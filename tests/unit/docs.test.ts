@@ -54,6 +54,12 @@ describe("the docs", () => {
     expect(listed).toEqual(folders);
   });
 
+  it("give the README the import direction docs/architecture.md gives", () => {
+    const arrows = (text: string) => /`(routes -> [^`]+)`/.exec(text)?.[1];
+    expect(arrows(read("README.md"))).toBeDefined();
+    expect(arrows(read("README.md"))).toBe(arrows(read("docs/architecture.md")));
+  });
+
   it("keep the ADR index and the ADR files in step: a row per file, its number, title's number and date", () => {
     const dir = "docs/decisions";
     const files = fs.readdirSync(path.join(root, dir)).filter((name) => /^\d{4}-.+\.md$/.test(name));
