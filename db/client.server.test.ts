@@ -5,7 +5,8 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { lookUpSessionToken } from "~/features/auth/session.server";
 import { drivers, openTestDatabase } from "../tests/support/database";
-import { type DatabaseHandle, openDatabase } from "./client.server";
+import { type DatabaseHandle, installedPgliteVersion, openDatabase } from "./client.server";
+import { PGLITE_VERSION_READ } from "./pglite-statements.server";
 import { chapters, users } from "./schema";
 
 // Values that hand-made quoting gets wrong: quotes, backslashes (E'' strings), a placeholder in the text.
@@ -68,6 +69,25 @@ describe.each(drivers)("prepared statements (%s)", (driver) => {
 
   it("finds no session for a token made of quotes, backslashes or a NUL byte", async () => {
     for (const token of [...awkward, "a\0b"]) expect(await lookUpSessionToken(token)).toBeUndefined();
+  });
+});
+
+describe("the PGlite internals the prepared statements use (ADR 74)", () => {
+  it("are those of the version they were read in, and are still there", async () => {
+    const declared = JSON.parse(fs.readFileSync("package.json", "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    // Another version may have moved or dropped the locks: read db/pglite-statements.server.ts against it.
+    expect(installedPgliteVersion()).toBe(PGLITE_VERSION_READ);
+    expect(declared.dependencies["@electric-sql/pglite"]).toBe(PGLITE_VERSION_READ);
+    const handle = await openTestDatabase("pglite", { content: false });
+    try {
+      const client = handle.pglite as unknown as Record<string, unknown>;
+      for (const method of ["_runExclusiveTransaction", "_runExclusiveQuery", "execProtocol"])
+        expect(typeof client[method]).toBe("function");
+    } finally {
+      await handle.close();
+    }
   });
 });
 

@@ -43,7 +43,7 @@ export function pgliteTemplatePath(version = installedPgliteVersion()): string {
   return path.resolve("build", `pglite-template-${version}.tar.gz`);
 }
 
-function installedPgliteVersion(): string {
+export function installedPgliteVersion(): string {
   const manifest = path.resolve("node_modules/@electric-sql/pglite/package.json");
   return (JSON.parse(fs.readFileSync(manifest, "utf8")) as { version: string }).version;
 }

@@ -15,7 +15,7 @@ import {
   products,
   subscriptions,
 } from "#db/schema";
-import { csvCell, exportCsv } from "~/features/admin/exports.server";
+import { csvLine, exportCsv } from "~/features/admin/exports.server";
 import { orderFilterSchema, paymentFilterSchema } from "~/features/admin/money-filters";
 import { cancelSubscriptionSchema, moneyActionSchema } from "~/features/admin/order-forms";
 import {
@@ -281,13 +281,18 @@ describe("money forms and CSV cells", () => {
   });
 
   it("quotes what needs quoting and disarms formulas", () => {
-    expect(csvCell('Ilse "the Bell" Marrow')).toBe('"Ilse ""the Bell"" Marrow"');
-    expect(csvCell("a,b")).toBe('"a,b"');
-    expect(csvCell("line\nbreak")).toBe('"line\nbreak"');
-    expect(csvCell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
-    expect(csvCell("-5")).toBe("'-5");
-    expect(csvCell(-5)).toBe("-5");
-    expect(csvCell(null)).toBe("");
+    const cell = (value: string | number | null) => csvLine([value]).slice(0, -2);
+    expect(cell('Ilse "the Bell" Marrow')).toBe('"Ilse ""the Bell"" Marrow"');
+    expect(cell("a,b")).toBe('"a,b"');
+    expect(cell("line\nbreak")).toBe('"line\nbreak"');
+    expect(cell("cr\ronly")).toBe('"cr\ronly"');
+    expect(cell("=HYPERLINK(1)")).toBe("'=HYPERLINK(1)");
+    expect(cell("\uFF1DHYPERLINK(1)")).toBe("'\uFF1DHYPERLINK(1)");
+    expect(cell("-5")).toBe("'-5");
+    expect(cell("@SUM(A1)")).toBe("'@SUM(A1)");
+    expect(cell(-5)).toBe("-5");
+    expect(cell(null)).toBe("");
+    expect(csvLine(["a", null, 1])).toBe("a,,1\r\n");
   });
 
   it("need a confirmation, a carrier and tracking number, a reason and an amount in cents", () => {

@@ -1,3 +1,4 @@
+import { stringify } from "csv-stringify/sync";
 import { asc, eq, gt } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { orders, payments, users } from "#db/schema";
@@ -8,17 +9,14 @@ import { type Actor, recordAudit } from "./audit.server";
 const BATCH = 1000;
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break; a text a spreadsheet would run
- * as a formula (=, +, -, @, tab, carriage return first) is prefixed with an apostrophe (OWASP's advice).
+ * One CSV line (RFC 4180, CRLF): a cell is quoted when it holds a comma, a quote or any line break (a bare LF
+ * too: csv-stringify alone quotes only its record delimiter); a text a spreadsheet would run as a formula
+ * (=, +, -, @, tab, carriage return first, or their full-width forms) gets an apostrophe first (OWASP's advice).
  */
-export function csvCell(value: string | number | null): string {
-  if (value === null) return "";
-  if (typeof value === "number") return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+export function csvLine(cells: (string | number | null)[]): string {
+  return stringify([cells], { escape_formulas: true, record_delimiter: "windows", quoted_match: /[\r\n]/ });
 }
 
-const csvLine = (cells: (string | number | null)[]) => `${cells.map(csvCell).join(",")}\r\n`;
 const amount = (cents: number) => (cents / 100).toFixed(2);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { CodeChallengeMethod, generateCodeVerifier, OAuth2Client } from "arctic";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { db } from "#db/client.server";
@@ -81,7 +82,9 @@ export function redirectUri(provider: ProviderId): string {
   return `${getEnv().origin}/auth/${provider}/callback`;
 }
 
-const codeChallenge = (verifier: string) => crypto.createHash("sha256").update(verifier).digest("base64url");
+/** The protocol side (authorize URL with PKCE S256, code exchange with HTTP Basic client credentials): arctic. */
+const oauthClient = (provider: OAuthProvider) =>
+  new OAuth2Client(provider.clientId, provider.clientSecret, redirectUri(provider.id));
 
 /**
  * Stores a single-use sign-in request (state hashed, PKCE verifier, where to go after, who links) and returns
@@ -95,7 +98,7 @@ export async function startAuthorization(
   if (!provider) throw new Error(`OAuth provider ${providerId} is not configured`);
   const state = randomToken();
   // 32 random bytes: 43 base64url characters, inside RFC 7636's 43-128.
-  const verifier = crypto.randomBytes(32).toString("base64url");
+  const verifier = generateCodeVerifier();
   await db().delete(oauthRequests).where(lt(oauthRequests.expiresAt, sql`now()`));
   await db()
     .insert(oauthRequests)
@@ -107,17 +110,15 @@ export async function startAuthorization(
       linkUserId: linkUserId ?? null,
       expiresAt: new Date(Date.now() + REQUEST_VALID_MS),
     });
-  const url = new URL(provider.authorizeUrl);
-  url.search = new URLSearchParams({
-    response_type: "code",
-    client_id: provider.clientId,
-    redirect_uri: redirectUri(providerId),
-    scope: provider.scope,
-    state,
-    code_challenge: codeChallenge(verifier),
-    code_challenge_method: "S256",
-  }).toString();
-  return url.toString();
+  return oauthClient(provider)
+    .createAuthorizationURLWithPKCE(
+      provider.authorizeUrl,
+      state,
+      CodeChallengeMethod.S256,
+      verifier,
+      provider.scope.split(" "),
+    )
+    .toString();
 }
 
 /** The profile fields we use, whatever the provider calls them. */
@@ -218,18 +219,17 @@ async function* usernameCandidates(base: string): AsyncGenerator<string> {
   throw new Error("no free username found");
 }
 
-async function postForm(url: string, form: Record<string, string>): Promise<unknown> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-    body: new URLSearchParams(form),
-    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+/**
+ * arctic's token request takes no abort signal: past the timeout the sign-in fails at once, and the request
+ * itself is left to end (or to Node's own socket timeout) without holding the reader's response.
+ */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
   });
-  if (!response.ok) throw new Error(`token endpoint answered ${response.status}`);
-  return response.json();
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
-
-const tokenResponse = z.object({ access_token: z.string().min(1), token_type: z.string() });
 
 async function exchangeCode(
   provider: OAuthProvider,
@@ -237,20 +237,15 @@ async function exchangeCode(
   verifier: string,
 ): Promise<string | undefined> {
   try {
-    const parsed = tokenResponse.safeParse(
-      await postForm(provider.tokenUrl, {
-        grant_type: "authorization_code",
-        code,
-        redirect_uri: redirectUri(provider.id),
-        client_id: provider.clientId,
-        client_secret: provider.clientSecret,
-        code_verifier: verifier,
-      }),
+    const tokens = await withTimeout(
+      oauthClient(provider).validateAuthorizationCode(provider.tokenUrl, code, verifier),
+      FETCH_TIMEOUT_MS,
     );
-    if (!parsed.success) throw new Error("token response without an access token");
-    if (parsed.data.token_type.toLowerCase() !== "bearer")
-      throw new Error(`unexpected token type ${parsed.data.token_type}`);
-    return parsed.data.access_token;
+    const accessToken = tokens.accessToken();
+    if (!accessToken) throw new Error("token response with an empty access token");
+    if (tokens.tokenType().toLowerCase() !== "bearer")
+      throw new Error(`unexpected token type ${tokens.tokenType()}`);
+    return accessToken;
   } catch (error) {
     logger.warn(
       { provider: provider.id, reason: errorMessage(error) },

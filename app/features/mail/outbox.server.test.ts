@@ -5,7 +5,6 @@ import nodemailer from "nodemailer";
 import { describe, expect, it } from "vitest";
 import { parseEnv } from "~/lib/env.server";
 import {
-  decodeHeader,
   isLoopbackIp,
   isOutboxId,
   LIST_LIMIT,
@@ -97,7 +96,9 @@ describe("reading the outbox", () => {
   it("decodes a message's headers and text part, quoted-printable and UTF-8 included", async () => {
     const link = "http://localhost:3000/login?redirectTo=%2Fwelcome";
     const text = `こんにちは、ようこそ。 A long line so that quoted-printable wraps it somewhere: ${link}\n\n— 血の契約`;
-    const parsed = parseEml(await eml({ to: "reader@example.test", subject: "ようこそ 血の契約 へ", text }));
+    const parsed = await parseEml(
+      await eml({ to: "reader@example.test", subject: "ようこそ 血の契約 へ", text }),
+    );
     expect(parsed).toEqual({
       date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       to: "reader@example.test",
@@ -107,10 +108,11 @@ describe("reading the outbox", () => {
   });
 
   it("reads plain ASCII (7bit) and base64 encoded words", async () => {
-    expect(parseEml(await eml({ to: "a@b.test", subject: "Welcome", text: "Hi there" })).text).toBe(
+    expect((await parseEml(await eml({ to: "a@b.test", subject: "Welcome", text: "Hi there" }))).text).toBe(
       "Hi there",
     );
-    expect(decodeHeader("=?UTF-8?B?w6l0w6k=?= =?UTF-8?Q?_=C3=A0?=")).toBe("été à");
+    const encoded = await parseEml("Subject: =?UTF-8?B?w6l0w6k=?= =?UTF-8?Q?_=C3=A0?=\n\nx");
+    expect(encoded.subject).toBe("été à");
   });
 
   it("shows no HTML: an HTML-only message has no text", async () => {
@@ -118,12 +120,12 @@ describe("reading the outbox", () => {
     const info = await transport.sendMail({
       to: "a@b.test",
       subject: "x",
-      html: "<script>alert(1)</script>",
+      html: "<p>Only in <b>HTML</b></p><script>alert(1)</script>",
     });
-    expect(parseEml((info.message as Buffer).toString("utf8")).text).toBe("");
+    expect((await parseEml((info.message as Buffer).toString("utf8"))).text).toBe("");
   });
 
-  it("never fails on a broken file", () => {
+  it("never fails on a broken file", async () => {
     for (const raw of [
       "",
       "\n\n",
@@ -131,7 +133,7 @@ describe("reading the outbox", () => {
       'Content-Type: multipart/mixed; boundary="b"\n\n--b',
       "Date: x\n",
     ])
-      expect(() => parseEml(raw)).not.toThrow();
+      await expect(parseEml(raw)).resolves.toMatchObject({ date: null });
   });
 
   it("lists the newest first, ignores other files, caps the list, and reads only valid ids", async () => {

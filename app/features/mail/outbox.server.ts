@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
+import { simpleParser } from "mailparser";
 import type { RequestContext } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 
@@ -97,7 +98,7 @@ export async function listOutbox(dir = outboxDir()): Promise<OutboxSummary[]> {
   for (const id of ids) {
     const raw = await readMessageFile(dir, id);
     if (raw === undefined) continue;
-    const { date, to, subject } = parseEml(raw);
+    const { date, to, subject } = await parseEml(raw);
     summaries.push({ id, date, to, subject });
   }
   return summaries;
@@ -106,100 +107,28 @@ export async function listOutbox(dir = outboxDir()): Promise<OutboxSummary[]> {
 export async function readOutboxMessage(id: string, dir = outboxDir()): Promise<OutboxMessage | undefined> {
   if (!isOutboxId(id)) return undefined;
   const raw = await readMessageFile(dir, id);
-  return raw === undefined ? undefined : { id, ...parseEml(raw) };
+  return raw === undefined ? undefined : { id, ...(await parseEml(raw)) };
 }
 
-// --- A small reader for the messages nodemailer writes: headers, RFC 2047 words, one level of multipart. ---
-
-type Part = { headers: Map<string, string>; body: string };
-
-function splitPart(raw: string): Part {
-  const text = raw.replace(/\r\n/g, "\n");
-  const end = text.indexOf("\n\n");
-  const head = end < 0 ? text : text.slice(0, end);
-  const body = end < 0 ? "" : text.slice(end + 2);
-  const headers = new Map<string, string>();
-  // Folded lines (starting with white space) continue the header above them.
-  for (const line of head.replace(/\n[ \t]+/g, " ").split("\n")) {
-    const colon = line.indexOf(":");
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim().toLowerCase();
-    if (!headers.has(name)) headers.set(name, line.slice(colon + 1).trim());
-  }
-  return { headers, body };
-}
-
-function bytesToText(bytes: Uint8Array, charset: string): string {
-  try {
-    return new TextDecoder(charset || "utf-8").decode(bytes);
-  } catch {
-    return new TextDecoder("utf-8").decode(bytes);
-  }
-}
-
-export function decodeQuotedPrintable(text: string, charset = "utf-8"): string {
-  const joined = text.replace(/=\r?\n/g, "");
-  const bytes: number[] = [];
-  for (let i = 0; i < joined.length; i++) {
-    const hex = joined.slice(i + 1, i + 3);
-    if (joined[i] === "=" && /^[0-9A-Fa-f]{2}$/.test(hex)) {
-      bytes.push(Number.parseInt(hex, 16));
-      i += 2;
-    } else {
-      for (const byte of new TextEncoder().encode(joined[i])) bytes.push(byte);
-    }
-  }
-  return bytesToText(Uint8Array.from(bytes), charset);
-}
-
-/** `=?UTF-8?Q?...?=` and `=?UTF-8?B?...?=` words; the white space between two of them is not text. */
-export function decodeHeader(value: string): string {
-  return value
-    .replace(/(\?=)\s+(=\?)/g, "$1$2")
-    .replace(/=\?([^?]+)\?([QqBb])\?([^?]*)\?=/g, (_, charset: string, kind: string, data: string) =>
-      kind.toUpperCase() === "B"
-        ? bytesToText(Buffer.from(data, "base64"), charset)
-        : decodeQuotedPrintable(data.replace(/_/g, " "), charset),
-    );
-}
-
-function parameter(header: string, name: string): string {
-  const match = new RegExp(`;\\s*${name}="?([^";]*)"?`, "i").exec(header);
-  return match?.[1] ?? "";
-}
-
-function decodeBody(part: Part): string {
-  const type = part.headers.get("content-type") ?? "text/plain";
-  const charset = parameter(type, "charset") || "utf-8";
-  const encoding = (part.headers.get("content-transfer-encoding") ?? "7bit").toLowerCase();
-  if (encoding === "quoted-printable") return decodeQuotedPrintable(part.body, charset);
-  if (encoding === "base64")
-    return bytesToText(Buffer.from(part.body.replace(/\s+/g, ""), "base64"), charset);
-  return part.body;
-}
-
-/** The text part of a message (an HTML-only message shows nothing rather than unsafe markup). */
-function textOf(message: Part): string {
-  const type = (message.headers.get("content-type") ?? "text/plain").toLowerCase();
-  if (type.startsWith("text/plain")) return decodeBody(message);
-  const boundary = parameter(message.headers.get("content-type") ?? "", "boundary");
-  if (!type.startsWith("multipart/") || !boundary) return "";
-  for (const chunk of message.body.replace(/\r\n/g, "\n").split(`--${boundary}`).slice(1)) {
-    if (chunk.startsWith("--")) break;
-    const part = splitPart(chunk.replace(/^\n/, ""));
-    if ((part.headers.get("content-type") ?? "text/plain").toLowerCase().startsWith("text/plain"))
-      return decodeBody(part).replace(/\n$/, "");
-  }
-  return "";
-}
-
-export function parseEml(raw: string): Omit<OutboxMessage, "id"> {
-  const message = splitPart(raw);
-  const date = Date.parse(message.headers.get("date") ?? "");
+/**
+ * Headers, encoded words, transfer encodings and charsets are mailparser's. Only a text/plain part is shown:
+ * an HTML-only message shows nothing rather than its markup or a conversion of it.
+ */
+export async function parseEml(raw: string): Promise<Omit<OutboxMessage, "id">> {
+  const mail = await simpleParser(raw, {
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipTextLinks: true,
+    skipImageLinks: true,
+  });
+  const to = Array.isArray(mail.to) ? mail.to.map((address) => address.text).join(", ") : mail.to?.text;
+  // mailparser puts the current time for a Date header it cannot read: such a message has no date here.
+  const dateHeader = mail.headerLines.find((line) => line.key === "date")?.line.replace(/^date:\s*/i, "");
+  const readable = dateHeader !== undefined && !Number.isNaN(Date.parse(dateHeader));
   return {
-    date: Number.isNaN(date) ? null : new Date(date).toISOString(),
-    to: decodeHeader(message.headers.get("to") ?? ""),
-    subject: decodeHeader(message.headers.get("subject") ?? ""),
-    text: textOf(message),
+    date: readable && mail.date ? mail.date.toISOString() : null,
+    to: to ?? "",
+    subject: mail.subject ?? "",
+    text: (mail.text ?? "").replace(/\n$/, ""),
   };
 }
