@@ -75,7 +75,7 @@ describe("the log's output (ADR 69)", () => {
       script,
       `import { logger } from "${path.resolve("app/lib/logger.server.ts")}";\n` +
         `for (let i = 0; i < 50; i++) logger.info({ n: i }, "before the crash");\n` +
-        `setTimeout(() => { throw new Error("boom"); }, 5);\n`,
+        `setImmediate(() => { throw new Error("boom"); });\n`,
     );
     const run = spawnSync(process.execPath, ["--import", "tsx", script], {
       encoding: "utf8",
