@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { eq, sql } from "drizzle-orm";
+import { eq, sql, TransactionRollbackError } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { lookUpSessionToken } from "~/features/auth/session.server";
 import { drivers, openTestDatabase } from "../tests/support/database";
@@ -46,23 +46,34 @@ describe.each(drivers)("prepared statements (%s)", (driver) => {
   });
 
   it("waits for another request's open transaction instead of running inside it", async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
+    const count = () =>
+      handle.preparedRows("count_pending", "select count(*)::int from users where username = $1", [
+        "pending",
+      ]);
+    // Parsed before, so the count is one round trip that goes out as soon as it is asked for.
+    expect(await count()).toEqual([[0]]);
+    let inserted = () => {};
+    const open = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    let countAsked = () => {};
+    const asked = new Promise<void>((resolve) => {
+      countAsked = resolve;
     });
     const transaction = handle.db.transaction(async (tx) => {
       await tx.insert(users).values({ username: "pending", email: "pending@example.com" });
-      await held;
+      inserted();
+      await asked;
+      // The transaction's next statement goes out after the count: on PGlite's one connection, a count let
+      // into the transaction would have run before it, and seen the row.
+      expect(await tx.select().from(users).where(eq(users.username, "pending"))).toHaveLength(1);
       tx.rollback();
     });
-    const counted = handle.preparedRows(
-      "count_pending",
-      "select count(*)::int from users where username = $1",
-      ["pending"],
-    );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    release();
-    await transaction.catch(() => undefined);
+    await open;
+    const counted = count();
+    countAsked();
+    // Rolled back on purpose: any other failure inside it fails the test.
+    await expect(transaction).rejects.toBeInstanceOf(TransactionRollbackError);
     expect(await counted).toEqual([[0]]);
     expect(await handle.db.select().from(users).where(eq(users.username, "pending"))).toEqual([]);
   });

@@ -7,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
+import { waitFor } from "../tests/support/poll";
 import { PageCache, type PageCacheOptions, type PendingPage, pendingPage } from "./page-cache";
 
 /**
@@ -170,7 +171,7 @@ function scriptHashes(html: string): string[] {
 
 /** Waits until `count` requests have reached the cache (so the later ones wait on the first). */
 async function arrived(count: number) {
-  for (let i = 0; i < 200 && arrivals < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  await waitFor(() => (arrivals >= count ? true : undefined), { interval: 5, what: `${count} arrivals` });
   expect(arrivals).toBe(count);
   // The handler is synchronous for a synchronous viewer, but leave a turn for good measure.
   await new Promise((resolve) => setImmediate(resolve));
@@ -623,7 +624,7 @@ describe("concurrent misses", () => {
     const after = request("/chapter/9");
     const afterToo = request("/chapter/9", { headers: { "accept-encoding": "br" } });
     await arrived(3);
-    for (let i = 0; i < 50 && nexts.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    await waitFor(() => (nexts.length >= 2 ? true : undefined), { interval: 5, what: "the second render" });
     // One render before the release and one after it, which the third request waits for.
     expect(nexts.map((call) => call.pending?.startedAt)).toEqual([start, release]);
     for (const open of gates) open();
@@ -785,7 +786,8 @@ describe("what is keyed", () => {
     let fail = false;
     cache = makeCache({
       viewer: async (_pathname, cookies) => {
-        await new Promise((resolve) => setTimeout(resolve, 5));
+        // Answers in a later turn, as a database would.
+        await new Promise((resolve) => setImmediate(resolve));
         if (fail) throw new Error("database gone");
         return cookies.get("group");
       },

@@ -2,12 +2,17 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { waitFor } from "../../tests/support/poll";
 import { LogOutput } from "./log-output.server";
 import { logDestination } from "./logger.server";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-log-output-"));
-afterEach(() => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 }));
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  fs.rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+});
 
 function output() {
   fs.mkdirSync(dir, { recursive: true });
@@ -16,29 +21,50 @@ function output() {
   return { out: new LogOutput(fd), read: () => fs.readFileSync(file, "utf8") };
 }
 
-const until = async (done: () => boolean) => {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setTimeout(r, 10));
-};
+/** Waits until `done` holds (polled: the file is written by the thread pool, with no event to the test). */
+const until = (done: () => boolean) => waitFor(() => (done() ? true : undefined), { interval: 5 });
+
+/** Counts the output's asynchronous writes as they start and end, calling through to the real ones. */
+function watchWrites() {
+  const writes = { started: 0, ended: 0 };
+  const real = fs.write;
+  vi.spyOn(fs, "write").mockImplementation(((...args: unknown[]) => {
+    writes.started++;
+    const callback = args.pop() as (...results: unknown[]) => void;
+    return (real as (...all: unknown[]) => void)(...args, (...results: unknown[]) => {
+      writes.ended++;
+      callback(...results);
+    });
+  }) as typeof fs.write);
+  return writes;
+}
 
 describe("the log's output (ADR 69)", () => {
   it("keeps a few lines until flushed, then writes them in order", async () => {
+    const writes = watchWrites();
+    vi.useFakeTimers();
     const { out, read } = output();
     for (let i = 0; i < 10; i++) out.write(`line ${i}\n`);
-    await new Promise((r) => setTimeout(r, 50));
+    // However long nobody flushes, no write starts.
+    await vi.runAllTimersAsync();
+    expect(writes.started).toBe(0);
     expect(read()).toBe("");
+    vi.useRealTimers();
     out.flush();
     await until(() => read().length > 0);
     expect(read()).toBe(Array.from({ length: 10 }, (_, i) => `line ${i}\n`).join(""));
   });
 
   it("writes by itself once about 16 KB are buffered, in order, nothing twice", async () => {
+    const writes = watchWrites();
     const { out, read } = output();
     const lines = Array.from({ length: 2000 }, (_, i) => `{"n":${i},"pad":"${"x".repeat(40)}"}\n`);
     for (const line of lines) out.write(line);
     await until(() => read().length >= 16 * 1024 * 5);
     expect(read().length).toBeGreaterThanOrEqual(16 * 1024);
     out.flushSync();
-    await new Promise((r) => setTimeout(r, 50));
+    // The chunk in flight when the rest was written at once ends; none starts after it.
+    await until(() => writes.ended === writes.started);
     expect(read()).toBe(lines.join(""));
   });
 
@@ -49,7 +75,7 @@ describe("the log's output (ADR 69)", () => {
       script,
       `import { logger } from "${path.resolve("app/lib/logger.server.ts")}";\n` +
         `for (let i = 0; i < 50; i++) logger.info({ n: i }, "before the crash");\n` +
-        `setTimeout(() => { throw new Error("boom"); }, 5);\n`,
+        `setImmediate(() => { throw new Error("boom"); });\n`,
     );
     const run = spawnSync(process.execPath, ["--import", "tsx", script], {
       encoding: "utf8",

@@ -9,7 +9,9 @@ import { type RunningServer, startInstances } from "../support/server";
 
 /**
  * Two app instances on one PostgreSQL database, as behind a load balancer: nothing a reader does on one is
- * unknown to the other, and a content change reaches both within 2 s (the revision poll).
+ * unknown to the other, and a content change reaches both at their next revision poll (every second). The
+ * session events are read every 250 ms (under fake timers in session-cache.server.test.ts); here the waits
+ * are for the change to be seen, their ceilings for a hung test, not a figure under test.
  */
 if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build` before the server tests");
 
@@ -43,15 +45,14 @@ describe.runIf(inject("postgres"))("two instances on one PostgreSQL", () => {
     expect(unlocked).not.toContain("Chapter Locked");
     expect(unlocked).toContain("electric light");
 
-    // B's session is known on A, and B's logout ends it there too: within a second (issue 22), A's kept
-    // session and the account page kept for it (ADR 53) last until A reads the session events (250 ms).
+    // B's session is known on A, and B's logout ends it there too: A's kept session and the account page
+    // kept for it (ADR 53) last until A next reads the session events.
     const sessionOfB = onB.cookieHeader;
     const accountOnA = () =>
       fetch(`${a.url}/account`, { headers: { cookie: sessionOfB }, redirect: "manual" });
     expect((await accountOnA()).status).toBe(200);
     expect((await accountOnA()).status).toBe(200);
     expect((await onB.post("/logout", {})).status).toBe(302);
-    const loggedOut = Date.now();
     const afterLogout = await waitFor(
       async () => {
         const reply = await accountOnA();
@@ -59,7 +60,6 @@ describe.runIf(inject("postgres"))("two instances on one PostgreSQL", () => {
       },
       { interval: 20, what: "the logout on A" },
     );
-    expect(Date.now() - loggedOut).toBeLessThan(1000);
     expect(afterLogout.headers.get("location")).toMatch(/^\/login/);
 
     // A content change made outside both is seen by both (the revision poll).
@@ -84,7 +84,7 @@ describe.runIf(inject("postgres"))("two instances on one PostgreSQL", () => {
     );
   });
 
-  it("shows an author's save on one instance on the other within 2 s", async () => {
+  it("shows an author's save on one instance on the other", async () => {
     const [a, b] = servers as [RunningServer, RunningServer];
     const author = new Client(a.url);
     const name = await registerReader(author, a.env.DATA_DIR ?? "", "writer");
@@ -98,7 +98,6 @@ describe.runIf(inject("postgres"))("two instances on one PostgreSQL", () => {
     const text = `Written on one instance at ${Date.now()}.`;
     const saved = await author.post("/admin/chapters/2", await chapterForm(author, 2, { bodyMd: text }));
     expect(saved.status).toBe(302);
-    const started = Date.now();
     expect(await (await fetch(`${a.url}/chapter/2`)).text()).toContain(text);
     await waitFor(
       async () => ((await (await fetch(`${b.url}/chapter/2`)).text()).includes(text) ? true : undefined),
@@ -106,6 +105,5 @@ describe.runIf(inject("postgres"))("two instances on one PostgreSQL", () => {
         what: "the saved text on the other instance",
       },
     );
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type EventReader, SessionCache } from "./session-cache.server";
 
 type User = { id: number; name: string };
@@ -41,6 +41,10 @@ const ayla: User = { id: 1, name: "ayla" };
 const bram: User = { id: 2, name: "bram" };
 
 describe("SessionCache", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("keeps nothing until the events have been read once: every lookup asks the database", async () => {
     const cache = new SessionCache<User>(eventLog().read);
     const { calls, load } = loader(ayla);
@@ -127,6 +131,7 @@ describe("SessionCache", () => {
   });
 
   it("reads the events on its timer, and stops keeping anything when stopped", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const log = eventLog();
     const cache = new SessionCache<User>(log.read);
     await cache.start(10);
@@ -134,14 +139,57 @@ describe("SessionCache", () => {
     await cache.get("a", load);
     log.note(ayla.id);
     const reads = log.state.reads;
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    expect(log.state.reads).toBeGreaterThan(reads);
+    // Not before its interval has passed; at it, the event is read and the reader forgotten.
+    await vi.advanceTimersByTimeAsync(9);
+    expect(log.state.reads).toBe(reads);
+    expect(cache.peek("a")).toEqual(ayla);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(log.state.reads).toBe(reads + 1);
     await cache.get("a", load);
     expect(calls.count).toBe(2);
     cache.stop();
+    await vi.advanceTimersByTimeAsync(100);
+    expect(log.state.reads).toBe(reads + 1);
     await cache.get("a", load);
     await cache.get("a", load);
     expect(calls.count).toBe(4);
+  });
+
+  it("reads them every 250 ms by default, so another instance's change is seen within a second", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const log = eventLog();
+    const cache = new SessionCache<User>(log.read);
+    await cache.start();
+    const reads = log.state.reads;
+    await vi.advanceTimersByTimeAsync(249);
+    expect(log.state.reads).toBe(reads);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(log.state.reads).toBe(reads + 1);
+    await vi.advanceTimersByTimeAsync(750);
+    expect(log.state.reads).toBe(reads + 4);
+    cache.stop();
+  });
+
+  it("does not start a read while the last one is still on its way", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const log = eventLog();
+    let asked = 0;
+    let held: Promise<void> | undefined;
+    const cache = new SessionCache<User>(async (after) => {
+      asked++;
+      await held;
+      return log.read(after);
+    });
+    await cache.start(10);
+    let answer = () => {};
+    held = new Promise<void>((resolve) => (answer = resolve));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(asked).toBe(2);
+    held = undefined;
+    answer();
+    await vi.advanceTimersByTimeAsync(10);
+    expect(asked).toBe(3);
+    cache.stop();
   });
 
   it("gives each reader a generation that moves when they, or everyone, are forgotten (ADR 53)", async () => {

@@ -379,6 +379,8 @@ export function forgetKeptSessions(userId: number): void {
 }
 
 export const followSessionEvents = (everyMs?: number) => kept.start(everyMs);
+/** Reads the session events now, as the next tick of the follower would: tests wait on it, not on the timer. */
+export const readSessionEvents = () => kept.poll();
 export const stopFollowingSessionEvents = () => kept.stop();
 
 /** Ends the request's session on the server; returns the header that clears the cookie. */
