@@ -107,6 +107,15 @@ describe("the route table", () => {
       expect(route.rules.share !== "none" && route.rules.cart, route.path).toBe(true);
   });
 
+  it("has the rules of every path Express answers before React Router", () => {
+    const code = fs.readFileSync("server/app.ts", "utf8");
+    const paths = [...code.matchAll(/app\.(?:get|use|all)\(\s*"(\/[\w-]+)"/g)].map((found) => found[1] ?? "");
+    expect(paths).toEqual(expect.arrayContaining(["/healthz", "/media", "/assets"]));
+    // A path itself (`/healthz`) or what lies under it (`/media/…`).
+    const served = (path: string) => siteRoutes.match(path)?.value.id.startsWith("served:") === true;
+    for (const path of paths) expect(served(path) || served(`${path}/x`), path).toBe(true);
+  });
+
   it("lets a page be kept only when its route module marks it shareable, and the other way round", () => {
     const marks = /from "~\/lib\/shareable"/;
     for (const route of siteRoutes.routes) {
