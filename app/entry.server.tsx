@@ -18,6 +18,7 @@ import { logger } from "~/lib/logger.server";
 import { NonceProvider } from "~/lib/nonce";
 import { getPreferences } from "~/lib/preferences.server";
 import { takeRouteData } from "~/lib/router-internals";
+import { siteRoutes } from "~/routes";
 
 export const streamTimeout = 5_000;
 
@@ -58,7 +59,12 @@ export default async function handleRequest(
   const nonce = loadContext.cspNonce;
   // The route data goes into the hand-off data block (AppScripts), not into scripts of React Router's own.
   const routeData = await takeRouteData(routerContext);
-  const documentOnly = { ...loadContext.documentOnly, ...(routeData === undefined ? {} : { routeData }) };
+  const documentOnly: Record<string, string> = {
+    ...loadContext.documentOnly,
+    ...(routeData === undefined ? {} : { routeData }),
+  };
+  // A private page (its route's rules, app/routes.ts) says noindex, the 404 and error screens on it too.
+  if (siteRoutes.isPrivate(new URL(request.url).pathname)) documentOnly.noindex = "1";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");

@@ -20,7 +20,6 @@ import { useDocumentOnly } from "./lib/document-only";
 import { getEnv } from "./lib/env.server";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
-import { isPrivatePath } from "./lib/private-paths";
 import { themeForPath } from "./lib/route-theme";
 import { useScrollRestoration } from "./lib/router-internals";
 
@@ -84,6 +83,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
   const siteNav = useDocumentOnly("siteNav");
+  const noindex = useDocumentOnly("noindex");
   const { pathname } = useLocation();
   const { t, i18n } = useTranslation();
   // Without the root's data (its loader failed: the error screens) the request's language still applies.
@@ -122,8 +122,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="alternate" type="application/atom+xml" href="/feed.atom" />
         <link rel="alternate" type="application/rss+xml" href="/feed.rss" />
         {/* A reader's own pages, forms and the admin are not for search engines (robots.txt says it too). */}
-        {/* Written by the server (crawlers read its page), so the browser's scripts carry no list of paths. */}
-        {import.meta.env.SSR && isPrivatePath(pathname) ? <meta name="robots" content="noindex" /> : null}
+        {/* Written by the server (crawlers read its page) from the route's rules (app/entry.server.tsx), so the
+            browser's scripts carry no list of paths. */}
+        {noindex ? <meta name="robots" content="noindex" /> : null}
       </head>
       <body data-route-theme={themeForPath(pathname)}>
         <a href="#main" className="skip-link">

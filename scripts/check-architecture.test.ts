@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { featureGraph, featureOf, findCycles, specifiers, strayStylesheets } from "./check-architecture";
+import {
+  checkProject,
+  featureGraph,
+  featureOf,
+  findCycles,
+  routesWithoutRules,
+  specifiers,
+  strayStylesheets,
+} from "./check-architecture";
 
 describe("architecture check", () => {
   it("reads static, re-exported, side-effect and dynamic imports", () => {
@@ -64,5 +72,41 @@ describe("architecture check", () => {
       "stylesheet outside app/root.tsx: app/routes/wiki.tsx imports ./wiki.css",
       "stylesheet outside app/root.tsx: app/routes/wiki.tsx imports ~/ui/x.css?url",
     ]);
+  });
+
+  it("refuses a route table that adds a route without rules", () => {
+    const table = (imports: string, routes: string) =>
+      `${imports}\nexport const siteRoutes = routeTable([${routes}]);\nexport default siteRoutes.config satisfies RouteConfig;`;
+    const ours = 'import { index, route, routeTable } from "./lib/route-rules";';
+    expect(
+      routesWithoutRules(
+        table(
+          `import type { RouteConfig } from "@react-router/dev/routes";\n${ours}`,
+          'index("routes/home.tsx", page)',
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      routesWithoutRules(
+        table(
+          `import { type RouteConfig, route as plain } from "@react-router/dev/routes";\n${ours}`,
+          'plain("new-page", "routes/new-page.tsx")',
+        ),
+      ),
+    ).toEqual([
+      "app/routes.ts: imports route as plain from @react-router/dev/routes, which take no rules: use app/lib/route-rules.ts",
+    ]);
+    expect(
+      routesWithoutRules(
+        'import { route } from "@react-router/dev/routes";\nexport default [route("a", "b.tsx")];',
+      ),
+    ).toEqual([
+      "app/routes.ts: imports route from @react-router/dev/routes, which take no rules: use app/lib/route-rules.ts",
+      "app/routes.ts: the default export is not the route table's config (`siteRoutes.config`)",
+    ]);
+  });
+
+  it("finds nothing in the project", () => {
+    expect(checkProject(process.cwd())).toEqual([]);
   });
 });

@@ -89,6 +89,32 @@ export function strayStylesheets(files: { file: string; code: string }[]): strin
   );
 }
 
+/**
+ * Every route carries its rules (ADR 73): app/routes.ts builds its routes with the helpers of
+ * app/lib/route-rules.ts, whose `route` and `index` take the rules. React Router's own helpers take none, so
+ * the table may import only types from "@react-router/dev/routes"; nor may its default export be written by
+ * hand (a route in it would have no rules).
+ */
+export function routesWithoutRules(code: string): string[] {
+  const problems: string[] = [];
+  const devImport = /import\s+(type\s+)?\{([^}]*)\}\s*from\s*["']@react-router\/dev\/routes["']/g;
+  for (const [, typeOnly, names = ""] of code.matchAll(devImport)) {
+    const values = names
+      .split(",")
+      .map((name) => name.trim())
+      .filter((name) => name && !typeOnly && !name.startsWith("type "));
+    if (values.length)
+      problems.push(
+        `app/routes.ts: imports ${values.join(", ")} from @react-router/dev/routes, which take no rules: use app/lib/route-rules.ts`,
+      );
+  }
+  if (/import\s+\*\s+as\s+\w+\s+from\s*["']@react-router\/dev\/routes["']/.test(code))
+    problems.push("app/routes.ts: imports @react-router/dev/routes whole: use app/lib/route-rules.ts");
+  if (!/export default siteRoutes\.config\b/.test(code))
+    problems.push("app/routes.ts: the default export is not the route table's config (`siteRoutes.config`)");
+  return problems;
+}
+
 const sources = (root: string, dir: string) =>
   [...walk(path.join(root, dir))].map((full) => ({
     file: path.relative(root, full).split(path.sep).join("/"),
@@ -100,6 +126,7 @@ export function checkProject(root: string): string[] {
   return [
     ...findCycles(featureGraph(sources(root, "app/features"))),
     ...strayStylesheets(sources(root, "app")),
+    ...routesWithoutRules(fs.readFileSync(path.join(root, "app/routes.ts"), "utf8")),
   ];
 }
 
@@ -112,5 +139,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     );
     process.exit(1);
   }
-  console.log("architecture check: no feature depends on itself through others; stylesheets are the root's");
+  console.log(
+    "architecture check: no feature depends on itself through others; stylesheets are the root's; every route has its rules",
+  );
 }

@@ -15,7 +15,7 @@ import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
-import { isOneReader, pageRevision, sharedViewer } from "~/features/page-cache/viewer.server";
+import { isOneReader, pageRevisionOf, sharedViewerOf } from "~/features/page-cache/viewer.server";
 import { settleProgressWrites } from "~/features/reader/progress-writes.server";
 import { startReleaseMails, stopReleaseMails } from "~/features/release-mails/worker.server";
 import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
@@ -27,6 +27,7 @@ import { accessLog, logger } from "~/lib/logger.server";
 import { mediaStoreFor, setMediaStore } from "~/lib/media-store.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
 import { redactUrl } from "~/lib/redact";
+import { siteRoutes } from "~/routes";
 import { startAdminSocket } from "./admin-socket";
 import { admission } from "./admission";
 import { bodyLimit } from "./body-limit";
@@ -80,7 +81,7 @@ function beginRequest(req: IncomingMessage, res: ServerResponse): string {
     accessLog({
       requestId,
       method: req.method,
-      url: redactUrl(url),
+      url: redactUrl(url, siteRoutes.secrets),
       status: res.statusCode,
       ms: performance.now() - began,
       ip: clientIp(req),
@@ -192,13 +193,17 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         maxAgeMs: 60_000,
         // Stale-if-error: a day covers an outage someone is fixing, not a database left for dead.
         staleMs: 24 * 60 * 60_000,
-        revision: pageRevision,
+        // Who shares a page, what retires it and the query it reads: its route's rules (app/routes.ts).
+        revision: pageRevisionOf(siteRoutes.match),
         nextReleaseAfter,
         now: releaseTimeMs,
         preferences: preferencesFromCookies,
-        viewer: sharedViewer,
+        viewer: sharedViewerOf(siteRoutes.match),
         oneReader: isOneReader,
-        canonicalQuery: queryCanonicaliser((typeof build === "function" ? await build() : build).routes),
+        canonicalQuery: queryCanonicaliser(
+          (typeof build === "function" ? await build() : build).routes,
+          siteRoutes.match,
+        ),
         // One line a render at debug level (LOG_LEVEL=debug): the release-minute test counts them per page.
         onRender: (key) =>
           logger.debug({ event: "page.render", page: key.replaceAll("\n", " | ") }, "page rendered to keep"),
@@ -244,7 +249,12 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     else app(req, res);
   });
   server.on("connect", (req: IncomingMessage, socket: Duplex) => {
-    accessLog({ method: req.method, url: redactUrl(req.url ?? ""), status: 405, ip: clientIp(req) });
+    accessLog({
+      method: req.method,
+      url: redactUrl(req.url ?? "", siteRoutes.secrets),
+      status: 405,
+      ip: clientIp(req),
+    });
     refuseConnect(socket);
   });
   server.listen(env.PORT, env.HOST);

@@ -1,32 +1,23 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Transform } from "node:stream";
 import type { RequestHandler } from "express";
-import { UPLOAD_BODY_OVERHEAD, UPLOAD_MAX_BYTES } from "~/features/uploads/limits";
+import { UPLOAD_MAX_BYTES } from "~/features/uploads/limits";
 import { serverTranslator } from "~/i18n/server";
 import { parseCookieHeader, preferencesFromCookies } from "~/lib/preferences.server";
+import { FORM_LIMIT, KB } from "~/lib/route-rules";
+import { siteRoutes } from "~/routes";
 
-const KB = 1024;
 /** How long an oversized body is drained after its 413 before the connection is cut. */
 const LINGER_MS = 2000;
 
-/**
- * The most a request body may hold, by route: the one table (ADR 15). Forms are small; a progress beacon
- * carries a batch of entries; a provider's webhook event can be large; the author's image upload (ADR 33) is
- * one file of up to 10 MB in a multipart body. Whatever is not named is a form.
- */
-const limits: { path: RegExp; bytes: number }[] = [
-  { path: /^\/reader\/progress(\.data)?$/, bytes: 16 * KB },
-  { path: /^\/webhooks\/[^/]+$/, bytes: 1024 * KB },
-  // A chapter's text (200 KB of UTF-8; Japanese triples once form-encoded) and its drafts.
-  { path: /^\/admin\/(chapters\/(new|\d+)|drafts)(\.data)?$/, bytes: 2048 * KB },
-  // The editor's preview: the text (200 KB at most, the route says so), posted as multipart.
-  { path: /^\/admin\/preview$/, bytes: 256 * KB },
-  { path: /^\/admin\/uploads(\.data)?$/, bytes: UPLOAD_MAX_BYTES + UPLOAD_BODY_OVERHEAD },
-];
-export const FORM_LIMIT = 64 * KB;
+export { FORM_LIMIT };
 
+/**
+ * The most a request body may hold: its route's `body` rule (app/routes.ts, ADR 73; the limits of ADR 15),
+ * a form's when it says none.
+ */
 export function bodyLimitFor(pathname: string): number {
-  return limits.find((limit) => limit.path.test(pathname))?.bytes ?? FORM_LIMIT;
+  return siteRoutes.bodyLimit(pathname);
 }
 
 /** JSON for what scripts and providers send, a short page in the reader's language for a browser's form. */

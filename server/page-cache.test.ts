@@ -7,6 +7,7 @@ import type { ServerBuild } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { preferencesFromCookies } from "~/lib/preferences.server";
+import { siteRoutes } from "~/routes";
 import { waitFor } from "../tests/support/poll";
 import { PageCache, type PageCacheOptions, type PendingPage, pendingPage } from "./page-cache";
 
@@ -86,7 +87,7 @@ function makeCache(options: Partial<PageCacheOptions> = {}): PageCache {
     preferences: preferencesFromCookies,
     // Visitors without a session; a signed-in reader's group is in a test cookie, or none (personal pages).
     viewer: (_pathname, cookies) => (cookies.has("session") ? cookies.get("group") : "visitor"),
-    canonicalQuery: queryCanonicaliser(routes),
+    canonicalQuery: queryCanonicaliser(routes, siteRoutes.match),
     staleMs: 24 * 3_600_000,
     ...options,
   });

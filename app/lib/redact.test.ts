@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { siteRoutes } from "~/routes";
 import { redactUrl } from "./redact";
 
 describe("redactUrl", () => {
@@ -16,6 +17,8 @@ describe("redactUrl", () => {
     ["/pay/test/cs_secret_123", "/pay/test/[redacted]"],
     ["/pay/test/cs_secret_123.data?x=1", "/pay/test/[redacted]?x=1"],
     ["/pay/test", "/pay/test"],
+    ["/pay/test/subscription/sub_secret_1", "/pay/test/subscription/[redacted]"],
+    ["/PAY/Test/cs_secret_123", "/PAY/Test/[redacted]"],
     ["/feed/private/Zk3x_secret-token", "/feed/private/[redacted]"],
     ["/feed/private/Zk3x_secret-token?x=1", "/feed/private/[redacted]?x=1"],
     ["/unsubscribe/Zk3x_secret-token", "/unsubscribe/[redacted]"],
@@ -24,7 +27,7 @@ describe("redactUrl", () => {
     ["/x?token", "/x?token"],
     ["/", "/"],
   ])("%s -> %s", (url, expected) => {
-    expect(redactUrl(url)).toBe(expected);
+    expect(redactUrl(url, siteRoutes.secrets)).toBe(expected);
   });
 
   it("never leaves a secret parameter's value in any mix of parameters", () => {
@@ -35,7 +38,7 @@ describe("redactUrl", () => {
         return [name, `v${i}x${j}secret`] as const;
       });
       const url = `/p?${pairs.map(([name, value]) => `${name}=${value}`).join("&")}`;
-      const logged = redactUrl(url) ?? "";
+      const logged = redactUrl(url, siteRoutes.secrets) ?? "";
       for (const [name, value] of pairs) {
         const secret = !["a", "page"].includes(name);
         expect(logged.includes(`${name}=${value}`)).toBe(!secret);

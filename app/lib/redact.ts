@@ -4,7 +4,11 @@
  */
 export const REDACTED = "[redacted]";
 
-/** Query parameters whose values are credentials or single-use secrets, matched case-insensitively. */
+/**
+ * Query parameters whose values are credentials or single-use secrets on any URL, matched case-insensitively:
+ * besides what a route's rules name (`secrets`, app/routes.ts), as a 404, a typo or a provider's error
+ * redirect carries them too.
+ */
 const secretParams = new Set([
   "token",
   "code",
@@ -24,21 +28,23 @@ const secretParams = new Set([
 ]);
 
 /**
- * Path segments that are themselves secrets: the test provider's checkout page is /pay/test/<session id>, a
- * reader's private feed /feed/private/<token> (ADR 44), a release e-mail's /unsubscribe/<token> (ADR 45).
+ * Where a URL's secrets are, as its route says: the path's secret segments (positions, 1 the first: the
+ * test provider's checkout page /pay/test/<session id>, a reader's private feed /feed/private/<token>, ADR 44,
+ * a release e-mail's /unsubscribe/<token>, ADR 45) and its secret query parameters.
  */
-const secretPaths: RegExp[] = [
-  /^(\/pay\/[^/?#]+\/)[^/?#]+/,
-  /^(\/feed\/private\/)[^/?#]+/,
-  /^(\/unsubscribe\/)[^/?#]+/,
-];
+export type SecretsOf = (pathname: string) => { segments: readonly number[]; query: readonly string[] };
 
 /** The URL (a path with its query, as an access log has it) with every secret value replaced. */
-export function redactUrl(url: string | undefined): string | undefined {
+export function redactUrl(url: string | undefined, secretsOf: SecretsOf): string | undefined {
   if (url === undefined) return undefined;
   const queryAt = url.indexOf("?");
   let pathPart = queryAt === -1 ? url : url.slice(0, queryAt);
-  for (const pattern of secretPaths) pathPart = pathPart.replace(pattern, `$1${REDACTED}`);
+  const secrets = secretsOf(pathPart);
+  if (secrets.segments.length) {
+    const segments = pathPart.split("/");
+    for (const position of secrets.segments) if (segments[position]) segments[position] = REDACTED;
+    pathPart = segments.join("/");
+  }
   if (queryAt === -1) return pathPart;
   // Rewritten by hand, not through URLSearchParams, so the rest of the query stays byte for byte as sent.
   const query = url
@@ -53,7 +59,8 @@ export function redactUrl(url: string | undefined): string | undefined {
       } catch {
         // A malformed escape is logged as sent; its name is compared undecoded.
       }
-      return secretParams.has(name.toLowerCase()) ? `${pair.slice(0, equals)}=${REDACTED}` : pair;
+      const secret = secretParams.has(name.toLowerCase()) || secrets.query.includes(name);
+      return secret ? `${pair.slice(0, equals)}=${REDACTED}` : pair;
     })
     .join("&");
   return `${pathPart}?${query}`;

@@ -40,7 +40,7 @@ export function shareableIf(condition: boolean, { timeless = false } = {}): Reco
 
 /**
  * For a signed-in reader's own page that shows only their records, the content and the time (ADR 53): the
- * page cache keeps it for that reader's session alone (app/features/page-cache/viewer.server.ts, `OWN_PAGES`)
+ * page cache keeps it for that reader's session alone (its route's rule `share: "own"` in app/routes.ts)
  * until anything of theirs changes. Headers the loader or an action set are passed on (a kept page is only
  * ever a GET's, and one setting a cookie is never kept).
  */

@@ -1,10 +1,14 @@
 import { robots, sitemap } from "~/features/feeds/sitemap.server";
+import { siteRoutes } from "~/routes";
 import type { Route } from "./+types/sitemap";
 
-/** `/sitemap.xml` and `/robots.txt` for search engines (issue 21), kept by caches for an hour. */
+/**
+ * `/sitemap.xml` and `/robots.txt` for search engines (issue 21), kept by caches for an hour. robots.txt
+ * disallows the private routes (their rules, app/routes.ts).
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const xml = new URL(request.url).pathname === "/sitemap.xml";
-  return new Response(xml ? await sitemap() : robots(), {
+  return new Response(xml ? await sitemap() : robots(siteRoutes.disallowed), {
     headers: {
       "content-type": xml ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8",
       "cache-control": "public, max-age=3600",

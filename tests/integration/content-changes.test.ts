@@ -5,7 +5,7 @@ import { moveDatabaseEpoch } from "#db/epoch.server";
 import { chapters, contentChanges, contentRevision, wikiPages } from "#db/schema";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { CHAPTER_RENDERER, chapterText } from "~/features/content/markdown.server";
-import { pageRevision } from "~/features/page-cache/viewer.server";
+import { pageRevisionOf } from "~/features/page-cache/viewer.server";
 import { loadChapterForReader } from "~/features/reader/access.server";
 import {
   broadRevision,
@@ -15,7 +15,10 @@ import {
   startRevisionPoll,
   stopRevisionPoll,
 } from "~/features/site/revision.server";
+import { siteRoutes } from "~/routes";
 import { drivers, openTestDatabase, twoPostgresInstances } from "../support/database";
+
+const pageRevision = pageRevisionOf(siteRoutes.match);
 
 /** The changes noted after `revision`: the chapter number, or null for a change to anything. */
 async function changesSince(revision: number) {

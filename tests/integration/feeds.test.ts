@@ -7,6 +7,7 @@ import { chapterStatus } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { excerptOf, releasesFeed } from "~/features/feeds/releases.server";
 import { robots, sitemap } from "~/features/feeds/sitemap.server";
+import { siteRoutes } from "~/routes";
 import { openTestDatabase } from "../support/database";
 import { createChapter } from "../support/factories";
 
@@ -96,9 +97,9 @@ describe("the releases feed", () => {
     expect(xml).toMatch(
       /<url><loc>http:\/\/localhost:3000\/chapter\/1<\/loc><lastmod>\d{4}-\d{2}-\d{2}<\/lastmod><\/url>/,
     );
-    const text = robots();
-    expect(text).toContain("User-agent: *\nDisallow: /admin\n");
-    for (const path of ["/account", "/settings", "/checkout", "/pay/", "/webhooks/"])
+    const text = robots(siteRoutes.disallowed);
+    expect(text).toMatch(/^User-agent: \*\nDisallow: \//);
+    for (const path of ["/admin", "/account", "/settings", "/checkout", "/pay/test/", "/webhooks/"])
       expect(text).toContain(`Disallow: ${path}\n`);
     expect(text).toContain("Sitemap: http://localhost:3000/sitemap.xml");
   });

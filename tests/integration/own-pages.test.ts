@@ -8,9 +8,12 @@ import {
   readSessionEvents,
   stopFollowingSessionEvents,
 } from "~/features/auth/session.server";
-import { sharedViewer } from "~/features/page-cache/viewer.server";
+import { sharedViewerOf } from "~/features/page-cache/viewer.server";
+import { siteRoutes } from "~/routes";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader } from "../support/factories";
+
+const sharedViewer = sharedViewerOf(siteRoutes.match);
 
 /**
  * A reader's own pages (ADR 53): the page cache keeps /account, /achievements, /settings and /checkout (and

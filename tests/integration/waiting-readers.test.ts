@@ -5,13 +5,16 @@ import {
   revokeSessions,
   stopFollowingSessionEvents,
 } from "~/features/auth/session.server";
-import { sharedViewer } from "~/features/page-cache/viewer.server";
+import { sharedViewerOf } from "~/features/page-cache/viewer.server";
 import { setNewChapterEmails } from "~/features/release-mails/subscription.server";
 import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
+import { siteRoutes } from "~/routes";
 import { loader as chapterLoader } from "~/routes/chapter";
 import { loader as notifyState } from "~/routes/notify-state";
 import { drivers, openTestDatabase } from "../support/database";
 import { createChapter, createReader, grantMembership } from "../support/factories";
+
+const sharedViewer = sharedViewerOf(siteRoutes.match);
 
 /**
  * Readers waiting for a chapter's release share its kept page (ADR 50), apart from the members who may read

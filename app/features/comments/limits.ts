@@ -1,25 +1,9 @@
 import { z } from "zod";
 import { wholeNumber } from "~/lib/forms";
+import { COMMENT_LIMITS, commentOrders } from "./rules";
 
-/** The rules of chapter comments (issue 21, ADR 47), shared by the forms, the server and the tests. */
-export const COMMENT_LIMITS = {
-  /** Characters of Markdown in one comment. */
-  bodyMax: 5000,
-  /** Top-level comments a page (each with its replies). */
-  pageSize: 30,
-  /** How long after posting its writer may change a comment. */
-  editMinutes: 15,
-  /** Comments one reader may post in any 60 seconds. */
-  perMinute: 5,
-  /** An account younger than this may not post a link (spam arrives with new accounts). */
-  linkAfterHours: 24,
-  /** Characters of a report's reason. */
-  reportMax: 500,
-  /** Pages reachable by the pager (30 × 500 comments): a page number past it is refused, not queried. */
-  maxPage: 500,
-} as const;
+export { COMMENT_LIMITS, commentOrders };
 
-export const commentOrders = ["newest", "oldest"] as const;
 export type CommentOrder = (typeof commentOrders)[number];
 
 const id = wholeNumber(1, 2_147_483_647);

@@ -4,7 +4,6 @@ import { listProducts } from "~/features/shop/queries.server";
 import { listWikiPages } from "~/features/wiki/queries.server";
 import { releaseTime } from "~/lib/clock.server";
 import { getEnv } from "~/lib/env.server";
-import { PRIVATE_PATHS } from "~/lib/private-paths";
 
 /** The public pages that are not a chapter, a wiki page or a product. */
 const PAGES = [
@@ -52,11 +51,11 @@ export async function sitemap(now = releaseTime()): Promise<string> {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
 }
 
-/** `robots.txt`: everything but the private paths, and where the sitemap is. */
-export function robots(): string {
+/** `robots.txt`: everything but the private paths (prefixes, as robots.txt reads them), and where the sitemap is. */
+export function robots(disallowed: readonly string[]): string {
   return [
     "User-agent: *",
-    ...PRIVATE_PATHS.map((path) => `Disallow: ${path}`),
+    ...disallowed.map((path) => `Disallow: ${path}`),
     "",
     `Sitemap: ${getEnv().origin}/sitemap.xml`,
     "",

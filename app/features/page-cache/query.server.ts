@@ -1,38 +1,15 @@
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
-import { COMMENT_LIMITS, commentOrders } from "~/features/comments/limits";
-import { WALL_MAX_PAGE } from "~/features/fundraiser/wall-page";
-import { wallTiers } from "~/features/fundraiser/wall-tiers";
-import { shopFilters } from "~/features/shop/catalog";
+import type { MatchRoute } from "~/lib/route-rules";
 
 /**
  * The query parameters a shareable page reads, with each value that changes the page (a missing or other
- * value renders the page's default). Everything else in a query string leaves the page as it is, so the page
- * cache (server/page-cache.ts) keys and renders such a request as the page without it: a new route that
- * reads a parameter and marks its page shareable must be listed here.
+ * value renders the page's default), as its route says (its `query` rule, app/routes.ts). Everything else
+ * in a query string leaves the page as it is, so the page cache (server/page-cache.ts) keys and renders such
+ * a request as the page without it.
  */
-const pageParameters: { page: RegExp; parameters: Record<string, readonly string[]> }[] = [
-  { page: /^\/shop$/, parameters: { category: shopFilters.filter((filter) => filter !== "all") } },
-  {
-    page: /^\/fundraiser\/supporters$/,
-    parameters: {
-      tier: wallTiers,
-      page: Array.from({ length: WALL_MAX_PAGE - 1 }, (_, index) => String(index + 2)),
-    },
-  },
-  // A chapter's comments (ADR 47): the order, and the page (the pager reaches no further than maxPage).
-  {
-    page: /^\/chapter\/\d{1,6}\/comments$/,
-    parameters: {
-      order: commentOrders.filter((order) => order !== "newest"),
-      page: Array.from({ length: COMMENT_LIMITS.maxPage - 1 }, (_, index) => String(index + 2)),
-    },
-  },
-  // The inquiry form's "sent" notice (ADR 26).
-  { page: /^\/shop\/product\/\d{1,10}\/inquire$/, parameters: { sent: ["1"] } },
-];
-
-function parametersOf(page: string): Record<string, readonly string[]> {
-  return pageParameters.find((entry) => entry.page.test(page))?.parameters ?? {};
+function parametersOf(match: MatchRoute, pathname: string): Readonly<Record<string, readonly string[]>> {
+  const rules = match(pathname)?.value.rules;
+  return (rules?.share !== "none" && rules?.query) || {};
 }
 
 type RouteTree = {
@@ -70,6 +47,7 @@ const MATCHES_KEPT = 10_000;
  */
 export function queryCanonicaliser(
   routes: ServerBuild["routes"],
+  match: MatchRoute,
 ): (pathname: string, query: string) => string | undefined {
   const tree = routeTree(routes);
   // `matchRoutes` flattens and ranks the whole route table on each call (about a millisecond): the ids a
@@ -92,7 +70,7 @@ export function queryCanonicaliser(
     const page = routeData ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
     const params = new URLSearchParams(query);
     const parts: string[] = [];
-    for (const [name, values] of Object.entries(parametersOf(page))) {
+    for (const [name, values] of Object.entries(parametersOf(match, pathname))) {
       const value = params.get(name);
       if (value !== null && values.includes(value)) parts.push(`${name}=${encodeURIComponent(value)}`);
     }

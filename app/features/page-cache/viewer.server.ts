@@ -21,40 +21,53 @@ import {
   currentComments,
   currentRevision,
 } from "~/features/site/revision.server";
+import type { MatchRoute } from "~/lib/route-rules";
 
 /**
  * Which readers see the same page, so the page cache (server/page-cache.ts) can render it once for all of
- * them. Every visitor (no session cookie) sees the same public pages. Signed-in readers share a chapter page
- * when they may all read the chapter, or all wait for its release, and use the same reading settings
- * (rendered on <html>). A reader's own pages (`OWN_PAGES`) are kept for their session alone, under their
- * generation (ADR 53); every other page of a signed-in reader is rendered for them (undefined). Personal
- * figures (progress, balance) are never part of a shared page: the parts that show them fetch them. The shop's pages show the cart bar, so a visitor with a
- * cart cookie gets their own there (ADR 24).
+ * them, as the page's route says (its `share` rule). Every visitor (no session cookie) sees the same public
+ * pages. Signed-in readers share a chapter page when they may all read the chapter, or all wait for its
+ * release, and use the same reading settings (rendered on <html>). A reader's own pages (`share: "own"`) are
+ * kept for their session alone, under their generation (ADR 53); every other page of a signed-in reader is
+ * rendered for them (undefined). Personal figures (progress, balance) are never part of a shared page: the
+ * parts that show them fetch them. A page showing the cart bar gives a visitor with a cart cookie their own
+ * (ADR 24). The admin, and its 404 for anyone else, is never kept (ADR 34).
  */
-export function sharedViewer(
-  pathname: string,
-  cookies: Map<string, string>,
-): string | undefined | Promise<string | undefined> {
-  // The admin, and its 404 for anyone else, is never kept (ADR 34).
-  if (ADMIN_PAGES.test(pathname)) return undefined;
-  const token = cookies.get(sessionCookieName());
-  if (!token) return cookies.get(CART_COOKIE) && showsCart(pathname) ? undefined : "visitor";
-  const own = OWN_PAGES.test(pathname);
-  const chapter = own ? undefined : /^\/chapter\/(\d{1,6})$/.exec(pathname)?.[1];
-  if (!own && !chapter) return undefined;
-  // From memory while the server follows the session events (ADR 49): a revoked session is forgotten at once
-  // on the instance that revoked it and within 250 ms on the others. A kept session, the kept catalogue and a
-  // lock that needs no query answer without a promise: the busiest path, a reader on a chapter they may read.
-  const user = keptSessionUser(token);
-  if (user && !chapter) return ownGroup(user);
-  const catalog = getChapterCatalog.peek();
-  if (user && chapter && catalog) {
-    const facts = visibleChapter(catalog, Number(chapter), user);
-    if (!facts) return undefined;
-    const known = lockWithoutQuery(facts, user);
-    if (known) return readerGroup(user, known.lock);
-  }
-  return askedViewer(token, chapter);
+export function sharedViewerOf(match: MatchRoute) {
+  return (
+    pathname: string,
+    cookies: Map<string, string>,
+  ): string | undefined | Promise<string | undefined> => {
+    const route = match(pathname);
+    const rules = route?.value.rules;
+    if (!rules || rules.share === "none") return undefined;
+    const token = cookies.get(sessionCookieName());
+    if (!token) return rules.cart && cookies.get(CART_COOKIE) ? undefined : "visitor";
+    const own = rules.share === "own";
+    // The chapter page itself: its route data is rendered for the reader.
+    const chapter =
+      rules.share === "chapter" && !pathname.endsWith(".data") ? chapterNumber(route.params.id) : undefined;
+    if (!own && !chapter) return undefined;
+    // From memory while the server follows the session events (ADR 49): a revoked session is forgotten at
+    // once on the instance that revoked it and within 250 ms on the others. A kept session, the kept catalogue
+    // and a lock that needs no query answer without a promise: the busiest path, a reader on a chapter they
+    // may read.
+    const user = keptSessionUser(token);
+    if (user && !chapter) return ownGroup(user);
+    const catalog = getChapterCatalog.peek();
+    if (user && chapter && catalog) {
+      const facts = visibleChapter(catalog, Number(chapter), user);
+      if (!facts) return undefined;
+      const known = lockWithoutQuery(facts, user);
+      if (known) return readerGroup(user, known.lock);
+    }
+    return askedViewer(token, chapter);
+  };
+}
+
+/** A chapter's number as a path names it: up to six digits. */
+function chapterNumber(param: string | undefined): string | undefined {
+  return param !== undefined && /^\d{1,6}$/.test(param) ? param : undefined;
 }
 
 /** `sharedViewer` when the session, the catalogue or the chapter's lock must be asked for. */
@@ -89,55 +102,27 @@ function readerGroup(user: KeptSessionUser, lock: Lock | undefined): string | un
 }
 
 /**
- * The pages that show comments or their counts (a chapter's comments, the table of contents), and their
- * route data: kept per the content and comments revisions together, every other page per the content's
- * alone, so a new comment retires these and never the chapter pages (ADR 47).
+ * The revision a kept page at `pathname` is kept by (ADR 54), as its route says (`retiredBy`): a chapter's
+ * pages by that chapter's text and every broad change, so an edit of one chapter's text retires its pages and
+ * not the serial's; pages that show no chapter's text or its facts (word count, edit time) by broad changes
+ * alone; every other page (the table of contents, the home page, a reader's own pages) by every change. With
+ * the comments' counter added for the pages showing comments, so a new comment retires these and never the
+ * chapter pages (ADR 47). Undefined while the database does not answer.
  */
-export function showsComments(pathname: string): boolean {
-  return COMMENT_PAGES.test(pathname);
-}
-
-const COMMENT_PAGES = /^\/(?:toc(?:\/volume\/\d{1,6})?|chapters|chapter\/\d{1,6}\/comments)(?:\.data)?$/;
-
-/**
- * The revision a kept page at `pathname` is kept by (ADR 54): a chapter's pages by that chapter's text and
- * every broad change, so an edit of one chapter's text retires its pages and not the serial's; pages that show
- * no chapter's text or its facts (word count, edit time) by broad changes alone; every other page (the table
- * of contents, the home page, the feeds, the sitemap, a reader's own pages) by every change. With the comments'
- * counter added for the pages showing comments. Undefined while the database does not answer.
- */
-export function pageRevision(pathname: string): number | undefined {
-  const chapter = CHAPTER_PAGES.exec(pathname)?.[1];
-  const content =
-    chapter !== undefined
-      ? chapterTextRevision(Number(chapter))
-      : NO_CHAPTER_TEXT.test(pathname)
-        ? broadRevision()
-        : currentRevision();
-  if (content === undefined || !showsComments(pathname)) return content;
-  const comments = currentComments();
-  return comments === undefined ? undefined : content + comments;
-}
-
-const CHAPTER_PAGES = /^\/chapter\/(\d{1,6})(?:\/comments)?(?:\.data)?$/;
-
-/** Pages that show no chapter's text, word count or edit time (a chapter's card shows its number and title). */
-const NO_CHAPTER_TEXT =
-  /^\/(?:about|gallery|terms|privacy|wiki(?:\/[^/]+){0,2}|shop(?:\/product\/\d+)?|fundraiser(?:\/supporters)?)(?:\.data)?$|^\/card\//;
-
-const ADMIN_PAGES = /^\/admin(\/|\.data$|$)/;
-
-/**
- * A signed-in reader's own pages that show only their records, the content and the time (ADR 53): each is
- * kept for the reader's session until an event says something of theirs changed (`readerGeneration`), and
- * for a minute at most (the page cache's age limit: days left, streaks). Pages reading their query string
- * or showing another reader's records do not belong here.
- */
-const OWN_PAGES = /^\/(?:account|achievements|settings|checkout)(?:\.data)?$/;
-
-/** The pages under the shop's layout (app/routes.ts), and their route data (`.data`). */
-const CART_PAGES = /^\/(shop|checkout)(\/|\.data$|$)/;
-
-function showsCart(pathname: string): boolean {
-  return CART_PAGES.test(pathname);
+export function pageRevisionOf(match: MatchRoute) {
+  return (pathname: string): number | undefined => {
+    const route = match(pathname);
+    const rules = route?.value.rules;
+    const kept = rules && rules.share !== "none" ? rules : undefined;
+    const chapter = kept?.retiredBy === "chapter" ? chapterNumber(route?.params.id) : undefined;
+    const content =
+      chapter !== undefined
+        ? chapterTextRevision(Number(chapter))
+        : kept?.retiredBy === "broad"
+          ? broadRevision()
+          : currentRevision();
+    if (content === undefined || !kept?.comments) return content;
+    const comments = currentComments();
+    return comments === undefined ? undefined : content + comments;
+  };
 }

@@ -8,7 +8,7 @@ import type { Route } from "./+types/layout";
 /**
  * The shop's pages with the cart bar (ADR 24). A visitor with no cart cookie costs no query here, so their
  * shop pages stay one shared rendering (the page cache); a cart makes the page the viewer's own
- * (features/page-cache/viewer.server.ts).
+ * (each of its routes' `cart` rule, app/routes.ts).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
