@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
@@ -46,8 +47,11 @@ const layout = modulesPattern(path.resolve(), [
   "app/features/reading-settings/settings",
 ]);
 
-/** React Router's production build, which the browser's build takes (app/lib/router-internals.build.ts). */
-const reactRouterProduction = path.resolve("node_modules/react-router/dist/production");
+/**
+ * React Router's production build, which the browser's build takes (app/lib/router-internals.build.ts). Its
+ * real path: the bundler names modules by theirs, so the patches find it in a linked node_modules too.
+ */
+const reactRouterProduction = fs.realpathSync(path.resolve("node_modules/react-router/dist/production"));
 
 // No report of the slowest plugins on every build: they are known (Terser, ADR 48; React Router's own).
 const checks = { pluginTimings: false };
