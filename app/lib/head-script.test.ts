@@ -23,7 +23,13 @@ function fakePage({
   failingFace = "",
 } = {}) {
   const page = {
-    dataset,
+    // As the browser's DOMStringMap: what is stored is text.
+    dataset: new Proxy(dataset, {
+      set: (target, key: string, value) => {
+        target[key] = String(value);
+        return true;
+      },
+    }),
     classes: new Set<string>(),
     head: [] as Element[],
     fonts: [] as Face[],
@@ -37,7 +43,7 @@ function fakePage({
     throw new DOMException("The operation is insecure.", "SecurityError");
   };
   vi.stubGlobal("document", {
-    documentElement: { dataset, classList: { add: (name: string) => page.classes.add(name) } },
+    documentElement: { dataset: page.dataset, classList: { add: (name: string) => page.classes.add(name) } },
     head: { append: (element: Element) => page.head.push(element) },
     createElement: (tagName: string) => ({ tagName }),
     cookie,
@@ -98,7 +104,7 @@ const fontRules = [
     fontFamily: family,
     fontWeight: weight,
     fontStyle: style,
-    getPropertyValue: (name: string) => (name === "src" ? src : ""),
+    src,
   },
 }));
 

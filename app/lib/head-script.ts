@@ -43,22 +43,28 @@ export function headScript(fontsHref: string, bootHref: string, settingKeys: str
   let fontsCached: string | undefined;
   try {
     // A signed-in reader's settings are on the element already, rendered by the server.
-    const settings: Record<string, unknown> | false =
+    // Numbers among them (the font size) are written as text by the dataset.
+    const settings: Record<string, string> | false =
       !root.dataset.fontSize && JSON.parse(localStorage.reading || "{}").settings;
-    if (settings) for (const key of settingKeys) if (settings[key]) root.dataset[key] = String(settings[key]);
+    if (settings) for (const key of settingKeys) if (settings[key]) root.dataset[key] = settings[key];
     fontsCached = localStorage.fonts;
     if (fontsCached) addFontStylesheet("render");
   } catch {}
 
   const loadFacesTogether = () =>
     addFontStylesheet("", "print", function () {
+      // The font stylesheet holds only `@font-face` rules, whose style has the face's `src` descriptor.
       const rules = [...(this.sheet as CSSStyleSheet).cssRules] as CSSFontFaceRule[];
       Promise.all(
         rules.map(({ style }) =>
-          new FontFace(style.fontFamily.replaceAll('"', ""), style.getPropertyValue("src"), {
-            weight: style.fontWeight,
-            style: style.fontStyle,
-          }).load(),
+          new FontFace(
+            style.fontFamily.replaceAll('"', ""),
+            (style as CSSStyleDeclaration & { src: string }).src,
+            {
+              weight: style.fontWeight,
+              style: style.fontStyle,
+            },
+          ).load(),
         ),
       ).then(
         (faces) => {
