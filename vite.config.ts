@@ -1,8 +1,12 @@
+import fs from "node:fs";
 import path from "node:path";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig, type Plugin } from "vite";
+import { defineConfig } from "vite";
 import { i18nCatalogues } from "./app/i18n/vite-plugin.ts";
+import { modulesPattern } from "./app/lib/chunk-groups.ts";
+import { inlineScripts } from "./app/lib/inline-script.ts";
+import { droppableRouterComponents, productionReactRouter } from "./app/lib/router-internals.build.ts";
 
 /**
  * The browser's code in a few files (ADR 11): brotli compresses modules better together than apart, and a
@@ -12,53 +16,50 @@ import { i18nCatalogues } from "./app/i18n/vite-plugin.ts";
  * than a file of its own, ADR 22). Route modules and lazy parts stay apart.
  */
 const framework = /node_modules\/(react|react-dom|react-router|scheduler)\//;
-const layout = new RegExp(
-  [
-    "/app/(root|entry\\.client)\\.",
-    "/app/ui/(button|document-title|icons|lazy-component|lazy-dialog|link|page-meta|spinner|use-format)\\.",
-    "/app/lib/(app-scripts|document-only|format|nonce|route-theme|router-internals)\\.",
-    "/app/i18n/(react|translate|config|catalogues\\.client)\\.",
-    "/app/features/layout/(preference-controls|side-menu)\\.",
-    "/app/features/reader/(storage|progress|use-sync-on-sign-in)\\.",
-    "/app/features/reading-settings/settings\\.",
-  ].join("|"),
-);
+// Each must be a module of app/ (a renamed one fails the build, lib/chunk-groups.ts).
+const layout = modulesPattern(path.resolve(), [
+  "app/root",
+  "app/entry.client",
+  "app/ui/button",
+  "app/ui/document-title",
+  "app/ui/icons",
+  "app/ui/lazy-component",
+  "app/ui/lazy-dialog",
+  "app/ui/link",
+  "app/ui/page-meta",
+  "app/ui/spinner",
+  "app/ui/use-format",
+  "app/lib/app-scripts",
+  "app/lib/document-only",
+  "app/lib/format",
+  "app/lib/nonce",
+  "app/lib/route-theme",
+  "app/lib/router-internals",
+  "app/i18n/react",
+  "app/i18n/translate",
+  "app/i18n/config",
+  "app/i18n/catalogues.client",
+  "app/features/layout/preference-controls",
+  "app/features/layout/side-menu",
+  "app/features/reader/storage",
+  "app/features/reader/progress",
+  "app/features/reader/use-sync-on-sign-in",
+  "app/features/reading-settings/settings",
+]);
 
 /**
- * React Router's package points every import at its development build; the production build beside it
- * leaves out the development warnings (0.6 KB brotli in the browser). The browser's build takes it; the
- * server keeps the package's choice.
+ * React Router's production build, which the browser's build takes (app/lib/router-internals.build.ts). Its
+ * real path: the bundler names modules by theirs, so the patches find it in a linked node_modules too.
  */
-const reactRouterProduction = path.resolve("node_modules/react-router/dist/production");
-const productionReactRouter = [
-  { find: /^react-router$/, replacement: `${reactRouterProduction}/index.mjs` },
-  { find: /^react-router\/dom$/, replacement: `${reactRouterProduction}/dom-export.mjs` },
-];
+const reactRouterProduction = fs.realpathSync(path.resolve("node_modules/react-router/dist/production"));
 
-/**
- * React Router's components that this app never renders (`NavLink`, `ScrollRestoration`, …) are kept in the
- * browser's build otherwise: each is made by a call (`React.forwardRef`) and given a `displayName` after,
- * which the bundler must assume do something. In React Router's production build only, those calls are
- * marked pure and the names (read by developer tools alone) left out, so an unused component goes with its
- * helpers (ADR 48). Used ones are untouched.
- */
-function droppableRouterComponents(): Plugin {
-  return {
-    name: "droppable-router-components",
-    apply: "build",
-    transform(code, id) {
-      if (!id.startsWith(reactRouterProduction)) return undefined;
-      return code
-        .replace(/^\w+\.displayName = "\w+";$/gm, "")
-        .replace(/= (React\d*)\.forwardRef\(/g, "= /* @__PURE__ */ $1.forwardRef(");
-    },
-  };
-}
+// No report of the slowest plugins on every build: they are known (Terser, ADR 48; React Router's own).
+const checks = { pluginTimings: false };
 
 export default defineConfig(({ isSsrBuild, command }) => ({
   build: isSsrBuild
     ? // The server build's entry is our HTTP app (server/app.ts), which imports the React Router build.
-      { rollupOptions: { input: "./server/app.ts" } }
+      { rollupOptions: { input: "./server/app.ts", checks } }
     : {
         // Terser, three passes: 0.2 KB (brotli) less on every page than the default minifier, for about 9 s
         // more per build (ADR 48).
@@ -69,6 +70,7 @@ export default defineConfig(({ isSsrBuild, command }) => ({
         minify: "terser",
         terserOptions: { module: true, ecma: 2020, compress: { passes: 3 }, format: { comments: false } },
         rollupOptions: {
+          checks,
           output: {
             codeSplitting: {
               groups: [
@@ -85,7 +87,13 @@ export default defineConfig(({ isSsrBuild, command }) => ({
   worker: { format: "es", rolldownOptions: { output: { comments: false } } },
   resolve: {
     tsconfigPaths: true,
-    ...(command === "build" && !isSsrBuild ? { alias: productionReactRouter } : {}),
+    ...(command === "build" && !isSsrBuild ? { alias: productionReactRouter(reactRouterProduction) } : {}),
   },
-  plugins: [tailwindcss(), reactRouter(), i18nCatalogues(), droppableRouterComponents()],
+  plugins: [
+    tailwindcss(),
+    reactRouter(),
+    i18nCatalogues(),
+    inlineScripts(),
+    droppableRouterComponents(reactRouterProduction),
+  ],
 }));

@@ -1,5 +1,5 @@
 /**
- * The boot script (ADR 11, ADR 13): a cached file the head script (app/root.tsx) imports once the page has
+ * The boot script (ADR 11, ADR 13): a cached file the head script (app/lib/head-script.ts) imports once the page has
  * been painted. When the page has been read, it sets React Router's globals from the server's hand-off
  * (app/lib/router-internals.ts), asks for every module of the page at once (no waterfall) and runs them one
  * a task. The entry (entry.client.tsx) registers the route modules and hydrates.

@@ -18,6 +18,7 @@ import fonts from "./fonts.css?url";
 import { AppScripts } from "./lib/app-scripts";
 import { useDocumentOnly } from "./lib/document-only";
 import { getEnv } from "./lib/env.server";
+import headScriptFunction from "./lib/head-script.ts?inline-script";
 import { useNonce } from "./lib/nonce";
 import { getPreferences } from "./lib/preferences.server";
 import { themeForPath } from "./lib/route-theme";
@@ -54,30 +55,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * Runs before first paint: applies a visitor's reading settings (as `showSettings` does), follows the system
- * colour scheme until a theme is chosen, and on a repeat visit (the faces are in the browser's cache by then)
- * asks for the font stylesheet before painting, so the text does not swap faces on every page (ADR 11).
- * Once the browser has painted the page (its first `paint` entry: the request then comes after the paint in
- * any trace, where `requestAnimationFrame` or `load` can come before it), it imports the boot script, which
- * starts the app (AppScripts, ADR 13), and on a first visit loads the faces with the Font Loading API and
- * adds them together once all have arrived: the page is laid out again once, not once for the font
- * stylesheet and once more for each face as it lands (ADR 55). It reads them from the font stylesheet,
- * loaded for print (so none of its faces applies to the screen); where that fails, the stylesheet as before.
- * A tab in the background starts it when first shown. And a view transition the browser aborts (the
- * viewport changed, the tab was hidden) rejects its `ready` promise, which React Router leaves unhandled:
- * the transition is decoration and the navigation completes regardless, so the rejection is caught. It comes
- * with every page: what can wait for the cached boot script is there (the time zone, app/boot.ts).
+ * The head script (lib/head-script.ts, minified by the build): a visitor's reading settings and theme before
+ * the first paint, the site's faces, and the boot script once the page has painted.
  */
 const settingKeys = Object.keys(defaultSettings);
-const headScript = (fontsHref: string, boot: string) =>
-  `(()=>{const d=document.documentElement,s=()=>{try{localStorage.fonts=1}catch{}},f=(b,m="all",o=s)=>document.head.append(Object.assign(document.createElement("link"),{rel:"stylesheet",href:${JSON.stringify(fontsHref)},blocking:b,media:m,onload:o}));let c;
-try{const r=!d.dataset.fontSize&&JSON.parse(localStorage.reading||"{}").settings;
-if(r)for(const k of${JSON.stringify(settingKeys)})if(r[k])d.dataset[k]=r[k];
-if(c=localStorage.fonts)f("render")}catch{}
-const g=()=>f("","print",function(){Promise.all([...this.sheet.cssRules].map(({style:t})=>new FontFace(t.fontFamily.replaceAll('"',""),t.src,{weight:t.fontWeight,style:t.fontStyle}).load())).then(l=>{for(const x of l)document.fonts.add(x);s()},()=>f(""))});
-if(!/(^|; )theme=/.test(document.cookie)&&matchMedia("(prefers-color-scheme: dark)").matches)d.classList.add("dark");
-const v=document.startViewTransition?.bind(document);v&&(document.startViewTransition=u=>{const t=v(u);t.ready.catch(()=>{});return t});
-new PerformanceObserver((_,o)=>{o.disconnect();setTimeout(()=>{c||g();import(${JSON.stringify(boot)})})}).observe({type:"paint",buffered:!0})})()`;
+const headScript = (fontsHref: string, bootHref: string) =>
+  `(${headScriptFunction})(${[fontsHref, bootHref, settingKeys].map((value) => JSON.stringify(value)).join()})`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");

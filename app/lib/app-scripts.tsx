@@ -19,7 +19,7 @@ let hydrated = false;
  * and hydration runs before the page is first painted. The page is complete without scripts (links and
  * forms work; reading settings are applied by the head script), so here the server writes what React
  * Router hands over (its context, the manifest of the page's routes, the route data) as data. Once the
- * browser has painted the page, the head script (app/root.tsx) imports the boot script (app/boot.ts), which
+ * browser has painted the page, the head script (app/lib/head-script.ts) imports the boot script (app/boot.ts), which
  * sets React Router's globals from it and imports every module of the page at once. The entry
  * (entry.client.tsx) registers the route modules and hydrates.
  *

@@ -18,9 +18,10 @@
  * 3. Re-read `HydratedRouter` (`react-router/dom`) for the globals it reads at start:
  *    `__reactRouterContext`, `__reactRouterManifest`, `__reactRouterRouteModules`.
  * 4. `contextDefaults` against the context the server writes (react-router.config.ts, `future` flags).
- * 5. The e2e specs that hydrate (first-paint, reader, titles) and `npm run bench:weight` (the chapter
- *    page's JavaScript and HTML; about 0.5 KB more if the patterns of `droppableRouterComponents` in
- *    vite.config.ts, `X.displayName = "X";` and `= React.forwardRef(`, no longer match: ADR 48).
+ * 5. `router-internals.build.test.ts`: the build's patches to React Router's production build
+ *    (router-internals.build.ts, ADR 48) list every line they change; the build fails on any difference.
+ * 6. The e2e specs that hydrate (first-paint, reader, titles) and `npm run bench:weight` (the chapter
+ *    page's JavaScript and HTML).
  */
 import {
   UNSAFE_DataRouterContext,

@@ -39,8 +39,8 @@ export const defaultSettings: ReadingSettings = { fontSize: 16, fontFamily: "ser
 /**
  * Settings are data attributes on <html> (`data-font-size`, `data-line-height`, `data-font-family`), which
  * app.css turns into the reader's text style: the server renders them for signed-in readers, the head script
- * (app/root.tsx) sets them from storage for visitors before the first paint, and this sets them on a change.
- * A value app.css does not list leaves the default.
+ * (app/lib/head-script.ts) sets them from storage for visitors before the first paint, and this sets them on
+ * a change. A value app.css does not list leaves the default.
  */
 export function showSettings(settings: ReadingSettings) {
   const { dataset } = document.documentElement;
