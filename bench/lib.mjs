@@ -182,7 +182,9 @@ export async function startApp({
   // One log per server, kept after the bench (to read after a failure), overwritten by the next run.
   const logFile = path.join(os.tmpdir(), `cc-bench-${name.replace(/[^\w]+/g, "-")}.log`);
   const log = fs.openSync(logFile, "w");
-  const child = spawn(process.execPath, ["server.mjs"], {
+  // `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`: flags for the servers' node (a profile of a run).
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, "server.mjs"], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -121,7 +121,7 @@ export function reactRouterHandler({
         // Made: the rest is sending bytes, which a slow client must not hold a slot for.
         admitted();
       }
-      await writerAnswered(req, res, response.status);
+      await writerAnswered(req, res, response);
       if (response.status >= 500 && serveStale()) {
         await response.body?.cancel();
         return;

@@ -110,6 +110,12 @@ export const sessions = pgTable(
 export const sessionEvents = pgTable("session_events", {
   id: bigserial("id", { mode: "number" }).primaryKey(),
   userId: integer("user_id").notNull(),
+  /**
+   * Whether the change may touch what a kept session holds (the session, the account row, reading settings,
+   * membership): false for the reader's other records (progress, comments, orders…), whose event forgets
+   * only the pages kept for them alone (ADR 79).
+   */
+  touchesSession: boolean("touches_session").notNull().default(true),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -37,8 +37,12 @@ export async function requireAnonymous(request: Request, to = "/account"): Promi
 }
 
 /** For resource routes called by the page's scripts: a visitor gets a JSON 401, not a sign-in page. */
-export async function requireUserForApi(request: Request): Promise<SessionUser> {
-  const user = await getSessionUser(request);
+export async function requireUserForApi(
+  request: Request,
+  /** `getKeptSessionUser` for the reading-progress endpoints (ADR 79); the session read afresh by default. */
+  lookUp: (request: Request) => Promise<SessionUser | undefined> = getSessionUser,
+): Promise<SessionUser> {
+  const user = await lookUp(request);
   if (user) return user;
   throw Response.json({ error: "signed-out" }, { status: 401 });
 }

@@ -6,9 +6,15 @@ import { logger } from "~/lib/logger.server";
  * database epoch (db/epoch.server.ts) and the newest event's id, by which a follower sees that the events
  * were put back by a restore (ADR 61).
  */
-export type EventReader = (
-  after: number | undefined,
-) => Promise<{ epoch: string; newest: number; last: number; userIds: number[] }>;
+export type EventReader = (after: number | undefined) => Promise<{
+  epoch: string;
+  newest: number;
+  last: number;
+  /** Readers whose kept sessions may have changed: forgotten. */
+  userIds: number[];
+  /** Readers whose own records alone changed (ADR 79): their own pages forgotten, their sessions kept. */
+  ownRecordIds?: number[];
+}>;
 
 type Entry<T> = { value: T; until: number };
 
@@ -31,12 +37,17 @@ export class SessionCache<T extends { id: number }> {
   private last: number | undefined;
   /** The database epoch `last` belongs to. */
   private dataEpoch: string | undefined;
-  /** Moves whenever readers are forgotten: a lookup that started before may not keep what it found. */
+  /** Counts the changes seen (a reader forgotten or touched, or everyone): the numbers generations are made of. */
   private epoch = 0;
-  /** The epoch each reader was last forgotten at (`generation`); none for a reader not forgotten since… */
+  /**
+   * The epoch each reader last changed at (`generation`), the most recent last; none for a reader not changed
+   * since… A lookup of a reader that changed after it started may not keep what it found.
+   */
   private readonly forgottenAt = new Map<number, number>();
   /** …the epoch everything was last forgotten at. */
   private allForgottenAt = 0;
+  /** Moves when a reader's session or shared records change (`anyReaderGeneration`); not when one is touched. */
+  private changes = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -59,10 +70,13 @@ export class SessionCache<T extends { id: number }> {
     const trusted = this.peek(key, now);
     if (trusted) return trusted;
     this.remove(key);
-    const epoch = this.epoch;
+    const started = this.epoch;
     const loaded = await load();
     if (!loaded) return undefined;
-    if (this.last !== undefined && epoch === this.epoch && loaded.until > now) {
+    // Kept unless this reader (or everyone) changed while it was being read: other readers' writes, hundreds a
+    // second on a release evening, do not make it stale.
+    const generation = this.generation(loaded.value.id);
+    if (generation !== undefined && generation <= started && loaded.until > now) {
       // Oldest first out: a Map iterates in insertion order.
       if (this.entries.size >= this.maxEntries) this.remove(this.entries.keys().next().value as string);
       this.entries.set(key, loaded);
@@ -93,23 +107,47 @@ export class SessionCache<T extends { id: number }> {
   }
 
   /**
-   * Moves with every reader's change this instance sees (an event, or its own): what is kept until any
-   * reader's records change is current while it stands. Undefined while the events are not followed.
+   * Moves with every reader's change this instance sees (an event, or its own), but a reader touched
+   * (`touchUser`: only their own records moved): what is kept until any reader's session or shared records
+   * change is current while it stands. Undefined while the events are not followed.
    */
   anyReaderGeneration(): number | undefined {
-    return this.last === undefined ? undefined : this.epoch;
+    return this.last === undefined ? undefined : this.changes;
   }
 
   /** Forgets every kept session of a reader (a change this instance made, or an event). */
   forgetUser(userId: number): void {
-    this.epoch++;
+    this.changes++;
     for (const key of this.keysOf.get(userId) ?? []) this.entries.delete(key);
     this.keysOf.delete(userId);
-    if (this.forgottenAt.size >= this.maxEntries) this.forgetAll();
-    else this.forgottenAt.set(userId, this.epoch);
+    this.moveGeneration(userId);
+  }
+
+  /**
+   * A reader's own records changed but not their session nor anything readers share (reading progress): their
+   * generation moves (their own pages are forgotten), their kept sessions stay.
+   */
+  touchUser(userId: number): void {
+    this.moveGeneration(userId);
+  }
+
+  private moveGeneration(userId: number): void {
+    this.epoch++;
+    // Most recent last (a Map iterates in insertion order), so the oldest are the first to go.
+    this.forgottenAt.delete(userId);
+    this.forgottenAt.set(userId, this.epoch);
+    if (this.forgottenAt.size <= this.maxEntries) return;
+    // Too many to remember one by one: the older half is remembered as everyone's floor. Their own pages are
+    // forgotten (their generation moves up to it); kept sessions stay, which were current when kept.
+    for (const [oldest, at] of this.forgottenAt) {
+      if (this.forgottenAt.size <= this.maxEntries / 2) break;
+      this.forgottenAt.delete(oldest);
+      this.allForgottenAt = Math.max(this.allForgottenAt, at);
+    }
   }
 
   private forgetAll(): void {
+    this.changes++;
     this.epoch++;
     this.entries.clear();
     this.keysOf.clear();
@@ -130,7 +168,9 @@ export class SessionCache<T extends { id: number }> {
         this.last = read.newest;
         return;
       }
-      for (const userId of new Set(read.userIds)) this.forgetUser(userId);
+      const forgotten = new Set(read.userIds);
+      for (const userId of forgotten) this.forgetUser(userId);
+      for (const userId of new Set(read.ownRecordIds)) if (!forgotten.has(userId)) this.touchUser(userId);
       this.last = read.last;
     } catch (error) {
       if (this.last !== undefined) logger.warn({ err: error }, "session events poll failed");

@@ -283,12 +283,22 @@ export function sessionEventReader(database: () => Database): EventReader {
     const newest = Number(head?.newest ?? 0);
     if (after === undefined || newest <= after) return { epoch, newest, last: after ?? newest, userIds: [] };
     const rows = await database()
-      .select({ id: sessionEvents.id, userId: sessionEvents.userId })
+      .select({
+        id: sessionEvents.id,
+        userId: sessionEvents.userId,
+        touchesSession: sessionEvents.touchesSession,
+      })
       .from(sessionEvents)
       .where(gt(sessionEvents.id, after))
       .orderBy(asc(sessionEvents.id))
       .limit(EVENTS_PER_READ);
-    return { epoch, newest, last: rows.at(-1)?.id ?? after, userIds: rows.map((row) => row.userId) };
+    return {
+      epoch,
+      newest,
+      last: rows.at(-1)?.id ?? after,
+      userIds: rows.filter((row) => row.touchesSession).map((row) => row.userId),
+      ownRecordIds: rows.filter((row) => !row.touchesSession).map((row) => row.userId),
+    };
   };
 }
 
@@ -344,20 +354,49 @@ async function resolveKeptSession(
 /**
  * For a write request (any method but GET and HEAD) carrying a session: a function that forgets the writer's
  * kept session and own pages on this instance, to be called once the write is answered, so what they ask for
- * next shows what it changed (ADR 53). Other instances learn it from the events the write's rows raise.
+ * next shows what it changed (ADR 53). Other instances learn it from the events the write's rows raise. The
+ * writer is known from their kept session when it is kept (no query), else read before the write runs (a
+ * write may end the session). Called with `"own records"` (a write that changed only the reader's own records,
+ * `SESSION_UNCHANGED_HEADER`), it keeps their sessions and forgets their own pages alone (ADR 79).
  */
-export function forgetWriterWhenAnswered(token: string): () => Promise<void> {
-  const writer = resolveSession(hashToken(token)).then(
-    (session) => session?.value.id,
-    () => undefined,
-  );
+export function forgetWriterWhenAnswered(
+  token: string,
+): (scope?: "session" | "own records") => Promise<void> {
+  const tokenHash = hashToken(token);
+  const keptWriter = kept.peek(keptKey(tokenHash))?.id;
+  const writer =
+    keptWriter !== undefined
+      ? Promise.resolve(keptWriter)
+      : resolveSession(tokenHash).then(
+          (session) => session?.value.id,
+          () => undefined,
+        );
   let forgotten: Promise<void> | undefined;
-  return () => {
+  return (scope = "session") => {
     forgotten ??= writer.then((userId) => {
-      if (userId !== undefined) kept.forgetUser(userId);
+      if (userId === undefined) return;
+      if (scope === "own records") kept.touchUser(userId);
+      else kept.forgetUser(userId);
     });
     return forgotten;
   };
+}
+
+/**
+ * Set by a write's response (and removed before it leaves) when the write changed only the writer's own
+ * records, nothing of their session: reading progress, hundreds a second on a release evening, keeps the
+ * reader's kept session (ADR 79).
+ */
+export const SESSION_UNCHANGED_HEADER = "x-cc-session-unchanged";
+
+/**
+ * The signed-in reader of a request as kept in memory (ADR 49, ADR 79), read from the database only when not
+ * kept: for the reading-progress endpoints, which change nothing but the reader's own progress and run for
+ * every reader every 15 s. Every other write, and every page of the reader's own, reads the session afresh.
+ */
+export function getKeptSessionUser(request: Request): Promise<KeptSessionUser | undefined> {
+  const token = readCookies(request).get(sessionCookieName());
+  return token ? cachedSessionUser(token) : Promise.resolve(undefined);
 }
 
 /**

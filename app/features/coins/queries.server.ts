@@ -1,10 +1,14 @@
 import { asc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, chapterUnlocks, coinPacks } from "#db/schema";
+import { memoByRevision } from "~/features/site/revision.server";
 
-/** The coin packs on sale, in the author's order. */
-export async function listCoinPacks() {
-  return db()
+/**
+ * The coin packs on sale, in the author's order: read once per content revision (an edit of the packs moves
+ * it), since every coin-locked chapter page offers one.
+ */
+export const listCoinPacks = memoByRevision(() =>
+  db()
     .select({
       key: coinPacks.key,
       coins: coinPacks.coins,
@@ -13,8 +17,8 @@ export async function listCoinPacks() {
       description: coinPacks.description,
     })
     .from(coinPacks)
-    .orderBy(asc(coinPacks.sortOrder), asc(coinPacks.coins));
-}
+    .orderBy(asc(coinPacks.sortOrder), asc(coinPacks.coins)),
+);
 
 /** The smallest pack that brings a balance up to a price, if any pack does. */
 export function coveringPack<P extends { coins: number }>(packs: P[], balance: number, price: number) {

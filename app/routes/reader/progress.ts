@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { z } from "zod";
 import { evaluateAchievements, localized } from "~/features/achievements/queries.server";
 import { requireUserForApi } from "~/features/auth/guards.server";
-import { getSessionUser } from "~/features/auth/session.server";
+import { getKeptSessionUser, SESSION_UNCHANGED_HEADER } from "~/features/auth/session.server";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { chapterLock, visibleChapter } from "~/features/reader/access.server";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
@@ -46,7 +46,7 @@ const MAX_VISITOR_BODY = 2048;
 
 /** A signed-in reader's progress in one chapter (`?chapter=N`), as the account has it. */
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await requireUserForApi(request);
+  const user = await requireUserForApi(request, getKeptSessionUser);
   const chapter = parseId(new URL(request.url).searchParams.get("chapter"));
   if (chapter === undefined) return data({ error: "bad-chapter" }, { status: 400 });
   const progress = await getProgress(user.id, [chapter]);
@@ -87,7 +87,8 @@ async function visitorAction(text: string, address: string) {
  * sign-in hand-over of a browser's reading sends many at once).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await getSessionUser(request);
+  // The kept session (ADR 79): progress changes nothing of it, and comes from every reader every 15 s.
+  const user = await getKeptSessionUser(request);
   const text = await request.text();
   if (!user) return visitorAction(text, context.ip);
   let body: unknown;
@@ -100,6 +101,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!parsed.success) return data({ error: "bad-progress" }, { status: 400 });
   const { language } = getPreferences(request);
   const timeZone = await readerTimeZone(user, canonicalTimeZone(readCookies(request).get("tz")));
+  const sessionKept = timeZone === user.timeZone;
   const catalog = await getChapterCatalog();
   const now = releaseTime();
   const unknown: number[] = [];
@@ -136,14 +138,19 @@ export async function action({ request, context }: Route.ActionArgs) {
       },
       { status: unknown.length ? 404 : 403 },
     );
-  return {
-    saved,
-    // What this write earned, in the reader's language, for the chapter page's toast.
-    earned: earned.map((achievement) =>
-      serverTranslator(language)("achievements.toast", {
-        icon: achievement.icon,
-        name: localized(achievement.name, language),
-      }),
-    ),
-  };
+  return data(
+    {
+      saved,
+      // What this write earned, in the reader's language, for the chapter page's toast.
+      earned: earned.map((achievement) =>
+        serverTranslator(language)("achievements.toast", {
+          icon: achievement.icon,
+          name: localized(achievement.name, language),
+        }),
+      ),
+    },
+    // Only the reader's progress moved (no new time zone, no achievement, whose coins and badge their
+    // session's pages show): their kept session stays, their own pages are forgotten (ADR 79).
+    sessionKept && earned.length === 0 ? { headers: { [SESSION_UNCHANGED_HEADER]: "1" } } : undefined,
+  );
 }
