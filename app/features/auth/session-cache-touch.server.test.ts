@@ -70,4 +70,26 @@ describe("SessionCache on a busy evening", () => {
     expect(cache.generation(19)).not.toBe(newest);
     expect(cache.generation(19)).toBeGreaterThan(cache.generation(1) ?? Number.POSITIVE_INFINITY);
   });
+
+  it("forgets a reader's sessions for a session event, and only touches them for an own-records event", async () => {
+    let events: { userIds: number[]; ownRecordIds: number[] } = { userIds: [], ownRecordIds: [] };
+    let newest = 0;
+    const cache = new SessionCache<User>(async (after) => {
+      const read = { epoch: "one", newest, last: newest, ...events };
+      events = { userIds: [], ownRecordIds: [] };
+      return after === undefined ? { ...read, userIds: [], ownRecordIds: [] } : read;
+    });
+    await cache.poll();
+    const keep = (key: string, id: number) =>
+      cache.get(key, async () => ({ value: { id }, until: Date.now() + 60_000 }));
+    await keep("a", 1);
+    await keep("b", 2);
+    const generation = cache.generation(1);
+    newest = 2;
+    events = { userIds: [2], ownRecordIds: [1, 2] };
+    await cache.poll();
+    expect(cache.peek("a")).toEqual({ id: 1 });
+    expect(cache.generation(1)).not.toBe(generation);
+    expect(cache.peek("b")).toBeUndefined();
+  });
 });
