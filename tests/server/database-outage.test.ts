@@ -38,6 +38,20 @@ async function startOn(databaseUrl: string): Promise<RunningServer> {
   return server;
 }
 
+/** A fresh database and a server reaching it through a TCP relay the test can cut (`proxy.cut()`). */
+async function startBehindProxy() {
+  const database = await createPostgresDatabase();
+  cleanups.push(database.drop);
+  const target = new URL(postgresAdminUrl());
+  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+  await proxy.open();
+  cleanups.push(() => proxy.cut());
+  const url = new URL(database.url);
+  url.hostname = "127.0.0.1";
+  url.port = String(proxy.port);
+  return { database, proxy, server: await startOn(url.toString()) };
+}
+
 async function signedIn(server: RunningServer): Promise<Client> {
   const client = new Client(server.url);
   await registerReader(client, server.env.DATA_DIR ?? "", "outage", { confirmed: true });
@@ -239,16 +253,7 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
   });
 
   it("reports the database down on /healthz while it is unreachable, and serves again when it is back", async () => {
-    const database = await createPostgresDatabase();
-    cleanups.push(database.drop);
-    const target = new URL(postgresAdminUrl());
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.open();
-    cleanups.push(() => proxy.cut());
-    const url = new URL(database.url);
-    url.hostname = "127.0.0.1";
-    url.port = String(proxy.port);
-    const server = await startOn(url.toString());
+    const { database, proxy, server } = await startBehindProxy();
     const reader = await signedIn(server);
     // An author with chapter 1's editor open when the database goes away.
     const author = new Client(server.url);
@@ -351,16 +356,7 @@ describe.runIf(inject("postgres"))("a progress batch cut off on PostgreSQL", () 
     });
 
   it("rolls the whole batch back, answers each of its writes 503, and keeps them all once back", async () => {
-    const database = await createPostgresDatabase();
-    cleanups.push(database.drop);
-    const target = new URL(postgresAdminUrl());
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.open();
-    cleanups.push(() => proxy.cut());
-    const url = new URL(database.url);
-    url.hostname = "127.0.0.1";
-    url.port = String(proxy.port);
-    const server = await startOn(url.toString());
+    const { database, proxy, server } = await startBehindProxy();
     // Straight to the database, not through the proxy: the test's view, and its row locks.
     const direct = new pg.Client({ connectionString: database.url });
     await direct.connect();

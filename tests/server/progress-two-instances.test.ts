@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { ChapterProgress } from "~/features/reader/progress";
 import { Client, registerReader } from "../support/http";
 import { createPostgresDatabase } from "../support/postgres";
 import { type RunningServer, startInstances } from "../support/server";
@@ -19,16 +20,7 @@ if (!fs.existsSync("build/server/index.js")) throw new Error("Run `npm run build
 const ZONE = middayZone();
 const localDay = (time: number) => new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(time);
 
-type Progress = {
-  scrollPosition: number;
-  paragraph: number;
-  completionPercentage: number;
-  readingTime: number;
-  completed: boolean;
-  bookmarks: number[];
-  lastReadAt: string;
-};
-type Entry = { chapter: number; progress: Progress };
+type Entry = { chapter: number; progress: ChapterProgress };
 type Reader = { client: Client; id: number; name: string };
 
 const START = Date.now() - 3_600_000;
