@@ -177,7 +177,6 @@ describe.runIf(inject("postgres"))("progress writes racing on two instances of o
       racing.push(await newReader(index % 2 ? b : a, "racing"));
       alone.push(await newReader(index % 2 ? a : b, "alone"));
     }
-    const everyone = [...racing, ...alone];
 
     // Each reader opens their chapters: the first write of a chapter only starts the count (ADR 58).
     for (const [index, plan] of plans.entries())
@@ -278,6 +277,5 @@ describe.runIf(inject("postgres"))("progress writes racing on two instances of o
       expect(after?.figures.averageSeconds).toBe(before.figures.averageSeconds);
       expect(after?.tenths).toEqual(before.tenths.map(([tenth, count]) => [tenth, 2 * count]));
     }
-    expect(everyone.length).toBe(8);
   }, 240_000);
 });
