@@ -78,6 +78,11 @@ export function progressAt(previous, seconds, fraction, paragraphs, now) {
   };
 }
 
+/**
+ * The chapter page's empty record, `emptyProgress` of app/features/reader/progress.ts written again: the bench
+ * runs under plain Node 20, which cannot import TypeScript (nor the app's `~/` paths). evening-traffic.test.ts
+ * checks that the two stay the same.
+ */
 export const emptyProgress = () => ({
   scrollPosition: 0,
   paragraph: 0,
@@ -203,59 +208,44 @@ function roundStart(random) {
   return { away: random() * between(pace.awaySeconds, random) * 1000 };
 }
 
-/** A signed-in reader's evening: the newest chapter, a few side trips, time away, and again. */
-export async function readerEvening({ http, sleep, random, site, cadenceMs, until }) {
+/**
+ * An evening of rounds, a reader's or a visitor's: `chapter` read (from wherever the run found them in their
+ * round), what else they do in a round (`sideTrips`), time away, and again.
+ */
+async function evening(run, { chapter, signedIn, sideTrips }) {
+  const { http, sleep, random, site, cadenceMs, until } = run;
   let start = roundStart(random);
   if (start.away) await sleep(start.away);
   while (Date.now() < until()) {
     if (!start.skipChapter)
-      await readChapter({
-        http,
-        sleep,
-        random,
-        site,
-        chapter: site.newest,
-        cadenceMs,
-        signedIn: true,
-        until,
-        from: start.from,
-      });
+      await readChapter({ http, sleep, random, site, chapter, cadenceMs, signedIn, until, from: start.from });
     start = {};
-    for (const { page, chance } of pace.sideTrips) {
-      if (random() >= chance) continue;
-      await sleep(between(pace.thinkSeconds, random) * 1000);
-      if (clientNavigations.has(page)) {
-        await http({ label: page, path: `${page}.data` });
-      } else {
-        await http({ label: page, path: page });
-      }
-      await http(manifest(site, site.manifestPaths[page]));
-    }
+    await sideTrips(run);
     await sleep(between(pace.awaySeconds, random) * 1000);
   }
 }
 
-/** A visitor's evening: the story's first chapter (free), the table of contents, time away, and again. */
-export async function visitorEvening({ http, sleep, random, site, cadenceMs, until }) {
-  let start = roundStart(random);
-  if (start.away) await sleep(start.away);
-  while (Date.now() < until()) {
-    if (!start.skipChapter)
-      await readChapter({
-        http,
-        sleep,
-        random,
-        site,
-        chapter: site.first,
-        cadenceMs,
-        signedIn: false,
-        until,
-        from: start.from,
-      });
-    start = {};
+/** A signed-in reader's side trips in a round: each page of `pace.sideTrips`, by its chance. */
+async function readerSideTrips({ http, sleep, random, site }) {
+  for (const { page, chance } of pace.sideTrips) {
+    if (random() >= chance) continue;
     await sleep(between(pace.thinkSeconds, random) * 1000);
-    await http({ label: "/toc", path: "/toc.data" });
-    await http(manifest(site, site.manifestPaths["/toc"]));
-    await sleep(between(pace.awaySeconds, random) * 1000);
+    await http({ label: page, path: clientNavigations.has(page) ? `${page}.data` : page });
+    await http(manifest(site, site.manifestPaths[page]));
   }
 }
+
+/** A visitor's side trip in a round: the table of contents. */
+async function visitorSideTrips({ http, sleep, random, site }) {
+  await sleep(between(pace.thinkSeconds, random) * 1000);
+  await http({ label: "/toc", path: "/toc.data" });
+  await http(manifest(site, site.manifestPaths["/toc"]));
+}
+
+/** A signed-in reader's evening: the newest chapter, a few side trips, time away, and again. */
+export const readerEvening = (run) =>
+  evening(run, { chapter: run.site.newest, signedIn: true, sideTrips: readerSideTrips });
+
+/** A visitor's evening: the story's first chapter (free), the table of contents, time away, and again. */
+export const visitorEvening = (run) =>
+  evening(run, { chapter: run.site.first, signedIn: false, sideTrips: visitorSideTrips });

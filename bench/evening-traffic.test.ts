@@ -3,7 +3,13 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { sendProgress } from "~/features/reader/account-progress";
 import { advance, emptyProgress, parseProgress, readSecond } from "~/features/reader/progress";
 import { SAVE_EVERY_MS } from "../app/features/reader/progress-sender";
-import { discoveredPaths, hookCadenceMs, progressAt, progressRequest } from "./evening-traffic.mjs";
+import {
+  emptyProgress as benchEmptyProgress,
+  discoveredPaths,
+  hookCadenceMs,
+  progressAt,
+  progressRequest,
+} from "./evening-traffic.mjs";
 
 /** What the chapter page's `sendProgress` hands to `fetch`, with a server answering `answer`. */
 async function pageSends(chapter: number, progress: ReturnType<typeof emptyProgress>, answer: object) {
@@ -29,6 +35,10 @@ describe("the release evening's model sends what the chapter page sends", () => 
     );
     // The page sends back the view the last answer gave, as the model's visitors do.
     expect(await pageSends(1, progress, { saved: 1 })).toEqual(progressRequest(1, progress, "signed-view"));
+  });
+
+  it("starts from the page's empty record (written again in the bench, which cannot import TypeScript)", () => {
+    expect(benchEmptyProgress()).toEqual(emptyProgress());
   });
 
   it("its record is the one the hook makes from the same seconds and scroll (readSecond, advance)", () => {

@@ -11,6 +11,7 @@ import { waitFor } from "../support/poll";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/postgres";
 import { type RunningServer, startServer } from "../support/server";
 import { TcpProxy } from "../support/tcp-proxy";
+import { middayZone } from "../support/zones";
 
 /**
  * The database going away under a running server on PostgreSQL (ADR 14): connections killed under load,
@@ -35,6 +36,20 @@ async function startOn(databaseUrl: string): Promise<RunningServer> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   return server;
+}
+
+/** A fresh database and a server reaching it through a TCP relay the test can cut (`proxy.cut()`). */
+async function startBehindProxy() {
+  const database = await createPostgresDatabase();
+  cleanups.push(database.drop);
+  const target = new URL(postgresAdminUrl());
+  const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+  await proxy.open();
+  cleanups.push(() => proxy.cut());
+  const url = new URL(database.url);
+  url.hostname = "127.0.0.1";
+  url.port = String(proxy.port);
+  return { database, proxy, server: await startOn(url.toString()) };
 }
 
 async function signedIn(server: RunningServer): Promise<Client> {
@@ -238,16 +253,7 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
   });
 
   it("reports the database down on /healthz while it is unreachable, and serves again when it is back", async () => {
-    const database = await createPostgresDatabase();
-    cleanups.push(database.drop);
-    const target = new URL(postgresAdminUrl());
-    const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-    await proxy.open();
-    cleanups.push(() => proxy.cut());
-    const url = new URL(database.url);
-    url.hostname = "127.0.0.1";
-    url.port = String(proxy.port);
-    const server = await startOn(url.toString());
+    const { database, proxy, server } = await startBehindProxy();
     const reader = await signedIn(server);
     // An author with chapter 1's editor open when the database goes away.
     const author = new Client(server.url);
@@ -314,5 +320,163 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     expect(saved.status).toBe(302);
     expect(await (await reader.get("/chapter/1")).text()).toContain("Written while the database was away.");
     await secondStep.untouched();
+  });
+});
+
+/**
+ * The database going away while a batch of progress writes is in flight (ADR 67). A batch is one transaction,
+ * so the rows it had already written are rolled back; each write of it, and each write queued behind it,
+ * answers 503 with Retry-After, none hangs; once the database is back the same writes are kept, exactly.
+ */
+describe.runIf(inject("postgres"))("a progress batch cut off on PostgreSQL", () => {
+  const zone = middayZone();
+  /** A write of chapter `chapter` claiming `seconds` of reading, with bookmark `bookmark`. */
+  const entry = (chapter: number, seconds: number, bookmark: number) => ({
+    chapter,
+    progress: {
+      scrollPosition: 0.5,
+      paragraph: bookmark,
+      completionPercentage: 50,
+      readingTime: seconds,
+      completed: false,
+      bookmarks: seconds === 0 ? [] : [bookmark],
+      lastReadAt: new Date(Date.now() - 60_000).toISOString(),
+    },
+  });
+  const send = (reader: Client, entries: ReturnType<typeof entry>[]) =>
+    fetch(`${reader.base}/reader/progress`, {
+      method: "POST",
+      body: JSON.stringify({ entries }),
+      headers: {
+        cookie: `${reader.cookieHeader}; tz=${zone}`,
+        origin: reader.base,
+        "sec-fetch-site": "same-origin",
+        "content-type": "application/json",
+      },
+    });
+
+  it("rolls the whole batch back, answers each of its writes 503, and keeps them all once back", async () => {
+    const { database, proxy, server } = await startBehindProxy();
+    // Straight to the database, not through the proxy: the test's view, and its row locks.
+    const direct = new pg.Client({ connectionString: database.url });
+    await direct.connect();
+    cleanups.push(() => direct.end());
+    const readers: { client: Client; id: number }[] = [];
+    for (let index = 0; index < 4; index++) {
+      const client = await signedIn(server);
+      const { rows } = await direct.query("select id from users order by id desc limit 1");
+      readers.push({ client, id: rows[0].id });
+    }
+    const [first, cut] = readers as [(typeof readers)[0], (typeof readers)[0]];
+
+    // Each reader opens chapters 1 to 3 (the first write only starts the reading rule's count), then an hour
+    // passes on the server's clock since (the marks moved back: a built server reads the real clock).
+    for (const reader of readers)
+      expect(
+        (
+          await send(
+            reader.client,
+            [1, 2, 3].map((chapter) => entry(chapter, 0, 0)),
+          )
+        ).status,
+      ).toBe(200);
+    await direct.query("update reading_progress set counted_at = counted_at - interval '1 hour'");
+    const state = async () =>
+      (
+        await direct.query(
+          `select u.id, u.last_read_on::text,
+             (select json_agg(json_build_object('chapter', chapter_id, 'seconds', reading_time_seconds,
+               'bookmarks', bookmarks) order by chapter_id) from reading_progress where user_id = u.id) as progress,
+             (select coalesce(sum(seconds), 0)::int from reading_days where user_id = u.id) as seconds
+           from users u where u.id = any($1) order by u.id`,
+          [readers.map((reader) => reader.id)],
+        )
+      ).rows;
+
+    // Two readers' rows locked as another instance's batch would: a batch of `first` waits at its last
+    // statement (the newest reading day), after its progress and reading days are written in its
+    // transaction; then the batch with `cut`'s writes in it waits there too.
+    const holders = [
+      new pg.Client({ connectionString: database.url }),
+      new pg.Client({ connectionString: database.url }),
+    ];
+    for (const [index, holder] of holders.entries()) {
+      await holder.connect();
+      cleanups.push(() => holder.end());
+      await holder.query("begin");
+      await holder.query("select id from users where id = $1 for no key update", [[first, cut][index]?.id]);
+    }
+    const waitingOnLock = () =>
+      direct
+        .query(
+          `select query from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and query like '%last_read_on%'`,
+          [new URL(database.url).pathname.slice(1)],
+        )
+        .then((result) => (result.rows.length > 0 ? (result.rows[0].query as string) : undefined));
+    const firstWrite = send(first.client, [entry(1, 40, 1)]);
+    await waitFor(waitingOnLock, { what: "the first batch waiting at its last statement" });
+    // Meanwhile many writes queue: every reader's chapters, several claims each.
+    const writes = readers.flatMap((reader) =>
+      [1, 2, 3].flatMap((chapter) =>
+        [20, 50, 80].map((seconds) => ({
+          reader,
+          entries: [entry(chapter, seconds, chapter * 100 + seconds)],
+        })),
+      ),
+    );
+    const answers = writes.map(({ reader, entries }) => record("progress", send(reader.client, entries)));
+    await holders[0]?.query("rollback");
+    expect((await firstWrite).status).toBe(200);
+    // The batch with `cut`'s first write waits at its last statement, its rows written: cut it off then.
+    // The writes queued in time went in the batches before it (committed), the rest wait behind it.
+    const blocked = await waitFor(waitingOnLock, { what: "a batch waiting at its last statement" });
+    await proxy.cut();
+    const outcomes = await Promise.all(answers);
+    await holders[1]?.query("rollback");
+
+    // Every write answered: 200 if its batch committed, else 503 (retry), `cut`'s all among those.
+    for (const outcome of outcomes)
+      if (outcome.status !== 200)
+        expect(outcome).toMatchObject({ status: 503, retryAfter: expect.stringMatching(/^\d+$/) });
+    const failed = writes.filter((_, index) => outcomes[index]?.status !== 200);
+    expect(failed.filter((write) => write.reader === cut)).toHaveLength(9);
+    // What the database has is exactly what the answered writes wrote: the cut batch left no row behind.
+    const expected = (answered: (write: (typeof writes)[number]) => boolean) =>
+      readers.map((reader) => {
+        const progress = [1, 2, 3].map((chapter) => {
+          const kept = writes
+            .filter((write) => write.reader === reader && answered(write))
+            .map((write) => write.entries[0])
+            .filter((sent) => sent?.chapter === chapter)
+            .map((sent) => sent?.progress as { readingTime: number; bookmarks: number[] });
+          if (reader === first && chapter === 1) kept.push({ readingTime: 40, bookmarks: [1] });
+          return {
+            seconds: Math.max(0, ...kept.map((sent) => sent.readingTime)),
+            bookmarks: kept.flatMap((sent) => sent.bookmarks).sort((x, y) => x - y),
+          };
+        });
+        return { progress, seconds: progress.reduce((sum, chapter) => sum + chapter.seconds, 0) };
+      });
+    const leftNow = await state();
+    expect(leftNow.map(({ progress, seconds }) => ({ progress, seconds }))).toMatchObject(
+      expected((write) => !failed.includes(write)),
+    );
+    expect(leftNow.find((row) => row.id === cut.id)?.last_read_on).toBeNull();
+    expect(blocked).toContain("last_read_on");
+
+    await proxy.restore();
+    await untilOk(() => send(first.client, [entry(1, 40, 1)]));
+    // Sent again once it is back, the failed writes are kept: each chapter counts its largest claim, every
+    // bookmark stays, and the reading days add up.
+    for (const { reader, entries } of failed) expect((await send(reader.client, entries)).status).toBe(200);
+    const leftAfter = await state();
+    expect(leftAfter.map(({ progress, seconds }) => ({ progress, seconds }))).toMatchObject(
+      expected(() => true),
+    );
+    for (const row of leftAfter) {
+      expect(row.seconds).toBe(3 * 80);
+      expect(row.last_read_on).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(Date.now()));
+    }
+    expect(server.output()).not.toMatch(/Unexpected Server Error|uncaught/i);
   });
 });
