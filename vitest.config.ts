@@ -1,3 +1,4 @@
+import os from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -14,6 +15,11 @@ export default defineConfig({
     environment: "node",
     globalSetup: ["tests/support/global-setup.ts"],
     setupFiles: ["tests/support/each-file.ts"],
+    // A file spends much of its time waiting on PostgreSQL, a built server or a timer of the app's, so one file
+    // more than the cores runs at once (Vitest's default is one fewer: a single file at a time on two cores).
+    maxWorkers: os.availableParallelism() + 1,
+    // The console (and the app's log, tests/support/each-file.ts) of a test that passes is not shown.
+    silent: "passed-only",
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
