@@ -20,7 +20,9 @@ export default defineConfig({
     maxWorkers: os.availableParallelism() + 1,
     // The console (and the app's log, tests/support/each-file.ts) of a test that passes is not shown.
     silent: "passed-only",
-    testTimeout: 30_000,
+    // Ceilings for a hung test or hook, not figures under test: files run in parallel on a shared 2-core machine,
+    // where a PGlite initdb that takes 10 s alone took 32 s beside other files.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });
