@@ -8,6 +8,9 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 const dataDir = path.join(os.tmpdir(), `cc-e2e-${process.pid}-${Date.now()}`);
 // Workers inherit this: tests read e-mails from the outbox as an operator would.
 process.env.E2E_DATA_DIR ??= dataDir;
+// The server's output goes to this file beside its data, printed only when the run fails
+// (tests/support/server-log-reporter.ts).
+process.env.E2E_SERVER_LOG ??= `${process.env.E2E_DATA_DIR}.log`;
 
 const launchOptions = chromium;
 
@@ -17,7 +20,11 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: 0,
-  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  reporter: [
+    ["list"],
+    ["html", { open: "never", outputFolder: "playwright-report" }],
+    ["./tests/support/server-log-reporter.ts"],
+  ],
   // A ceiling for one test on a shared 2-core machine, not a figure under test.
   timeout: 60_000,
   // An assertion waits up to 10 s: a client navigation on a busy 2-core machine (lazy route module, catalogue
@@ -65,7 +72,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: "node server.mjs",
+    command: `exec node server.mjs > '${process.env.E2E_SERVER_LOG}' 2>&1`,
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,

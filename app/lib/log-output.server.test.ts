@@ -40,6 +40,19 @@ function watchWrites() {
 }
 
 describe("the log's output (ADR 69)", () => {
+  it("hands lines to a sink once diverted, after writing what was buffered, and none to the file", () => {
+    const { out, read } = output();
+    out.write("before\n");
+    const seen: string[] = [];
+    out.divert((line) => seen.push(line));
+    expect(read()).toBe("before\n");
+    out.write("after 1\n");
+    out.write("after 2\n");
+    out.flushSync();
+    expect(seen).toEqual(["after 1\n", "after 2\n"]);
+    expect(read()).toBe("before\n");
+  });
+
   it("keeps a few lines until flushed, then writes them in order", async () => {
     const writes = watchWrites();
     vi.useFakeTimers();

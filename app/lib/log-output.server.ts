@@ -19,10 +19,16 @@ export class LogOutput {
   private closed = false;
   /** A flush was asked for while a write was in flight: the write's end does it. */
   private flushAsked = false;
+  /** Where lines go instead of the file descriptor (`divert`). */
+  private sink: ((line: string) => void) | undefined;
 
   constructor(private readonly fd: number) {}
 
   write(line: string): boolean {
+    if (this.sink) {
+      this.sink(line);
+      return true;
+    }
     if (this.closed) return false;
     if (this.length >= MAX_BUFFERED) {
       this.dropped++;
@@ -32,6 +38,15 @@ export class LogOutput {
     this.length += line.length;
     if (this.length >= CHUNK) this.flush();
     return true;
+  }
+
+  /**
+   * Hands every line to `sink` as it comes, instead of buffering it for the file descriptor: the tests keep
+   * each test's lines and show them only when it fails. What was buffered before is written first.
+   */
+  divert(sink: (line: string) => void): void {
+    this.flushSync();
+    this.sink = sink;
   }
 
   /** Starts writing what is buffered, unless a write is in flight (it writes the rest when it ends). */

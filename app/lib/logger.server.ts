@@ -10,13 +10,13 @@ import { REDACTED, redactedLogPaths } from "./redact";
  * `FLUSH_MS` on a quiet server; a warning or an error leaves at once. What is buffered is written synchronously when the process exits (the shutdown
  * after SIGTERM or SIGINT, `process.exit`, an uncaught exception); a SIGKILL or an abort loses it.
  */
-const output = new LogOutput(1);
+export const logOutput = new LogOutput(1);
 const FLUSH_MS = 500;
-process.on("exit", () => output.flushSync());
+process.on("exit", () => logOutput.flushSync());
 setInterval(() => {
-  const dropped = output.takeDropped();
+  const dropped = logOutput.takeDropped();
   if (dropped > 0) logger.warn({ droppedLines: dropped }, "log lines dropped: stdout was not read");
-  output.flush();
+  logOutput.flush();
 }, FLUSH_MS).unref();
 
 /** Lines at the routine levels, which wait for their chunk. */
@@ -63,7 +63,7 @@ export const logger = pino(
     redact: { paths: redactedLogPaths, censor: REDACTED },
     serializers: { err: safeError },
   },
-  logDestination(output, { watched: ["debug", "trace"].includes(logLevelFrom(process.env)) }),
+  logDestination(logOutput, { watched: ["debug", "trace"].includes(logLevelFrom(process.env)) }),
 );
 
 /** One request's access line: the URL as the client sent it, redacted (`redactUrl`). */
@@ -86,7 +86,7 @@ const field = (name: string, value: string | undefined) =>
  */
 export function accessLog(line: AccessLine): void {
   if (!logger.isLevelEnabled("info")) return;
-  output.write(
+  logOutput.write(
     `{"level":"info","time":"${isoTime()}"${field("requestId", line.requestId)}${field("method", line.method)}${field("url", line.url)},"status":${line.status}${line.ms === undefined ? "" : `,"ms":${line.ms.toFixed(3)}`}${field("ip", line.ip)}}\n`,
   );
 }

@@ -28,6 +28,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Every server this test file started, for its output when a test fails (tests/support/each-file.ts). */
+export const startedServers: RunningServer[] = [];
+
 /** Starts the built production server (`node server.mjs`) without waiting for it. */
 export function spawnServer(env: Record<string, string>): RunningServer {
   const port = env.PORT ?? "0";
@@ -43,7 +46,7 @@ export function spawnServer(env: Record<string, string>): RunningServer {
     log += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return {
+  const server: RunningServer = {
     url: `http://127.0.0.1:${port}`,
     env,
     child,
@@ -54,6 +57,8 @@ export function spawnServer(env: Record<string, string>): RunningServer {
       return exited;
     },
   };
+  startedServers.push(server);
+  return server;
 }
 
 /** Waits until the server answers /healthz with 200; fails at once if it exits first. */
