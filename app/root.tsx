@@ -101,7 +101,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         />
         {/* No `type`: the browser reads the icon's type from the file (a few bytes less on every page). */}
         <link rel="icon" href="/favicon.svg" />
-        {/* The releases feed, for feed readers that find it from any page (issue 21). */}
+        {/* The releases feed, for feed readers that find it from any page (ADR 44). */}
         <link rel="alternate" type="application/atom+xml" href="/feed.atom" />
         <link rel="alternate" type="application/rss+xml" href="/feed.rss" />
         {/* A reader's own pages, forms and the admin are not for search engines (robots.txt says it too). */}

@@ -120,7 +120,7 @@ export const siteRoutes = routeTable([
   }),
   // A provider's webhook event can be large.
   route("webhooks/:provider", "routes/payments/webhook.ts", { ...personal, body: 1024 * KB }),
-  // The releases feed (issue 21), Atom and RSS 2.0.
+  // The releases feed (ADR 44), Atom and RSS 2.0.
   route("feed.atom", "routes/feed.ts", unkept, { id: "feed-atom" }),
   route("feed.rss", "routes/feed.ts", unkept, { id: "feed-rss" }),
   route("feed/private/:token", "routes/feed-private.ts", { ...personal, secrets: ["token"] }),

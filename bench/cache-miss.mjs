@@ -1,4 +1,4 @@
-// A cache miss after an author's edit (issue 22 item 3): the author saves a chapter's text through the admin,
+// A cache miss after an author's edit (ADR 54): the author saves a chapter's text through the admin,
 // as the editor posts it, and the next visitor's request for the chapter renders it. Each round edits (the
 // text gains a sentence, so its word count moves) and times that first request; the median of the rounds.
 // Also counts the rounds after which another chapter's page was still kept (`X-Cache: hit`).

@@ -1,4 +1,4 @@
--- wrk script: every request a new spelling of the visitor's chapter page (issue 13.8) — the time zone
+-- wrk script: every request a new spelling of the visitor's chapter page (ADR 62) — the time zone
 -- cookie in random case, an unknown query parameter, an invented Accept-Language, an unknown cookie. The
 -- page cache keys each by its canonical form, so they should all be hits on the one page.
 local counter = 0

@@ -16,7 +16,7 @@ export const duration = Number(args.duration ?? 10);
 export const connections = 50;
 
 /**
- * The servers whose memory the bench follows (issue 22 item 6): each load run records, for the server it
+ * The servers whose memory the bench follows, to catch a leak: each load run records, for the server it
  * loaded, its RSS and its high-water mark after the run, so a peak can be traced to the run that made it.
  */
 export const watched = [];
@@ -161,7 +161,7 @@ export async function startApp({
   if (large) {
     content(name, dataDir, "import", contentDir);
     content(name, dataDir, "generate-large");
-    // As many readers as a serial this long has (issue 22 item 6), each with some reading behind them.
+    // As many readers as a serial this long has (ADR 70), each with some reading behind them.
     content(name, dataDir, "generate-readers", "10000");
   }
   const cookies = readers

@@ -1,4 +1,4 @@
-// Progress writes of many signed-in readers (issue 37 point 2, ADR 67): POST /reader/progress from 50
+// Progress writes of many signed-in readers (ADR 67): POST /reader/progress from 50
 // connections, each request a different generated reader, as the chapter page sends it. Measured with each
 // write in a transaction of its own (PROGRESS_BATCH_MAX=1, as before coalescing) and with the default batches,
 // on PGlite and on PostgreSQL (a database the part makes and drops), in the same run.

@@ -1,4 +1,4 @@
-// A release evening of signed-in readers (issue 37, ADR 70): how many readers, each reading the newest chapter
+// A release evening of signed-in readers (ADR 70): how many readers, each reading the newest chapter
 // at a human pace with the progress writes the real page sends, plus visitors, the site sustains with p99 at
 // most 100 ms on every page and no error. On PGlite (one server) and on PostgreSQL (two servers on one
 // database, the readers spread over both). The readers step up (each step a fresh set of them arriving over

@@ -1,4 +1,4 @@
-// Pages rendered for each signed-in reader (issue 37 point 3): every page a signed-in reader gets rendered on
+// Pages rendered for each signed-in reader (ADR 71): every page a signed-in reader gets rendered on
 // their request rather than served from a copy kept for many readers (the page cache's viewer, ADR 53), loaded
 // as many distinct readers' first visits: each request a different generated reader's session (readers.lua),
 // so a reader's own kept pages (/account, /settings...) are measured as the first visit renders them, not as

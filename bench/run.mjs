@@ -111,7 +111,7 @@ const br = { "Accept-Encoding": "br" };
 
 /**
  * The site most parts load: the serial with 1,000 more chapters and 10,000 generated readers, chapter 1 with
- * five comments (the most one reader may post in a minute: issue 21), a signed-in reader. Started by the first
+ * five comments (the most one reader may post in a minute, ADR 47), a signed-in reader. Started by the first
  * part that asks for it, stopped at the end.
  */
 let site;
@@ -278,7 +278,7 @@ async function flood(results) {
   results.runs.chapterFloodBr = best(run(), run(), run());
 }
 
-// The leak check (issue 22 item 6): the load of the other parts, three times over on the same server process,
+// The leak check: the load of the other parts, three times over on the same server process,
 // its RSS read after each round. A leak grows it round after round; a heap that has found its size does not.
 async function leak(results) {
   const { app, cookie } = await large();
@@ -318,7 +318,7 @@ async function weight(results) {
   results.weights[results.referenceChapter] = { ...pageWeight(chapter.html), ...textRatio(chapter.html) };
 }
 
-// A cache miss (issue 22 item 3): the author edits the reference chapter's text through the admin, and the next
+// A cache miss (ADR 54): the author edits the reference chapter's text through the admin, and the next
 // visitor's request renders it; the next chapter's kept page must survive every edit.
 async function cacheMiss(results) {
   const { app } = await large();
@@ -342,7 +342,7 @@ async function lighthousePart(results) {
   results.lighthouse["/account"] = medianLighthouse(`${app.base}/account`, { Cookie: cookie });
 }
 
-// The release minute (issue 22): the demo and a free chapter 11 released five seconds after the load starts, on
+// The release minute (ADR 50): the demo and a free chapter 11 released five seconds after the load starts, on
 // a server of its own with the test clock (ADR 39). Visitors and a signed-in reader, half each, ask for it from
 // before the release to after it. That no request sees its text early and every later one sees it is
 // tests/server/release-minute.test.ts's to check; this measures the rush's speed and errors.

@@ -1,4 +1,4 @@
-// Renders and writes never starve kept pages (issue 37 point 4, ADR 68): the kept /toc's p99 alone, then while
+// Renders and writes never starve kept pages (ADR 68): the kept /toc's p99 alone, then while
 // 50 connections of distinct signed-in readers ask for a page rendered per request (/fundraiser), and while 50
 // send reading progress (POST /reader/progress), two wrk at once. Measured on one data directory with the
 // admission gate off (RENDERS_IN_FLIGHT=0, the default for now: the figures before it) and on (RENDERS_IN_FLIGHT=1), so the two compare in

@@ -1,7 +1,7 @@
 import type { Language } from "~/i18n/config";
 
 /**
- * What search engines and link previews read of a page (issue 21, ADR 46): its description, canonical
+ * What search engines and link previews read of a page (ADR 46): its description, canonical
  * address, Open Graph and Twitter card tags, built from a few facts so every public page says them the same
  * way. Addresses are made absolute from the configured origin (`APP_ORIGIN`, through the root loader), never
  * from the request's Host header, so a forged Host cannot reach a kept page (security model S18, S55).

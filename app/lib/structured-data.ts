@@ -1,5 +1,5 @@
 /**
- * schema.org objects for a page's JSON-LD (issue 21, ADR 46): the book and its chapters, a product's offer,
+ * schema.org objects for a page's JSON-LD (ADR 46): the book and its chapters, a product's offer,
  * breadcrumbs. Plain objects from what the page already shows; `PageMeta` writes them, escaped.
  */
 

@@ -15,7 +15,7 @@ import { Link } from "~/ui/link";
 import type { Route } from "./+types/chapter-comments";
 
 /**
- * A chapter's comments (issue 21): their own request, loaded under the chapter once it is read, and a page
+ * A chapter's comments (ADR 47): their own request, loaded under the chapter once it is read, and a page
  * of their own for readers without scripts. A locked chapter's comments are as locked as its text (403).
  * A visitor's page is the same for every visitor, kept by the comments revision (ADR 47).
  */

@@ -6,7 +6,7 @@ const types = {
   "/feed.rss": ["rss", "application/rss+xml; charset=utf-8"],
 } as const;
 
-/** The releases feed as Atom or RSS 2.0 (issue 21), for feed readers; a kept public answer for 5 minutes. */
+/** The releases feed as Atom or RSS 2.0 (ADR 44), for feed readers; a kept public answer for 5 minutes. */
 export async function loader({ request }: Route.LoaderArgs) {
   const [format, type] = types[new URL(request.url).pathname as keyof typeof types] ?? types["/feed.atom"];
   return new Response(await releasesFeed(format), {

@@ -3,7 +3,7 @@ import { siteRoutes } from "~/routes";
 import type { Route } from "./+types/sitemap";
 
 /**
- * `/sitemap.xml` and `/robots.txt` for search engines (issue 21), kept by caches for an hour. robots.txt
+ * `/sitemap.xml` and `/robots.txt` for search engines (ADR 44), kept by caches for an hour. robots.txt
  * disallows the private routes (their rules, app/routes.ts).
  */
 export async function loader({ request }: Route.LoaderArgs) {

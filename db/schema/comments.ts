@@ -1,4 +1,4 @@
-/** Chapter comments (issue 21, ADR 47): readers' comments and replies, hearts, reports and bans. */
+/** Chapter comments (ADR 47): readers' comments and replies, hearts, reports and bans. */
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,

@@ -56,7 +56,7 @@ export const payments = pgTable(
     tierKey: text("tier_key", { enum: tierKeys }),
     refundedCents: integer("refunded_cents").notNull().default(0),
     /**
-     * What the author asked the provider to refund so far (issue 20): a request takes its share here under
+     * What the author asked the provider to refund so far (ADR 43): a request takes its share here under
      * the row lock first, so two at once never ask for more than was paid; the provider's event then moves
      * `refundedCents`.
      */

@@ -162,7 +162,7 @@ export const userAchievements = pgTable(
 );
 
 /**
- * A reader's private feed address (issue 21): the hash of its token only, one a reader; a new one replaces
+ * A reader's private feed address (ADR 44): the hash of its token only, one a reader; a new one replaces
  * the old, which then answers 404.
  */
 export const feedTokens = pgTable("feed_tokens", {

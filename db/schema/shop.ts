@@ -112,7 +112,7 @@ export const orders = pgTable(
     stockReleasedAt: timestamp("stock_released_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     paidAt: timestamp("paid_at", { withTimezone: true }),
-    /** Set with the status 'shipped' by the author (issue 20), with the carrier and its tracking number. */
+    /** Set with the status 'shipped' by the author (ADR 43), with the carrier and its tracking number. */
     shippedAt: timestamp("shipped_at", { withTimezone: true }),
     carrier: text("carrier"),
     trackingNumber: text("tracking_number"),

@@ -42,7 +42,7 @@ export const users = pgTable(
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
     /**
      * The newest day the reader read on (their `reading_days`, in their zone), moved with each progress write:
-     * the admin overview counts readers of a period from it without reading every day's rows (issue 20).
+     * the admin overview counts readers of a period from it without reading every day's rows.
      */
     lastReadOn: date("last_read_on", { mode: "string" }),
     /**
@@ -71,8 +71,8 @@ export const ownerId = () =>
     .references(() => users.id, { onDelete: "cascade" });
 
 /**
- * The account a money record belongs to (`user_id`): the record outlives the account for the accounts
- * (issue 20), anonymised (null) when the account is deleted.
+ * The account a money record belongs to (`user_id`): the record outlives the account for the author's
+ * accounts, anonymised (null) when the account is deleted.
  */
 export const accountId = () => integer("user_id").references(() => users.id, { onDelete: "set null" });
 

@@ -27,9 +27,9 @@ async function buyArtPrint(page: Page): Promise<number> {
 }
 
 /**
- * Issue 20's acceptance in the browser: an Art Print bought on the test provider is marked shipped with a
- * tracking number (the reader is e-mailed and sees it), then refunded through the provider: the order is
- * refunded and the membership days and spend it gave are taken back.
+ * The author's orders in the browser (ADR 43): an Art Print bought on the test provider is marked shipped
+ * with a tracking number (the reader is e-mailed and sees it), then refunded through the provider: the order
+ * is refunded and the membership days and spend it gave are taken back.
  */
 test("an author ships a reader's Art Print with a tracking number, then refunds it", async ({
   page,

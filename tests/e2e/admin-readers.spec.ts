@@ -5,7 +5,7 @@ import { expect, hydrated, test } from "../support/fixtures";
 const r = en.admin.reader;
 
 /**
- * Issue 20's acceptance in the browser: a reader holding their 3 welcome coins loses nothing to a -5
+ * The admin's readers in the browser (ADR 40): a reader holding their 3 welcome coins loses nothing to a -5
  * adjustment (refused, saying why); +5 is a ledger entry naming the author and the reason, the audit log
  * keeps the balance before and after, and the reader's page shows the new balance.
  */

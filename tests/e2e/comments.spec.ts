@@ -2,7 +2,7 @@ import { confirmEmail, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /**
- * Chapter comments in the browser (issue 21): two readers comment and reply under chapter 1, a visitor reads
+ * Chapter comments in the browser (ADR 47): two readers comment and reply under chapter 1, a visitor reads
  * both (with scripts, under the chapter; without, on the comments' own page), and a locked chapter's comments
  * stay locked. Each run writes text of its own, so the desktop and phone runs do not meet.
  */

@@ -2,7 +2,7 @@ import { register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /**
- * "Notify me" (issue 21, ADR 45) in the browser: a visitor is led to sign in; a reader turns the release
+ * "Notify me" (ADR 45) in the browser: a visitor is led to sign in; a reader turns the release
  * e-mails on from the table of contents with the keyboard, /settings shows the same choice, and the button
  * turns them off again.
  */

@@ -20,7 +20,7 @@ async function newReader(browser: Browser): Promise<Page> {
 }
 
 /**
- * The release minute, end to end (issue 19's acceptance): an author writes chapter 11 with an uploaded PNG,
+ * The release minute, end to end: an author writes chapter 11 with an uploaded PNG,
  * price 1 coin, scheduled for tomorrow; a visitor sees it locked with its date, a First Human member reads it
  * now, and when the test clock passes the release time (/admin/clock, ADR 39) a reader unlocks it with a
  * coin. Its own project, after every other: the chapter and the clock change what all pages show.

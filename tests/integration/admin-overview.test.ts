@@ -23,7 +23,7 @@ function random(seed: number) {
   };
 }
 
-/** The overview (issue 20): every figure equals what the test computes from the same rows. */
+/** The admin overview: every figure equals what the test computes from the same rows. */
 describe.each(drivers)("the admin overview on %s", (driver) => {
   let handle: DatabaseHandle;
   const now = new Date();

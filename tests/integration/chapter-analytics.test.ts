@@ -75,7 +75,7 @@ async function statusOf(run: () => Promise<unknown>): Promise<number> {
   }
 }
 
-/** Chapter analytics (issue 20, item 2; ADR 42), on a database holding only the factory's serial. */
+/** Chapter analytics (ADR 42), on a database holding only the factory's serial. */
 describe.each(drivers)("chapter analytics on %s", (driver) => {
   let handle: DatabaseHandle;
   let author: TestReader;

@@ -44,7 +44,7 @@ async function made(coins: number) {
   return { number, id: row?.id ?? 0 };
 }
 
-/** Chapter comments (issue 21, ADR 47), through the route a reader's browser calls. */
+/** Chapter comments (ADR 47), through the route a reader's browser calls. */
 describe.each(drivers)("chapter comments on %s", (driver) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {

@@ -346,7 +346,7 @@ describe("chapters ahead and the tier's achievements", () => {
 });
 
 /**
- * /settings and /checkout (issue 22 item 4): a reader's own pages, in as many statements with one device and
+ * /settings and /checkout (ADR 31): a reader's own pages, in as many statements with one device and
  * one line in the cart as with six devices and four lines (no statement per row).
  */
 describe.each(drivers)("/settings and /checkout statements on %s", (driver) => {

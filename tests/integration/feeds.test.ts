@@ -11,7 +11,7 @@ import { siteRoutes } from "~/routes";
 import { openTestDatabase } from "../support/database";
 import { createChapter } from "../support/factories";
 
-/** The releases feed (issue 21): what a feed reader gets, parsed by a feed parser as one would. */
+/** The releases feed (ADR 44): what a feed reader gets, parsed by a feed parser as one would. */
 describe("the releases feed", () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {

@@ -60,7 +60,7 @@ const form = (fields: Record<string, string>) => {
 const csvText = async (body: Promise<ReadableStream<Uint8Array>>) =>
   new TextDecoder("utf-8", { ignoreBOM: true }).decode(await new Response(await body).arrayBuffer());
 
-/** Orders and money in the admin (issue 20): list, ship with tracking, refund through the provider, CSV. */
+/** Orders and money in the admin (ADR 43): list, ship with tracking, refund through the provider, CSV. */
 describe.each(drivers)("orders and payments in the admin on %s", (driver) => {
   let handle: DatabaseHandle;
   let pieceId: number;

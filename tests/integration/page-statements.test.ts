@@ -50,7 +50,7 @@ import { createChapter, createReader, grantMembership, type TestReader } from ".
 import { countStatements } from "../support/statements";
 
 /**
- * Every page rendered for a signed-in reader on their request (issue 37 point 3; the page cache keeps none of
+ * Every page rendered for a signed-in reader on their request (the page cache keeps none of
  * these for many readers: ADR 53, ADR 71), read in as many statements for a reader with many rows (orders,
  * payments, progress, unlocks, achievements, comments, hearts, devices, factors, cart lines, inquiries) as
  * for the same reader with few: no statement per row. Each page's loaders run as the router runs them for a

@@ -11,7 +11,7 @@ import { createFeedToken, hasFeedToken, privateFeed, revokeFeedToken } from "~/f
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader, grantCoins, grantMembership } from "../support/factories";
 
-/** A reader's private feed (issue 21): the full text of what they may read, by a token they can replace. */
+/** A reader's private feed (ADR 44): the full text of what they may read, by a token they can replace. */
 describe("the private feed", () => {
   let handle: DatabaseHandle;
   beforeAll(async () => {

@@ -27,7 +27,7 @@ async function holding(userId: number, coins: number, actor: { via: "admin"; use
   if (balance !== coins) await adjustCoins(userId, coins - balance, "setting up the test", actor);
 }
 
-/** The admin's readers (issue 20): search, coins, membership days, suspension. */
+/** The admin's readers (ADR 40): search, coins, membership days, suspension. */
 describe.each(drivers)("readers in the admin on %s", (driver) => {
   let handle: DatabaseHandle;
   beforeAll(async () => {

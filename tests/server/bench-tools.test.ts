@@ -28,7 +28,7 @@ function processesUsing(directory: string) {
   });
 }
 
-describe("the bench's own checks (issue 22)", () => {
+describe("the bench's own checks", () => {
   it("names a missing wrk, with the command that installs it, before starting anything", () => {
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cc-bench-test-"));
     // A PATH with nothing on it: the bench starts its servers with its own node (process.execPath).

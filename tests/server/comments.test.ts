@@ -8,7 +8,7 @@ import { waitFor } from "../support/poll";
 import { type RunningServer, startServer } from "../support/server";
 
 /**
- * Chapter comments over HTTP (issue 21, ADR 47): a visitor's comments page is kept and retired by the
+ * Chapter comments over HTTP (ADR 47): a visitor's comments page is kept and retired by the
  * comments revision (the chapter page is not); a locked chapter's comments answer 403 as a page, as route
  * data and to a post; a form without scripts is sent back to the thread; nothing sent makes a 500.
  */

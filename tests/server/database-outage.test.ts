@@ -185,7 +185,7 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     cleanups.push(database.drop);
     const server = await startOn(database.url);
     const reader = await signedIn(server);
-    // A comment of the reader's on chapter 1, for the comments' reads and hearts below (issue 21).
+    // A comment of the reader's on chapter 1, for the comments' reads and hearts below.
     const posted = await reader.post("/chapter/1/comments", { intent: "post", body: "Through the outage." });
     const comment = /#comment-(\d+)$/.exec(posted.headers.get("location") ?? "")?.[1] ?? "";
     expect(comment).not.toBe("");

@@ -11,7 +11,7 @@ import { createPostgresDatabase, postgresReachable } from "../support/postgres";
 import { type RunningServer, startServer } from "../support/server";
 
 /**
- * The release minute (issue 22 item 2): a free chapter comes out 5 seconds ahead while 50 connections of
+ * The release minute (ADR 50): a free chapter comes out 5 seconds ahead while 50 connections of
  * visitors and signed-in readers ask for it without pause, from before the release to after it. No request
  * fails; no page holding the text is sent before the release instant; every request sent after it gets the
  * text; each kept page variant (visitor, reader) is rendered once on each side of the instant (single flight).

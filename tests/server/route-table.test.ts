@@ -41,7 +41,7 @@ const pages: Record<string, Sample[] | "resource"> = {
     { path: "/chapter/1", status: 200, translated: false },
     { path: "/chapter/999", status: 404, translated: true },
   ],
-  // A locked chapter's comments are as locked as its text (issue 21).
+  // A locked chapter's comments are as locked as its text.
   "chapter/:id/comments": [
     { path: "/chapter/1/comments", status: 200, translated: true },
     { path: "/chapter/4/comments", status: 403, translated: true },

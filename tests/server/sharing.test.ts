@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
 
 /**
- * What search engines and link previews read (issue 21 item 4, ADR 46), over HTTP from the built server:
+ * What search engines and link previews read (ADR 46), over HTTP from the built server:
  * every public page's description, canonical address, Open Graph tags and JSON-LD; pictures that answer as
  * images; no word of a paid or scheduled chapter's text anywhere in them; noindex on private pages.
  */

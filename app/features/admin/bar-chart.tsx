@@ -13,8 +13,9 @@ const MAX_LABELS = 8;
 const tones = { primary: "fill-primary", muted: "fill-muted" };
 
 /**
- * A bar chart drawn as SVG (issue 20): one bar per category and series, scaled by d3-scale, with its title
- * and description for screen readers and the same figures as a table under it (the text alternative).
+ * A bar chart drawn as SVG for the author's dashboard: one bar per category and series, scaled by d3-scale,
+ * with its title and description for screen readers and the same figures as a table under it (the text
+ * alternative).
  * Static: nothing moves, so there is nothing to reduce for reduced motion.
  */
 export function BarChart({

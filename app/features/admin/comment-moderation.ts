@@ -1,4 +1,7 @@
-/** The moderation page's lists and actions (issue 21), shared by its page and app/features/admin/comments.server.ts. */
+/**
+ * The moderation page's lists and actions (ADR 47), shared by its page and
+ * app/features/admin/comments.server.ts.
+ */
 export const moderationViews = ["reported", "hidden", "all"] as const;
 export type ModerationView = (typeof moderationViews)[number];
 

@@ -8,7 +8,7 @@ import type { ModerationAction, ModerationView } from "./comment-moderation";
 export const MODERATION_PAGE_SIZE = 50;
 
 /**
- * Comments for the author to moderate (issue 21), newest first, 50 a page (`before`: the last id seen):
+ * Comments for the author to moderate (ADR 47), newest first, 50 a page (`before`: the last id seen):
  * those with open reports, the hidden ones, or all. Each with its chapter, writer, whether the writer is
  * barred from commenting, and its open reports' reasons.
  */

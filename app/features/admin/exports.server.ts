@@ -80,7 +80,7 @@ const paymentRows = (after: number) =>
     .orderBy(asc(payments.id))
     .limit(BATCH);
 
-/** The two exports for the author's accounting (issue 20): a header line, then a line a row. */
+/** The two exports for the author's accounting (ADR 43): a header line, then a line a row. */
 const exports = {
   orders: {
     header: [

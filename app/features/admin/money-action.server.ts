@@ -20,7 +20,7 @@ const refusals = {
 } as const;
 
 /**
- * The order page's and the payment page's forms (issue 20): ship an order, refund a payment. Each is
+ * The order page's and the payment page's forms (ADR 43): ship an order, refund a payment. Each is
  * confirmed, audited, and answers a redirect to `back` with `?done=` or the form again with why.
  */
 export async function moneyAction(

@@ -10,13 +10,13 @@ const common = {
   before: wholeNumber(1, 2_147_483_647).optional().catch(undefined),
 };
 
-/** The orders list's filters (issue 20), from the query string. */
+/** The orders list's filters, from the query string. */
 export const orderFilterSchema = z.object({
   status: z.enum(orderStatuses).optional().catch(undefined),
   ...common,
 });
 
-/** The payments list's filters (issue 20), from the query string. */
+/** The payments list's filters, from the query string. */
 export const paymentFilterSchema = z.object({
   kind: z.enum(paymentKinds).optional().catch(undefined),
   status: z.enum(paymentStatuses).optional().catch(undefined),

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { requiredText } from "./form-fields";
 
-/** Limits of the shipping and refund forms (issue 20). */
+/** Limits of the shipping and refund forms (ADR 43). */
 export const MONEY_FORM_LIMITS = { carrier: 60, tracking: 60, note: 300, amount: 12 } as const;
 
 /** Every money action is confirmed by ticking a box. */

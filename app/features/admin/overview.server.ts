@@ -126,7 +126,7 @@ function revenueBySource(thisMonth: Revenue, lastMonth: Revenue) {
 }
 
 /**
- * Everything the overview shows (issue 20), each figure one aggregate query: readers with reading time
+ * Everything the overview shows, each figure one aggregate query: readers with reading time
  * (today, 7 and 30 days, and a day at a time for the chart, by the readers' own calendar days), new
  * accounts, this month's and last month's revenue by source (months of the site's time zone), active
  * supporters by tier, goals, orders waiting to ship, and the chapters' counts and upcoming releases.

@@ -21,7 +21,7 @@ export type PaymentSummaryView = {
   email: string | null;
 };
 
-/** A payment as the author reads it: what, who, how much, what was refunded (issue 20). */
+/** A payment as the author reads it: what, who, how much, what was refunded. */
 export function PaymentSummary({ payment }: { payment: PaymentSummaryView }) {
   const { t } = useTranslation();
   const format = useFormat();

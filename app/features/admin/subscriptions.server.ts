@@ -9,7 +9,7 @@ import { MONEY_PAGE_SIZE } from "./orders.server";
 import { accessEnd } from "./overview.server";
 
 /**
- * Support subscriptions, newest first (issue 20): by tier, and only those granting their tier now when
+ * Support subscriptions, newest first (ADR 43): by tier, and only those granting their tier now when
  * `current` is set (the overview's supporters), a page at a time.
  */
 export async function listSubscriptionsForAdmin(

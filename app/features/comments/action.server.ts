@@ -35,7 +35,7 @@ const statusOf: Record<CommentRefusal, number> = {
 };
 
 /**
- * The comments action of chapter `number` (issue 21): post, edit, delete, heart, report. The reader must be
+ * The comments action of chapter `number` (ADR 47): post, edit, delete, heart, report. The reader must be
  * signed in and able to read the chapter (the chapter page's rule). A script's request (a fetcher) gets the
  * outcome as data; a form posted without scripts is sent back to the thread (at the comment), or shown
  * again with the refusal and its text when refused.

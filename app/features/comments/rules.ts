@@ -1,6 +1,6 @@
 // Read by app/routes.ts too, which React Router loads without the project's import aliases: no `~/` here.
 
-/** The rules of chapter comments (issue 21, ADR 47), shared by the forms, the server and the tests. */
+/** The rules of chapter comments (ADR 47), shared by the forms, the server and the tests. */
 export const COMMENT_LIMITS = {
   /** Characters of Markdown in one comment. */
   bodyMax: 5000,

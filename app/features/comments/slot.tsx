@@ -4,7 +4,7 @@ import { lazyComponent } from "~/ui/lazy-component";
 import { Link } from "~/ui/link";
 
 // The thread's code (and the catalogue's page half) is fetched only when the reader nears the end of the
-// chapter: a reader who never gets there downloads none of it, and the text paints first (issue 21).
+// chapter: a reader who never gets there downloads none of it, and the text paints first.
 const CommentsPanel = lazyComponent(() => import("./comments-panel"), "CommentsPanel");
 
 /**

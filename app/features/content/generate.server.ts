@@ -116,7 +116,7 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
 }
 
 /**
- * Generated readers for benchmarks (`npm run content -- generate-readers [count]`, issue 22 item 6): accounts
+ * Generated readers for benchmarks (`npm run content -- generate-readers [count]`, ADR 70): accounts
  * `reader00001`… with no password (nobody can sign in as them), each with the demo's first chapters read
  * (one to ten, by the account's number), a reading day, a confirmed address and the welcome coins every new
  * account is given (so a bench reader can comment and unlock a chapter as a real one can). Adds only the numbers not there yet, so running it

@@ -109,7 +109,7 @@ describe("renderMarkdown", () => {
   });
 });
 
-describe("renderCommentMarkdown (a reader's comment, issue 21)", () => {
+describe("renderCommentMarkdown (a reader's comment)", () => {
   it("keeps emphasis, quotes, spoilers and links marked as the reader's", () => {
     expect(renderCommentMarkdown("*a* **b** ||end|| [x](https://e.example)\n\n> said")).toBe(
       '<p><em>a</em> <strong>b</strong> <span class="spoiler" tabindex="0">end</span> <a href="https://e.example" rel="nofollow ugc noopener">x</a></p>\n<blockquote>\n<p>said</p>\n</blockquote>',

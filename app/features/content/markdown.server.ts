@@ -123,7 +123,7 @@ function sanitizer(schema: Schema, finish: () => (tree: Root) => void) {
 export const sanitizeHtml = sanitizer(sanitizeSchema, finishLinks);
 
 /**
- * What a reader's comment may hold (issue 21): emphasis, links, quotes, inline code, line breaks and
+ * What a reader's comment may hold (ADR 47): emphasis, links, quotes, inline code, line breaks and
  * spoilers (`||hidden||`, a `span.spoiler`); everything else is unwrapped to its text or dropped.
  */
 const commentSchema: Schema = {

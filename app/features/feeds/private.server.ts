@@ -16,7 +16,7 @@ import { FEED_SIZE, newestFirst, textsOf, writeFeed } from "./releases.server";
 export const privateFeedPath = (token: string) => `/feed/private/${token}`;
 
 /**
- * A new private feed address for the reader (issue 21): the token is shown once and only its hash is kept;
+ * A new private feed address for the reader (ADR 44): the token is shown once and only its hash is kept;
  * the reader's previous address, if any, stops working in the same statement.
  */
 export async function createFeedToken(userId: number): Promise<string> {
@@ -43,7 +43,7 @@ export async function hasFeedToken(userId: number): Promise<boolean> {
 }
 
 /**
- * The reader's private feed (issue 21), found by its token (undefined: no such address, or the account is
+ * The reader's private feed (ADR 44), found by its token (undefined: no such address, or the account is
  * suspended): the full text of the newest chapters this reader may read now — free ones, paid ones they
  * unlocked, unreleased ones their tier reads ahead, everything for an author — in their language. The same
  * rule as the chapter page (docs/product-rules.md, "Chapter access").

@@ -68,7 +68,7 @@ export async function textsOf(ids: number[]): Promise<Map<number, string>> {
 }
 
 /**
- * The releases feed (issue 21): every released chapter, newest first, with its title, date, link and an
+ * The releases feed (ADR 44): every released chapter, newest first, with its title, date, link and an
  * excerpt. What a visitor cannot read (a paid chapter) gives no text: its entry says it can be unlocked; a
  * scheduled chapter is not there at all (the release clock decides, as for every page).
  */

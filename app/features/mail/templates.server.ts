@@ -161,7 +161,7 @@ export function orderConfirmationMail(language: Language, to: string, values: Or
   return { to, subject: t("mail.order.subject", named), text, html };
 }
 
-/** The order is on its way (issue 20): its carrier and tracking number, a link to the order, in the buyer's language. */
+/** The order is on its way: its carrier and tracking number, a link to the order, in the buyer's language. */
 export function shippedMail(
   language: Language,
   to: string,

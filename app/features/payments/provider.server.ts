@@ -126,7 +126,7 @@ export type SubscriptionRef = {
   cancelAtPeriodEnd: boolean;
 };
 
-/** The author's refund of a paid payment (issue 20), in the payment's currency. */
+/** The author's refund of a paid payment (ADR 43), in the payment's currency. */
 export type RefundRequest = {
   /** The provider's id of the money movement (Stripe payment intent). */
   providerPaymentId: string;

@@ -83,7 +83,7 @@ async function membersReached(audience: Exclude<Audience, "public">, now: Date, 
 }
 
 /**
- * Queues the e-mails of every chapter opening due at `now` (issue 21): a row per opted-in reader, at most one
+ * Queues the e-mails of every chapter opening due at `now` (ADR 45): a row per opted-in reader, at most one
  * per reader and chapter. Each opening is claimed by inserting its announcement row in the transaction that
  * queues its e-mails, so of several instances one queues it and the others find it done. Nothing is sent here.
  * Returns how many e-mails were queued.

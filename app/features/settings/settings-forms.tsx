@@ -269,7 +269,7 @@ export function SessionList({
 }
 
 /**
- * The private feed (issue 21): make an address (shown once, to copy into a feed reader), make a new one
+ * The private feed (ADR 44): make an address (shown once, to copy into a feed reader), make a new one
  * (the old stops working), or turn it off.
  */
 export function PrivateFeedForm({ active, actionData }: { active: boolean; actionData?: ActionResult }) {

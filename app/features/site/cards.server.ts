@@ -1,7 +1,7 @@
 import sharp from "sharp";
 
 /**
- * The pictures link previews show for pages without artwork of their own (issue 21, ADR 46): 1200×630 PNG
+ * The pictures link previews show for pages without artwork of their own (ADR 46): 1200×630 PNG
  * cards drawn from SVG by sharp, in the site's colours, with the system's Noto CJK faces first so a Japanese
  * title renders (DejaVu where they are missing). A card says only what the table of contents says of a
  * chapter, its number and title: never a word of its text.

@@ -37,7 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 /**
  * Between 1970 and 2100, like every date the site accepts; to the second, so a test can stand a few seconds
- * before a release (issue 22's release minute).
+ * before a release (the release minute, ADR 50).
  */
 const clockSchema = z.discriminatedUnion("intent", [
   z.object({

@@ -62,7 +62,7 @@ export async function action({ request }: Route.ActionArgs) {
   return redirect(`/admin/comments?${back.searchParams}`);
 }
 
-/** Comment moderation (issue 21): reported first; each comment hidden, restored, deleted; readers barred. */
+/** Comment moderation (ADR 47): reported first; each comment hidden, restored, deleted; readers barred. */
 export default function AdminComments({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();

@@ -9,7 +9,7 @@ const names: Record<string, ExportName> = {
   "/admin/export/payments.csv": "payments",
 };
 
-/** Orders or payments as CSV for the author's accounting (issue 20); anyone else gets the 404. */
+/** Orders or payments as CSV for the author's accounting (ADR 43); anyone else gets the 404. */
 export async function loader({ request }: Route.LoaderArgs) {
   const author = await requireAuthor(request);
   const name = names[new URL(request.url).pathname];

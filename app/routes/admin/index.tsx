@@ -46,7 +46,7 @@ function Figure({
   );
 }
 
-/** The author's dashboard (issue 20): readers, money, supporters, goals, orders to ship, chapters. */
+/** The author's dashboard: readers, money, supporters, goals, orders to ship, chapters. */
 export default function AdminOverview({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();

@@ -40,7 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   };
 }
 
-/** Ship the order, or refund its payment (issue 20): confirmed, audited. */
+/** Ship the order, or refund its payment (ADR 43): confirmed, audited. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const author = await requireAuthor(request);
   const order = await orderOf(params);

@@ -21,7 +21,7 @@ export function action({ request }: Route.ActionArgs) {
   return readOnlyPage(request);
 }
 
-/** The shop's orders, newest first, by status and by number or buyer; CSV for the accounts (issue 20). */
+/** The shop's orders, newest first, by status and by number or buyer; CSV for the accounts (ADR 43). */
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const { orders, next, filter } = loaderData;

@@ -28,7 +28,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return { payment, done };
 }
 
-/** Refund the payment, in part or in full, through its provider (issue 20): confirmed, audited. */
+/** Refund the payment, in part or in full, through its provider (ADR 43): confirmed, audited. */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const author = await requireAuthor(request);
   const payment = await paymentOf(params);

@@ -22,7 +22,7 @@ export function action({ request }: Route.ActionArgs) {
   return readOnlyPage(request);
 }
 
-/** Every payment (coin packs, orders, support, gifts), newest first, each with its refund (issue 20). */
+/** Every payment (coin packs, orders, support, gifts), newest first, each with its refund (ADR 43). */
 export default function AdminPayments({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();

@@ -39,7 +39,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   };
 }
 
-/** Cancels a subscription at its period end through its provider (issue 20): confirmed, audited. */
+/** Cancels a subscription at its period end through its provider (ADR 43): confirmed, audited. */
 export async function action({ request, context }: Route.ActionArgs) {
   const author = await requireAuthor(request);
   const form = await readForm(request);
@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   );
 }
 
-/** Support subscriptions: who, which tier, until when; each running one can be cancelled (issue 20). */
+/** Support subscriptions: who, which tier, until when; each running one can be cancelled (ADR 43). */
 export default function AdminSubscriptions({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();

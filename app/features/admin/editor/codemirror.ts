@@ -7,7 +7,7 @@ import { tags } from "@lezer/highlight";
 import { type FormattingName, formatting } from "./transforms";
 
 /**
- * CodeMirror over the editor's textarea (issue 19). Only this module imports CodeMirror, and
+ * CodeMirror over the editor's textarea (ADR 36). Only this module imports CodeMirror, and
  * only `markdown-editor.tsx` imports it, with `import()` once it has mounted: the browser downloads it on an
  * admin page that shows an editor, never on a reader's page, and the server never renders it.
  */
