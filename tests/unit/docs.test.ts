@@ -1,8 +1,10 @@
 /**
  * The docs against the code they describe: every environment variable the server reads is in
  * docs/configuration.md, every feature folder in docs/architecture.md's list, the ADR index and the ADR files
- * agree, and every relative link in the guides and READMEs leads to a file.
+ * agree, every relative link in the guides and READMEs leads to a file, and neither the docs nor the code
+ * cite an issue tracker the repository does not hold.
  */
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -108,6 +110,24 @@ describe("the docs", () => {
         .map((name) => `docs/${name}`),
     ];
     const mentions = pages.filter((page) => /\bissues? \d+/i.test(read(page)));
+    expect(mentions).toEqual([]);
+  });
+});
+
+describe("the code", () => {
+  it("names no issue tracker either: its comments, test titles and data files say why instead", () => {
+    const files = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" })
+      .split("\0")
+      .filter((file) => /\.(ts|tsx|mjs|js|cjs|lua|json|css|sql)$/.test(file))
+      .filter((file) => fs.existsSync(path.join(root, file)));
+    expect(files.length).toBeGreaterThan(100);
+    const mentions = files.flatMap((file) =>
+      read(file)
+        .split("\n")
+        .flatMap((line, index) =>
+          /\bissues? \d+/i.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [],
+        ),
+    );
     expect(mentions).toEqual([]);
   });
 });
