@@ -7,6 +7,7 @@ import { sessions, users } from "#db/schema";
 import {
   cachedSessionUser,
   followSessionEvents,
+  forgetKeptSessions,
   keptSessionUser,
   readerGeneration,
   readSessionEvents,
@@ -127,5 +128,15 @@ describe.each(drivers)("reading progress and the kept session on %s", (driver) =
       .where(eq(sessions.userId, reader.id));
     await readSessionEvents();
     expect(keptSessionUser(token(reader))).toBeUndefined();
+  });
+
+  it("reads a session to keep in two statements: the session, and the membership tier in one", async () => {
+    const reader = await createReader({ prefix: "evening-kept" });
+    await readSessionEvents();
+    const counted = await countStatements(handle, async () => {
+      forgetKeptSessions(reader.id);
+      expect(await cachedSessionUser(token(reader))).toMatchObject({ membershipTier: "free" });
+    });
+    expect(counted.total).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { type Database, db } from "#db/client.server";
+import { type Database, getDatabase } from "#db/client.server";
 import { membershipGrants, payments, subscriptions } from "#db/schema";
+import { fromIso, fromIsoOrNull, type JsonRow } from "~/lib/json-row";
 import { grantsTier, paidUntil, type SubscriptionState } from "./subscription-access";
 import { type Grant, type MembershipTier, tierForSpend, tierFromGrants, tierRank } from "./tiers";
 
@@ -20,13 +21,20 @@ export type Membership = {
 /**
  * The reader's effective membership (docs/product-rules.md "Membership tiers"): the highest of the tier from total spent (confirmed
  * payments, less refunds), from membership days bought (stacked), and from an active support subscription.
+ * Read in one prepared statement (a kept session reads it with every session it keeps: ADR 79); inside a
+ * transaction (`from`), through it, as that transaction sees it.
  */
 export async function getMembership(
   userId: number,
   now: Date = new Date(),
   /** A transaction reads it as that transaction sees it (a refund's tier before and after its change). */
-  from: Database = db(),
+  from?: Database,
 ): Promise<Membership> {
+  if (!from) {
+    const [row] = await getDatabase().preparedRows("membership_of", membershipStatement, [String(userId)]);
+    const [total, grants, subs] = (row ?? [0, [], []]) as [number | string, JsonGrant[], JsonSubscription[]];
+    return membershipFromJson({ totalSpentCents: Number(total), grants, subscriptions: subs }, now);
+  }
   const [spent] = await from
     .select({
       total: sql<number>`coalesce(sum(${payments.amountCents} - ${payments.refundedCents}), 0)`.mapWith(
@@ -48,6 +56,47 @@ export async function getMembership(
     .where(and(eq(subscriptions.userId, userId), sql`${subscriptions.startedAt} <= ${now.toISOString()}`));
 
   return membershipOf({ totalSpentCents, grants, subscriptions: subs }, now);
+}
+
+type MembershipSubscription = Parameters<typeof membershipOf>[0]["subscriptions"][number];
+type JsonGrant = JsonRow<Grant>;
+type JsonSubscription = JsonRow<MembershipSubscription>;
+
+/**
+ * A reader's grants not revoked and their subscriptions, as JSON arrays from subqueries on the reader's own
+ * rows (`userId`: the SQL naming the reader's id), for one statement that reads them with other lists.
+ */
+export const membershipListsSql = (
+  userId: string,
+) => `(select coalesce(json_agg(json_build_object('days', g.days,
+    'grantedAt', g.granted_at)), '[]') from membership_grants g where g.user_id = ${userId} and g.revoked_at is null),
+  (select coalesce(json_agg(json_build_object('tierKey', s.tier_key, 'status', s.status, 'currentPeriodEnd',
+    s.current_period_end, 'cancelAtPeriodEnd', s.cancel_at_period_end, 'graceUntil', s.grace_until, 'endedAt',
+    s.ended_at, 'startedAt', s.started_at)), '[]') from subscriptions s where s.user_id = ${userId})`;
+
+const membershipStatement = `select (select coalesce(sum(p.amount_cents - p.refunded_cents), 0) from payments p
+    where p.user_id = $1 and p.status in ('paid', 'refunded')),
+  ${membershipListsSql("$1")}`;
+
+/** `membershipOf` of the lists `membershipListsSql` reads (timestamps as ISO strings). */
+export function membershipFromJson(
+  input: { totalSpentCents: number; grants: JsonGrant[]; subscriptions: JsonSubscription[] },
+  now: Date,
+): Membership {
+  return membershipOf(
+    {
+      totalSpentCents: input.totalSpentCents,
+      grants: input.grants.map((grant) => ({ ...grant, grantedAt: fromIso(grant.grantedAt) })),
+      subscriptions: input.subscriptions.map((sub) => ({
+        ...sub,
+        currentPeriodEnd: fromIso(sub.currentPeriodEnd),
+        graceUntil: fromIsoOrNull(sub.graceUntil),
+        endedAt: fromIsoOrNull(sub.endedAt),
+        startedAt: fromIso(sub.startedAt),
+      })),
+    },
+    now,
+  );
 }
 
 /**

@@ -1,6 +1,11 @@
 import { getDatabase } from "#db/client.server";
 import { type ChapterCatalog, getChapterCatalog } from "~/features/chapters/catalog.server";
-import { type Membership, membershipOf } from "~/features/membership/queries.server";
+import {
+  type Membership,
+  membershipFromJson,
+  membershipListsSql,
+  type membershipOf,
+} from "~/features/membership/queries.server";
 import type { Grant } from "~/features/membership/tiers";
 import { fromIso, fromIsoOrNull, type JsonRow } from "~/lib/json-row";
 import { dayNumber, localDay } from "~/lib/local-time";
@@ -68,11 +73,7 @@ const recordsStatement = `select u.time_zone, u.created_at,
   exists (select 1 from reading_settings s where s.user_id = u.id),
   (select coalesce(json_agg(json_build_object('key', e.key, 'earnedAt', e.earned_at)), '[]')
     from user_achievements e where e.user_id = u.id),
-  (select coalesce(json_agg(json_build_object('days', g.days, 'grantedAt', g.granted_at)), '[]')
-    from membership_grants g where g.user_id = u.id and g.revoked_at is null),
-  (select coalesce(json_agg(json_build_object('tierKey', s.tier_key, 'status', s.status, 'currentPeriodEnd',
-    s.current_period_end, 'cancelAtPeriodEnd', s.cancel_at_period_end, 'graceUntil', s.grace_until, 'endedAt',
-    s.ended_at, 'startedAt', s.started_at)), '[]') from subscriptions s where s.user_id = u.id)
+  ${membershipListsSql("u.id")}
 from users u where u.id = $1`;
 
 type RecordsRow = [
@@ -119,17 +120,11 @@ export async function loadReaderRecords(userId: number, now = new Date()): Promi
     unlocks: unlocks.map((unlock) => ({ ...unlock, createdAt: fromIso(unlock.createdAt) })),
     payments: payments.map(({ net: _net, ...payment }) => payment),
     settingsChanged,
-    membership: membershipOf(
+    membership: membershipFromJson(
       {
         totalSpentCents: payments.reduce((sum, payment) => sum + payment.net, 0),
-        grants: grants.map((grant) => ({ ...grant, grantedAt: fromIso(grant.grantedAt) })),
-        subscriptions: subs.map((sub) => ({
-          ...sub,
-          currentPeriodEnd: fromIso(sub.currentPeriodEnd),
-          graceUntil: fromIsoOrNull(sub.graceUntil),
-          endedAt: fromIsoOrNull(sub.endedAt),
-          startedAt: fromIso(sub.startedAt),
-        })),
+        grants,
+        subscriptions: subs,
       },
       now,
     ),
