@@ -112,7 +112,7 @@ export const sessionEvents = pgTable("session_events", {
   userId: integer("user_id").notNull(),
   /**
    * Whether the change may touch what a kept session holds (the session, the account row, reading settings,
-   * membership): false for the reader's other records (progress, comments, orders…), whose event forgets
+   * membership, unlocks): false for the reader's other records (progress, comments, orders…), whose event forgets
    * only the pages kept for them alone (ADR 79).
    */
   touchesSession: boolean("touches_session").notNull().default(true),

@@ -14,11 +14,15 @@ import {
   SESSION_UNCHANGED_HEADER,
   stopFollowingSessionEvents,
 } from "~/features/auth/session.server";
+import { chapterStatus } from "~/features/chapters/access";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { unlockChapter } from "~/features/coins/unlock.server";
+import { chapterLock } from "~/features/reader/access.server";
 import { emptyProgress } from "~/features/reader/progress";
 import { action } from "~/routes/reader/progress";
 import { forgetWriterOnAnswer, writerAnswered } from "../../server/writer";
 import { drivers, openTestDatabase } from "../support/database";
-import { createReader, type TestReader } from "../support/factories";
+import { createReader, grantCoins, type TestReader } from "../support/factories";
 import { countStatements } from "../support/statements";
 
 /**
@@ -26,6 +30,7 @@ import { countStatements } from "../support/statements";
  * reader's kept session (no query) and, having changed only their own records, keeps it: their own pages are
  * forgotten, their session is not. A write that changed their session (a new time zone) forgets it.
  */
+const meta = { requestId: "test", ip: "203.0.113.9" };
 const token = (reader: TestReader) => reader.cookie.split("=")[1] ?? "";
 
 function progressWrite(reader: TestReader, zone = "UTC") {
@@ -138,5 +143,30 @@ describe.each(drivers)("reading progress and the kept session on %s", (driver) =
       expect(await cachedSessionUser(token(reader))).toMatchObject({ membershipTier: "free" });
     });
     expect(counted.total).toBe(2);
+  });
+
+  it("keeps the chapters a reader unlocked: a coin chapter's lock asks nothing, and an unlock anywhere is seen", async () => {
+    const reader = await createReader({ prefix: "evening-unlock" });
+    await grantCoins(reader.id, 100);
+    await readSessionEvents();
+    const catalog = await getChapterCatalog();
+    const coinChapters = catalog.published.filter((chapter) => chapterStatus(chapter, new Date()) === "paid");
+    const [first, second] = coinChapters;
+    if (!first || !second) throw new Error("the demo content has two coin chapters");
+    expect((await unlockChapter(reader.id, first.number, new Date(), meta)).ok).toBe(true);
+    await readSessionEvents();
+    const user = await cachedSessionUser(token(reader));
+    if (!user) throw new Error("signed in");
+    const counted = await countStatements(handle, async () => {
+      expect(await chapterLock(first, user)).toBeUndefined();
+      expect(await chapterLock(second, user)).toMatchObject({ kind: "coins" });
+    });
+    expect(counted.total).toBe(0);
+    // Unlocked through another instance: its event forgets the kept session, which then knows.
+    expect((await unlockChapter(reader.id, second.number, new Date(), meta)).ok).toBe(true);
+    await readSessionEvents();
+    expect(keptSessionUser(token(reader))).toBeUndefined();
+    const again = await cachedSessionUser(token(reader));
+    expect(again && (await chapterLock(second, again))).toBeUndefined();
   });
 });

@@ -4,7 +4,11 @@ import { databaseEpochValue } from "#db/epoch.server";
 import { readingSettings, sessionEvents, sessions, users } from "#db/schema";
 import { CART_COOKIE, cartCookie, readCartCookie } from "~/features/cart/cookie.server";
 import { mergeIntoCart } from "~/features/cart/queries.server";
-import { getMembership } from "~/features/membership/queries.server";
+import {
+  type MembershipColumns,
+  membershipFromColumns,
+  membershipSql,
+} from "~/features/membership/queries.server";
 import type { MembershipTier } from "~/features/membership/tiers";
 import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
 import { clockOffsetMs, releaseTimeMs } from "~/lib/clock.server";
@@ -307,7 +311,22 @@ export function sessionEventReader(database: () => Database): EventReader {
  * for an unreleased chapter or reads it ahead (ADR 51): the viewer check of a reader waiting for a release
  * then costs no query either.
  */
-export type KeptSessionUser = SessionUser & { membershipTier: MembershipTier };
+export type KeptSessionUser = SessionUser & {
+  membershipTier: MembershipTier;
+  /**
+   * The ids of the chapters the reader unlocked with coins, when they are few enough to keep
+   * (`MAX_KEPT_UNLOCKS`; else undefined, and each check asks): a coin chapter's lock, asked by the viewer check
+   * and every progress write, then costs no query (ADR 79). An unlock writes a session event.
+   */
+  unlockedChapterIds?: ReadonlySet<number>;
+};
+
+const MAX_KEPT_UNLOCKS = 256;
+
+/** What a kept session adds to the session, in one statement planned once: the membership and the unlocks. */
+const keptFactsStatement = `select ${membershipSql("$1")},
+  (select coalesce(json_agg(u.chapter_id), '[]') from (select chapter_id from chapter_unlocks
+    where user_id = $1 limit ${MAX_KEPT_UNLOCKS + 1}) u)`;
 
 /** This instance's kept sessions (ADR 49): followed once the server starts `followSessionEvents`. */
 const kept = new SessionCache<KeptSessionUser>(sessionEventReader(db));
@@ -341,12 +360,23 @@ async function resolveKeptSession(
   const session = await resolveSession(tokenHash);
   if (!session) return undefined;
   const now = releaseTimeMs();
-  const membership = await getMembership(session.value.id, new Date(now));
+  const [row] = await getDatabase().preparedRows("kept_facts", keptFactsStatement, [
+    String(session.value.id),
+  ]);
+  const [total, grants, subscriptions, unlocked] = (row ?? [0, [], [], []]) as [
+    ...MembershipColumns,
+    number[],
+  ];
+  const membership = membershipFromColumns([total, grants, subscriptions], new Date(now));
   const tierEnds = membership.until
     ? Date.now() + (membership.until.getTime() - now)
     : Number.POSITIVE_INFINITY;
   return {
-    value: { ...session.value, membershipTier: membership.tier },
+    value: {
+      ...session.value,
+      membershipTier: membership.tier,
+      ...(unlocked.length <= MAX_KEPT_UNLOCKS ? { unlockedChapterIds: new Set(unlocked) } : {}),
+    },
     until: Math.min(session.until, tierEnds),
   };
 }

@@ -32,8 +32,7 @@ export async function getMembership(
 ): Promise<Membership> {
   if (!from) {
     const [row] = await getDatabase().preparedRows("membership_of", membershipStatement, [String(userId)]);
-    const [total, grants, subs] = (row ?? [0, [], []]) as [number | string, JsonGrant[], JsonSubscription[]];
-    return membershipFromJson({ totalSpentCents: Number(total), grants, subscriptions: subs }, now);
+    return membershipFromColumns((row ?? [0, [], []]) as MembershipColumns, now);
   }
   const [spent] = await from
     .select({
@@ -74,9 +73,22 @@ export const membershipListsSql = (
     s.current_period_end, 'cancelAtPeriodEnd', s.cancel_at_period_end, 'graceUntil', s.grace_until, 'endedAt',
     s.ended_at, 'startedAt', s.started_at)), '[]') from subscriptions s where s.user_id = ${userId})`;
 
-const membershipStatement = `select (select coalesce(sum(p.amount_cents - p.refunded_cents), 0) from payments p
-    where p.user_id = $1 and p.status in ('paid', 'refunded')),
-  ${membershipListsSql("$1")}`;
+/**
+ * What a membership is made of, as three columns (the total spent, the grants, the subscriptions) for a
+ * statement's select list: `membershipFromJson` of them.
+ */
+export const membershipSql = (userId: string) => `(select coalesce(sum(p.amount_cents - p.refunded_cents), 0)
+    from payments p where p.user_id = ${userId} and p.status in ('paid', 'refunded')),
+  ${membershipListsSql(userId)}`;
+
+const membershipStatement = `select ${membershipSql("$1")}`;
+
+/** The three columns of `membershipSql`, as a driver returns them (a sum may come as text). */
+export type MembershipColumns = [number | string, JsonGrant[], JsonSubscription[]];
+
+/** `membershipOf` of the columns `membershipSql` reads. */
+export const membershipFromColumns = ([total, grants, subscriptions]: MembershipColumns, now: Date) =>
+  membershipFromJson({ totalSpentCents: Number(total), grants, subscriptions }, now);
 
 /** `membershipOf` of the lists `membershipListsSql` reads (timestamps as ISO strings). */
 export function membershipFromJson(

@@ -69,7 +69,8 @@ export async function chapterLock(
     if ((await readsAheadOf(user.id, now, tier)).has(chapter.number)) return undefined;
     return releaseLock(chapter);
   }
-  if (await hasUnlocked(user.id, chapter.id)) return undefined;
+  const kept = "unlockedChapterIds" in user ? user.unlockedChapterIds : undefined;
+  if (kept ? kept.has(chapter.id) : await hasUnlocked(user.id, chapter.id)) return undefined;
   return coinsLock(chapter, user);
 }
 
