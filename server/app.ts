@@ -9,7 +9,6 @@ import type { ViteDevServer } from "vite";
 import { type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
 import { acquireDataDirLock } from "#db/lock.server";
 import { RETRY_AFTER_SECONDS } from "#db/unavailable";
-import { followSessionEvents, stopFollowingSessionEvents } from "~/features/auth/session.server";
 import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
@@ -18,7 +17,6 @@ import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { isOneReader, pageRevisionOf, sharedViewerOf } from "~/features/page-cache/viewer.server";
 import { settleProgressWrites } from "~/features/reader/progress-writes.server";
 import { startReleaseMails, stopReleaseMails } from "~/features/release-mails/worker.server";
-import { startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
 import { releaseTimeMs } from "~/lib/clock.server";
 import type { RequestContext } from "~/lib/context";
@@ -32,6 +30,7 @@ import { startAdminSocket } from "./admin-socket";
 import { admission } from "./admission";
 import { bodyLimit } from "./body-limit";
 import { answeringDatabaseOutages } from "./database-outage";
+import { followFreshness, stopFollowingFreshness } from "./freshness";
 import { securityHeaders } from "./headers";
 import { lastWordOnError } from "./last-word";
 import { serveMedia } from "./media";
@@ -177,9 +176,9 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   // Pages shared by many readers are kept whole and answered before Express (see server/page-cache.ts);
   // not under Vite, whose modules change under it.
   const production = env.NODE_ENV === "production";
-  await startRevisionPoll();
-  // Signed-in readers' sessions kept for the page cache's viewer check, forgotten on every change (ADR 49).
-  await followSessionEvents();
+  // The content revision and the reader events, one follower for both (server/freshness.ts): kept pages,
+  // the chapter catalogue and signed-in readers' kept sessions are forgotten on every change (ADR 49, 54).
+  await followFreshness();
   // Orders whose reservation ended give their units back, every minute (ADR 25).
   startOrderExpiry();
   // Chapter e-mails: openings queued once, a throttled batch sent every 15 s (ADR 45).
@@ -280,8 +279,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
       new Promise<boolean>((resolve) => setTimeout(() => resolve(false), DRAIN_MS).unref()),
     ]);
     if (!drained) server.closeAllConnections();
-    stopRevisionPoll();
-    stopFollowingSessionEvents();
+    stopFollowingFreshness();
     stopOrderExpiry();
     await stopReleaseMails();
     await settleAfterResponse(DRAIN_MS);

@@ -31,10 +31,12 @@ const state: {
   base: { revision: number; comments: number };
   /** The data last read (its epoch and counters): kept through a failed read, to tell a restore from an outage. */
   source?: Position;
+  /** Set while a follower reads the revision (its own timer, or the server's follower of both streams). */
+  following: boolean;
   timer?: NodeJS.Timeout;
   /** The read in progress: reads run one at a time, each from where the last ended. */
   reading: Promise<void>;
-} = { texts: new Map(), base: { revision: 0, comments: 0 }, reading: Promise.resolve() };
+} = { texts: new Map(), base: { revision: 0, comments: 0 }, following: false, reading: Promise.resolve() };
 
 type Position = { epoch: string; revision: number; comments: number };
 
@@ -158,20 +160,33 @@ function read(): Promise<void> {
   return done;
 }
 
-export async function startRevisionPoll(everyMs = 1000): Promise<void> {
+/**
+ * Follows the revision without a timer of its own, after reading it once: the caller reads it on its own tick
+ * (`pollContentRevision`), as the server's one follower of both freshness streams does (server/freshness.ts).
+ */
+export async function followContentRevision(): Promise<void> {
   await read();
+  state.following = true;
+}
+
+/** One read of a follower's tick; a failure is logged and forgets the revision, so nothing kept is trusted. */
+export async function pollContentRevision(): Promise<void> {
+  await read().catch((error: unknown) => {
+    // A lost database: the revision is forgotten, so nothing cached is trusted until it answers again.
+    logger.warn({ err: error }, "content revision poll failed");
+  });
+}
+
+/** Follows the revision on a timer of its own, every `everyMs` (tests, and a script needing this alone). */
+export async function startRevisionPoll(everyMs = 1000): Promise<void> {
+  await followContentRevision();
   let busy = false;
   state.timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    read()
-      .catch((error: unknown) => {
-        // A lost database: the revision is forgotten, so nothing cached is trusted until it answers again.
-        logger.warn({ err: error }, "content revision poll failed");
-      })
-      .finally(() => {
-        busy = false;
-      });
+    void pollContentRevision().finally(() => {
+      busy = false;
+    });
   }, everyMs);
   state.timer.unref();
 }
@@ -181,13 +196,14 @@ export async function startRevisionPoll(everyMs = 1000): Promise<void> {
  * the change at once rather than at the next poll. Other instances see it at their next poll.
  */
 export async function refreshContentRevision(): Promise<void> {
-  if (state.timer === undefined) return;
+  if (!state.following) return;
   await read();
 }
 
 export function stopRevisionPoll(): void {
   clearInterval(state.timer);
   state.timer = undefined;
+  state.following = false;
   forget();
   state.source = undefined;
   state.base = { revision: 0, comments: 0 };
