@@ -125,6 +125,11 @@ export const tableStreams: SchemaTables = {
   payments: membership("payments"),
   membershipGrants: membership("membership_grants"),
   subscriptions: membership("subscriptions"),
+  // A kept session holds the chapters its reader unlocked (ADR 79).
+  chapterUnlocks: {
+    reader: "session",
+    triggers: { chapter_unlocks_reader_event: "note_reader_event" },
+  },
 
   // A reader's own records.
   readingProgress: ownRecords("reading_progress"),
@@ -132,7 +137,6 @@ export const tableStreams: SchemaTables = {
   userAchievements: ownRecords("user_achievements"),
   feedTokens: ownRecords("feed_tokens"),
   coinLedger: ownRecords("coin_ledger"),
-  chapterUnlocks: ownRecords("chapter_unlocks"),
   commentReports: ownRecords("comment_reports"),
   commentBans: ownRecords("comment_bans"),
   releaseMails: ownRecords("release_mails"),
