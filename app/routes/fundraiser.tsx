@@ -14,6 +14,9 @@ import { GoalProgress, SupporterList } from "~/features/fundraiser/progress";
 import { fundraiserFigures, type GoalFigures, listSupportTiers } from "~/features/fundraiser/queries.server";
 import { joinSchema, toSupporterChoice } from "~/features/fundraiser/wall-choice";
 import { WallChoiceFields } from "~/features/fundraiser/wall-choice-fields";
+import { PerkLinks } from "~/features/membership/perk-links";
+import { perkPlaces } from "~/features/membership/perk-places.server";
+import { perkLinks, perksAddedBy } from "~/features/membership/perks";
 import { type MembershipTier, tierRank } from "~/features/membership/tiers";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import { latestSubscription, subscriptionView } from "~/features/subscriptions/queries.server";
@@ -55,10 +58,11 @@ async function runningSubscription(request: Request) {
 export type MySubscription = NonNullable<Awaited<ReturnType<typeof runningSubscription>>>;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [{ goals, recent, supporterCount }, tiers, mine] = await Promise.all([
+  const [{ goals, recent, supporterCount }, tiers, mine, places] = await Promise.all([
     fundraiserFigures(),
     listSupportTiers(),
     runningSubscription(request),
+    perkPlaces(),
   ]);
   return {
     monthly: withHtml(goals.monthly),
@@ -69,6 +73,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       currency,
       perks,
       pitch,
+      perkLinks: perkLinks(perksAddedBy(key), places),
     })),
     recent,
     supporterCount,
@@ -331,6 +336,9 @@ export default function Fundraiser({ loaderData, actionData }: Route.ComponentPr
             ? t("fundraiser.subscribedNote", { tier: t(`tiers.${mine.tierKey}`) })
             : t("fundraiser.signInNote")}
         </p>
+        <p className="mx-auto mb-6 max-w-2xl text-center text-muted text-sm" data-testid="perk-rule">
+          {t("perks.rule")}
+        </p>
         <ul className="grid gap-4 md:grid-cols-3">
           {tiers.map((tier) => {
             const own = mine?.tierKey === tier.key;
@@ -358,6 +366,7 @@ export default function Fundraiser({ loaderData, actionData }: Route.ComponentPr
                     <li key={perk}>{perk}</li>
                   ))}
                 </ul>
+                <PerkLinks links={tier.perkLinks} heading={t("perks.tierHeading")} />
                 {mine ? (
                   <SubscriberTierAction tierKey={tier.key} mine={mine} />
                 ) : (

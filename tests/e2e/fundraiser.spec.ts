@@ -36,6 +36,23 @@ test("joining Analyst reaches the test provider's page at $7; a visitor is sent 
   await expect(page.getByText("$7", { exact: true })).toBeVisible();
 });
 
+test("each tier card says where its perks live, under the one rule for all perks", async ({ page }) => {
+  await page.goto("/fundraiser");
+  await expect(page.getByTestId("perk-rule")).toHaveText(en.perks.rule);
+  const card = page.getByTestId("tier-analyst");
+  await expect(card.getByRole("link", { name: en.perks.items.monthly_qa.name })).toHaveAttribute(
+    "href",
+    "/qa",
+  );
+  await expect(card.getByRole("link", { name: en.perks.items.art_votes.name })).toHaveAttribute(
+    "href",
+    "/polls",
+  );
+  await expect(page.getByTestId("tier-first_human").getByTestId("perk-links").getByRole("link")).toHaveCount(
+    2,
+  );
+});
+
 test("a gift amount out of range is refused with a message, with and without JavaScript", async ({
   page,
   browser,

@@ -39,6 +39,13 @@ test("a new reader subscribes to Analyst on the test provider, sees the tier and
 
   await page.goto("/account");
   await expect(page.getByTestId("membership")).toContainText("Analyst");
+  // The dashboard lists the tier's perks, each linked to where it lives.
+  const perks = page.getByTestId("perk-links");
+  await expect(perks.getByRole("link", { name: en.perks.items.monthly_qa.name })).toHaveAttribute(
+    "href",
+    "/qa",
+  );
+  await expect(perks.getByRole("link", { name: en.perks.items.beta_reading.name })).toHaveCount(0);
   await expect(panel.getByTestId("subscription-tier")).toHaveText("Analyst");
   await expect(panel.getByTestId("subscription-status")).toHaveText(s.phase.active);
   await expect(panel.getByTestId("subscription-when")).toHaveText(s.renews.replace("{{date}}", nextMonth()));

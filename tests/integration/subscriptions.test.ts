@@ -95,6 +95,11 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
     });
     const mail = await waitForMail(dataDir, user.email, { containing: "$7.00" });
     expect(mail).toContain("Analyst support (monthly)");
+    // A new supporter's receipt welcomes them with each perk of the tier and where it lives.
+    expect(mail).toContain("Your perks as a supporter");
+    expect(mail).toContain("Monthly Q&A: ask the author a question each month");
+    expect(mail).toMatch(/href="https?:\/\/[^"]+\/polls"/);
+    expect(mail).not.toContain("Beta reader");
     const panel = await getSubscriptionPanel(user.id, after(now, DAY));
     expect(panel.subscription).toMatchObject({
       tierKey: "analyst",
@@ -125,6 +130,8 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
 
   it("renews a month later: +$7 spent, a row paid at the renewal, the tier another month; once per period", async () => {
     const { user, now } = await subscriber("analyst");
+    const seen = new Set<string>();
+    await waitForMail(dataDir, user.email, { containing: "renews on", seen });
     const firstEnd = (await subOf(user.id)).currentPeriodEnd;
     const renewedAt = after(firstEnd, 60_000);
     // The fundraiser's monthly goal counts the renewal in the month it is paid.
@@ -148,7 +155,9 @@ describe.each(drivers)("support subscriptions on %s", (driver) => {
       totalSpentCents: 1400,
     });
     expect(await tierAt(user.id, after(now, 10 * DAY))).toBe("analyst");
-    await waitForMail(dataDir, user.email, { containing: "renews on", newest: true });
+    const renewalMail = await waitForMail(dataDir, user.email, { containing: "renews on", seen });
+    // A renewal is a receipt, not a welcome: no perks listed again.
+    expect(renewalMail).not.toContain("Your perks as a supporter");
   });
 
   it("fails a renewal: past due with 3 days' grace from the renewal date, then free; a paid retry restores it", async () => {

@@ -44,3 +44,25 @@ export function holdsPerk(tier: MembershipTier, perk: Perk): boolean {
 export function perksOf(tier: MembershipTier): Perk[] {
   return perks.filter((perk) => holdsPerk(tier, perk));
 }
+
+/** The perks a tier adds to the tier below it (its card's own lines; "all previous perks" covers the rest). */
+export function perksAddedBy(tier: MembershipTier): Perk[] {
+  return perks.filter((perk) => perkTier[perk] === tier);
+}
+
+/** What decides where the Discord role is found: synced from /settings, or only the community invite. */
+export type PerkPlaces = { discordRoleSynced: boolean; communityUrl: string | null };
+
+export type PerkLink = { perk: Perk; href: string; external: boolean };
+
+/**
+ * Where each perk is found. The Discord role lives on /settings when the site syncs roles; when it does not,
+ * nothing about Discord shows but the community invite, and without one the perk has no link.
+ */
+export function perkLinks(list: Perk[], places: PerkPlaces): PerkLink[] {
+  return list.flatMap((perk): PerkLink[] => {
+    if (perk !== "discord_role" || places.discordRoleSynced)
+      return [{ perk, href: perkPath[perk], external: false }];
+    return places.communityUrl ? [{ perk, href: places.communityUrl, external: true }] : [];
+  });
+}

@@ -1,13 +1,16 @@
-import { eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { orderLines, orders, payments, subscriptions, users } from "#db/schema";
-import { accountMail } from "~/features/mail/account-mail.server";
+import { accountMail, type MailLink } from "~/features/mail/account-mail.server";
 import type { MailMessage } from "~/features/mail/mailer.server";
 import { sendInBackground } from "~/features/mail/mailer.server";
+import { perkPlaces } from "~/features/membership/perk-places.server";
+import { type PerkLink, perkLinks, perksOf } from "~/features/membership/perks";
 import { orderNumber } from "~/features/order-fulfilment/number";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, isLanguage, type Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
+import { getEnv } from "~/lib/env.server";
 import { formatMoney } from "~/lib/format";
 import { logger } from "~/lib/logger.server";
 import type { RefundChange } from "./fulfil.server";
@@ -31,15 +34,27 @@ export type ReceiptValues = {
   next?: { kind: "renews" | "ends"; date: string };
 };
 
+/**
+ * A paid payment's receipt. `perks`: a new supporter's (a subscription's first payment, or an upgrade) tier's
+ * perks, each with where it lives, so the receipt also welcomes them.
+ */
 export function receiptMail(
   language: Language,
   to: string,
   values: ReceiptValues,
   path?: string,
+  perks: PerkLink[] = [],
 ): MailMessage {
   const t = serverTranslator(language);
-  const paragraphs = t("payments.receipt.body", values).split("\n\n");
+  const paragraphs: (string | MailLink)[] = t("payments.receipt.body", values).split("\n\n");
   if (values.next) paragraphs.push(t(`payments.receipt.${values.next.kind}`, { date: values.next.date }));
+  if (perks.length > 0) paragraphs.push(t("perks.mailHeading"));
+  for (const { perk, href, external } of perks)
+    paragraphs.push({
+      label: t(`perks.items.${perk}.name`),
+      note: t(`perks.items.${perk}.what`),
+      href: external ? href : `${getEnv().origin}${href}`,
+    });
   return accountMail(language, to, t("payments.receipt.subject", values), paragraphs, values, path);
 }
 
@@ -204,13 +219,16 @@ export async function sendPaymentReceipt(paymentId: number): Promise<void> {
       ? await db().select().from(subscriptions).where(eq(subscriptions.id, row.subscriptionId))
       : [];
     const tier = row.tierKey ? t(`tiers.${row.tierKey}`) : "";
+    const upgrade = row.description.endsWith("(upgrade)");
     const item = coins
       ? t("coins.packName", { count: row.coins })
       : row.kind === "gift"
         ? t("payments.receipt.gift")
-        : row.description.endsWith("(upgrade)")
+        : upgrade
           ? t("payments.receipt.upgrade", { tier })
           : t("payments.subscriptionItem", { tier });
+    const welcomed = row.tierKey && sub && (upgrade || (await isFirstPayment(sub.id, paymentId)));
+    const perks = welcomed && row.tierKey ? perkLinks(perksOf(row.tierKey), await perkPlaces()) : [];
     sendInBackground(
       receiptMail(
         language,
@@ -229,11 +247,23 @@ export async function sendPaymentReceipt(paymentId: number): Promise<void> {
           }),
         },
         coins ? "/account#coins" : undefined,
+        perks,
       ),
     );
   } catch (error) {
     logger.error({ event: "receipt.mail-failed", paymentId, err: error }, "receipt not sent");
   }
+}
+
+/** Whether a payment is its subscription's first paid one: a new supporter, not a renewal. */
+async function isFirstPayment(subscriptionId: number, paymentId: number): Promise<boolean> {
+  const [first] = await db()
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.subscriptionId, subscriptionId), inArray(payments.status, ["paid", "refunded"])))
+    .orderBy(asc(payments.paidAt), asc(payments.id))
+    .limit(1);
+  return first?.id === paymentId;
 }
 
 /** A failed renewal: the tier lasts until the grace ends. */

@@ -15,6 +15,9 @@ import {
 import { loadDashboardAndMembership } from "~/features/dashboard/queries.server";
 import { GiftHistory, SupporterPanel } from "~/features/fundraiser/supporter-panel";
 import { MembershipSummary } from "~/features/membership/membership-summary";
+import { PerkLinks } from "~/features/membership/perk-links";
+import { perkPlaces } from "~/features/membership/perk-places.server";
+import { perkLinks, perksOf } from "~/features/membership/perks";
 import { membershipView } from "~/features/membership/queries.server";
 import { OrderList } from "~/features/orders/order-list";
 import { PurchaseHistory } from "~/features/payments/purchase-history";
@@ -37,15 +40,17 @@ export const headers = keptForItsReader;
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   // A fixed number of statements, whatever the reader's history (ADR 31; tests/integration/dashboard.test.ts).
-  const [{ dashboard, membership }, panels, discord, site] = await Promise.all([
+  const [{ dashboard, membership }, panels, discord, site, places] = await Promise.all([
     loadDashboardAndMembership(user.id, getPreferences(request).language),
     loadAccountPanels(user),
     getDiscord(user.id),
     getSiteSettings(),
+    perkPlaces(),
   ]);
   return {
     dashboard,
     membership: membershipView(membership),
+    perks: perkLinks(perksOf(membership.tier), places),
     purchases: panels.purchases.map((purchase) => ({
       ...purchase,
       createdAt: purchase.createdAt.toISOString(),
@@ -145,7 +150,10 @@ export default function Account({ loaderData }: Route.ComponentProps) {
         <ChaptersAhead ahead={dashboard.ahead} />
       </Panel>
       <Panel id="membership" title={t("membership.title")}>
-        <MembershipSummary membership={membership} currency="USD" />
+        <div className="flex flex-col gap-4">
+          <MembershipSummary membership={membership} currency="USD" />
+          <PerkLinks links={loaderData.perks} heading={t("perks.heading")} />
+        </div>
       </Panel>
       <Panel id="subscription" title={t("subscriptions.panelTitle")}>
         <SubscriptionPanel {...loaderData.subscription} />
