@@ -116,6 +116,34 @@ const manifest = (site, paths) => ({
 
 const between = ([low, high], random) => low + (high - low) * random();
 
+/** The request that unlocks a chapter with coins, as the page's unlock form sends it (a fetcher's `.data`). */
+export const unlockRequest = (number) => ({
+  label: "unlock",
+  path: `/chapter/${number}.data`,
+  method: "POST",
+  headers: { "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8" },
+  body: "intent=unlock",
+});
+
+/**
+ * Opening the chapter page: the document, the manifest of its links, the next chapter's prefetch; a reader
+ * without the chapter presses "unlock with coins" (then the route's data again), and the page asks for the
+ * reader's place.
+ */
+async function openChapter({ http, sleep, random, site, chapter, signedIn }) {
+  const page = await http({ label: "chapter", path: `/chapter/${chapter.number}` });
+  await http(manifest(site, chapter.manifestPaths));
+  if (chapter.prefetch)
+    await http({ label: "prefetch", path: chapter.prefetch, headers: { "Sec-Purpose": "prefetch" } });
+  if (signedIn && page.text.includes('name="intent" value="unlock"')) {
+    // The unlock form, after hydration: the action's `.data`, then the route's data again (its revalidation).
+    await sleep(between(pace.unlockThinkSeconds, random) * 1000);
+    await http(unlockRequest(chapter.number));
+    await http({ label: "chapter.data", path: `/chapter/${chapter.number}.data` });
+  }
+  if (signedIn) await http({ label: "progress-get", path: `/reader/progress?chapter=${chapter.number}` });
+}
+
 /**
  * What the page sends around the chapter's reading, for a reader (`cookie`) or a visitor (no cookie). `http`
  * sends one request ({ label, path, method?, headers?, body? }) and resolves to { status, text }; `sleep`
@@ -133,24 +161,10 @@ export async function readChapter({
   signedIn,
   until,
   from = 0,
+  open = true,
 }) {
-  const page = await http({ label: "chapter", path: `/chapter/${chapter.number}` });
-  await http(manifest(site, chapter.manifestPaths));
-  if (chapter.prefetch)
-    await http({ label: "prefetch", path: chapter.prefetch, headers: { "Sec-Purpose": "prefetch" } });
-  if (signedIn && page.text.includes('name="intent" value="unlock"')) {
-    // The unlock form, after hydration: the action's `.data`, then the route's data again (its revalidation).
-    await sleep(between(pace.unlockThinkSeconds, random) * 1000);
-    await http({
-      label: "unlock",
-      path: `/chapter/${chapter.number}.data`,
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded;charset=UTF-8" },
-      body: "intent=unlock",
-    });
-    await http({ label: "chapter.data", path: `/chapter/${chapter.number}.data` });
-  }
-  if (signedIn) await http({ label: "progress-get", path: `/reader/progress?chapter=${chapter.number}` });
+  // A reader found reading when the run starts has the page open already: it only goes on sending.
+  if (open) await openChapter({ http, sleep, random, site, chapter, signedIn });
   const readMs = (chapter.words / between(pace.wordsPerMinute, random)) * 60_000;
   let progress = emptyProgress();
   let view;
@@ -195,13 +209,15 @@ export async function readChapter({
 }
 
 /**
- * Where in its round a reader or visitor is when the run starts, so that a run of a minute or two has the
- * evening's mix from the start, not only first page loads: reading (at a random place of the chapter, back
- * to it with the page loaded again), on its side trips, or away (a random part of it left).
+ * Where in its round a reader or visitor is when the run starts: the evening's steady state, so that a run of
+ * a minute or two measures the evening's mix, not a herd of first page loads (the release minute has its own
+ * run: release.lua). Reading (at a random place of the chapter, the page open: it goes on sending its
+ * progress), on its side trips, or away (a random part of it left, then the chapter opened again).
  */
 export const startOfRound = { reading: 0.6, sideTrips: 0.1 };
 
-function roundStart(random) {
+/** Where one reader or visitor starts (`from`: reading, that far through; `skipChapter`; `away` ms). */
+export function startOfEvening(random) {
   const at = random();
   if (at < startOfRound.reading) return { from: random() };
   if (at < startOfRound.reading + startOfRound.sideTrips) return { skipChapter: true };
@@ -209,17 +225,31 @@ function roundStart(random) {
 }
 
 /**
- * An evening of rounds, a reader's or a visitor's: `chapter` read (from wherever the run found them in their
- * round), what else they do in a round (`sideTrips`), time away, and again.
+ * An evening of rounds, a reader's or a visitor's, from `start` (startOfEvening): `chapter` read, what else
+ * they do in a round (`sideTrips`), time away, and again. A reader found reading has the chapter open, and,
+ * signed in, unlocked: the generator unlocks it for them before the run (`unlockRequest`).
  */
-async function evening(run, { chapter, signedIn, sideTrips }) {
+async function evening(run, start, { chapter, signedIn, sideTrips }) {
   const { http, sleep, random, site, cadenceMs, until } = run;
-  let start = roundStart(random);
   if (start.away) await sleep(start.away);
+  let round = start;
   while (Date.now() < until()) {
-    if (!start.skipChapter)
-      await readChapter({ http, sleep, random, site, chapter, cadenceMs, signedIn, until, from: start.from });
-    start = {};
+    if (!round.skipChapter) {
+      const open = round.from === undefined;
+      await readChapter({
+        http,
+        sleep,
+        random,
+        site,
+        chapter,
+        cadenceMs,
+        signedIn,
+        until,
+        from: round.from,
+        open,
+      });
+    }
+    round = {};
     await sideTrips(run);
     await sleep(between(pace.awaySeconds, random) * 1000);
   }
@@ -243,9 +273,9 @@ async function visitorSideTrips({ http, sleep, random, site }) {
 }
 
 /** A signed-in reader's evening: the newest chapter, a few side trips, time away, and again. */
-export const readerEvening = (run) =>
-  evening(run, { chapter: run.site.newest, signedIn: true, sideTrips: readerSideTrips });
+export const readerEvening = (run, start) =>
+  evening(run, start, { chapter: run.site.newest, signedIn: true, sideTrips: readerSideTrips });
 
 /** A visitor's evening: the story's first chapter (free), the table of contents, time away, and again. */
-export const visitorEvening = (run) =>
-  evening(run, { chapter: run.site.first, signedIn: false, sideTrips: visitorSideTrips });
+export const visitorEvening = (run, start) =>
+  evening(run, start, { chapter: run.site.first, signedIn: false, sideTrips: visitorSideTrips });

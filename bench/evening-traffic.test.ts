@@ -9,6 +9,7 @@ import {
   hookCadenceMs,
   progressAt,
   progressRequest,
+  readerEvening,
 } from "./evening-traffic.mjs";
 
 /** What the chapter page's `sendProgress` hands to `fetch`, with a server answering `answer`. */
@@ -87,5 +88,50 @@ describe("the release evening's model sends what the chapter page sends", () => 
       "/shop/product/1",
       "/toc",
     ]);
+  });
+
+  it("starts in the evening's steady state: a reader found reading goes on sending, one found away opens the page", async () => {
+    vi.useFakeTimers({ now: new Date("2026-11-27T20:00:00Z") });
+    const chapter = {
+      number: 9,
+      words: 100_000,
+      paragraphs: 40,
+      manifestPaths: ["/chapter/9"],
+      commentsManifestPaths: [],
+    };
+    const sentBy = async (start: object) => {
+      const sent: string[] = [];
+      const end = Date.now() + 60_000;
+      const run = {
+        http: async (request: { label: string }) => {
+          sent.push(request.label);
+          return { status: 200, text: 'name="intent" value="unlock"' };
+        },
+        sleep: async (ms: number) => {
+          vi.setSystemTime(Date.now() + Math.min(ms, Math.max(0, end - Date.now())));
+        },
+        random: () => 0.99,
+        site: { version: "v", newest: chapter, manifestPaths: {} },
+        cadenceMs: 15_000,
+        until: () => end,
+      };
+      await readerEvening(run, start);
+      return sent;
+    };
+    try {
+      // Reading at the start: only its progress, each cadence, and the write on leaving.
+      expect(await sentBy({ from: 0.5 })).toEqual(["progress", "progress", "progress", "progress", "progress"]);
+      // Away at the start: back, it opens the chapter, unlocks it, asks for its place, then reads.
+      expect((await sentBy({ away: 1_000 })).slice(0, 6)).toEqual([
+        "chapter",
+        "manifest",
+        "unlock",
+        "chapter.data",
+        "progress-get",
+        "progress",
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
