@@ -17,3 +17,17 @@ export declare function progressAt(
 ): ChapterProgress;
 export declare function emptyProgress(): ChapterProgress;
 export declare function discoveredPaths(html: string): string[];
+export declare function startOfEvening(random: () => number): {
+  from?: number;
+  skipChapter?: boolean;
+  away?: number;
+};
+type Run = {
+  http: (request: { label: string }) => Promise<{ status: number; text: string }>;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  site: unknown;
+  cadenceMs: number;
+  until: () => number;
+};
+export declare function readerEvening(run: Run, start: ReturnType<typeof startOfEvening>): Promise<void>;

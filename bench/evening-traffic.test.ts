@@ -120,7 +120,13 @@ describe("the release evening's model sends what the chapter page sends", () => 
     };
     try {
       // Reading at the start: only its progress, each cadence, and the write on leaving.
-      expect(await sentBy({ from: 0.5 })).toEqual(["progress", "progress", "progress", "progress", "progress"]);
+      expect(await sentBy({ from: 0.5 })).toEqual([
+        "progress",
+        "progress",
+        "progress",
+        "progress",
+        "progress",
+      ]);
       // Away at the start: back, it opens the chapter, unlocks it, asks for its place, then reads.
       expect((await sentBy({ away: 1_000 })).slice(0, 6)).toEqual([
         "chapter",

@@ -135,6 +135,23 @@ describe.each(drivers)("reading progress and the kept session on %s", (driver) =
     expect(keptSessionUser(token(reader))).toBeUndefined();
   });
 
+  it("reads a writer's session once when it is not kept: the server's writer check and the endpoint share it", async () => {
+    const reader = await createReader({ prefix: "evening-first" });
+    await readSessionEvents();
+    const counted = await countStatements(handle, async () => {
+      forgetKeptSessions(reader.id);
+      // As the server runs a write: the writer looked up as it arrives, then the endpoint, then the answer.
+      const req = { method: "POST", headers: { cookie: reader.cookie } } as unknown as IncomingMessage;
+      const res = new EventEmitter() as unknown as ServerResponse;
+      forgetWriterOnAnswer(req, res);
+      const headers = answerHeaders(await progressWrite(reader));
+      await writerAnswered(req, res, { status: 200, headers });
+    });
+    // The session and the kept facts (membership, unlocks), each once.
+    expect(counted.prepared).toBe(2);
+    expect(keptSessionUser(token(reader))).toMatchObject({ id: reader.id });
+  });
+
   it("reads a session to keep in two statements: the session, and the membership tier in one", async () => {
     const reader = await createReader({ prefix: "evening-kept" });
     await readSessionEvents();

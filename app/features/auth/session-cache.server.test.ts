@@ -68,6 +68,47 @@ describe("SessionCache", () => {
     expect(calls.count).toBe(2);
   });
 
+  it("answers concurrent asks for one session with one load, unless the reader changed after it started", async () => {
+    const cache = new SessionCache<User>(eventLog().read);
+    await cache.poll();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    const slow = async () => {
+      calls++;
+      await gate;
+      return { value: { ...ayla, name: `ayla ${calls}` }, until: Date.now() + 60_000 };
+    };
+    const first = cache.get("a", slow);
+    const second = cache.get("a", slow);
+    release();
+    expect(await Promise.all([first, second])).toEqual([
+      { id: 1, name: "ayla 1" },
+      { id: 1, name: "ayla 1" },
+    ]);
+    expect(calls).toBe(1);
+
+    // A change of the reader while the load is in flight: a caller who joined it asks again.
+    cache.forgetUser(ayla.id);
+    let releaseAgain = () => {};
+    const again = new Promise<void>((resolve) => {
+      releaseAgain = resolve;
+    });
+    const held = async () => {
+      calls++;
+      if (calls === 2) await again;
+      return { value: { ...ayla, name: `ayla ${calls}` }, until: Date.now() + 60_000 };
+    };
+    const third = cache.get("a", held);
+    const fourth = cache.get("a", held);
+    cache.forgetUser(ayla.id);
+    releaseAgain();
+    expect((await third)?.name).toBe("ayla 2");
+    expect((await fourth)?.name).toBe("ayla 3");
+  });
+
   it("forgets a reader named by an event, and only that reader", async () => {
     const log = eventLog();
     const cache = new SessionCache<User>(log.read);

@@ -49,6 +49,8 @@ export class SessionCache<T extends { id: number }> {
   /** Moves when a reader's session or shared records change (`anyReaderGeneration`); not when one is touched. */
   private changes = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** Loads in flight, each with the epoch it started at (a caller joining one checks the reader's since). */
+  private readonly loading = new Map<string, { promise: Promise<T | undefined>; epoch: number }>();
 
   constructor(
     private readonly readEvents: EventReader,
@@ -69,6 +71,28 @@ export class SessionCache<T extends { id: number }> {
   ): Promise<T | undefined> {
     const trusted = this.peek(key, now);
     if (trusted) return trusted;
+    // A request's write and its handler both ask for the writer's session: one load answers both, unless
+    // the reader changed after it started.
+    const pending = this.loading.get(key);
+    if (pending) {
+      const value = await pending.promise;
+      if (!value || (this.generation(value.id) ?? Number.POSITIVE_INFINITY) <= pending.epoch) return value;
+    }
+    const promise = this.load(key, load, now);
+    const entry = { promise, epoch: this.epoch };
+    this.loading.set(key, entry);
+    try {
+      return await promise;
+    } finally {
+      if (this.loading.get(key) === entry) this.loading.delete(key);
+    }
+  }
+
+  private async load(
+    key: string,
+    load: () => Promise<Entry<T> | undefined>,
+    now: number,
+  ): Promise<T | undefined> {
     this.remove(key);
     const started = this.epoch;
     const loaded = await load();

@@ -385,22 +385,19 @@ async function resolveKeptSession(
  * For a write request (any method but GET and HEAD) carrying a session: a function that forgets the writer's
  * kept session and own pages on this instance, to be called once the write is answered, so what they ask for
  * next shows what it changed (ADR 53). Other instances learn it from the events the write's rows raise. The
- * writer is known from their kept session when it is kept (no query), else read before the write runs (a
- * write may end the session). Called with `"own records"` (a write that changed only the reader's own records,
+ * writer is known from their kept session when it is kept (no query), else read, and kept, before the write
+ * runs (a write may end the session). Called with `"own records"` (a write that changed only the reader's own records,
  * `SESSION_UNCHANGED_HEADER`), it keeps their sessions and forgets their own pages alone (ADR 79).
  */
 export function forgetWriterWhenAnswered(
   token: string,
 ): (scope?: "session" | "own records") => Promise<void> {
-  const tokenHash = hashToken(token);
-  const keptWriter = kept.peek(keptKey(tokenHash))?.id;
-  const writer =
-    keptWriter !== undefined
-      ? Promise.resolve(keptWriter)
-      : resolveSession(tokenHash).then(
-          (session) => session?.value.id,
-          () => undefined,
-        );
+  // Read through the kept sessions, so the write's own handler, which may read the kept session too (the
+  // progress endpoints), finds it kept rather than asking the database a second time.
+  const writer = cachedSessionUser(token).then(
+    (user) => user?.id,
+    () => undefined,
+  );
   let forgotten: Promise<void> | undefined;
   return (scope = "session") => {
     forgotten ??= writer.then((userId) => {
