@@ -1,7 +1,12 @@
 import { z } from "zod";
-import { artworkUrl } from "./chapter-form";
-import { markdownText, optionalInteger, requiredText, slugText } from "./form-fields";
-import { digestField } from "./site-form";
+import {
+  artworkUrl,
+  digestField,
+  markdownText,
+  optionalInteger,
+  requiredText,
+  slugText,
+} from "~/lib/form-fields";
 
 /** Limits of the gallery piece form (the description in bytes of UTF-8). */
 export const GALLERY_LIMITS = { slug: 80, title: 120, order: 1000, descriptionBytes: 20_000 } as const;

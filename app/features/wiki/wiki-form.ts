@@ -1,8 +1,13 @@
 import { z } from "zod";
 import { wikiSections } from "#db/schema";
-import { artworkUrl } from "./chapter-form";
-import { markdownText, optionalInteger, requiredText, slugText } from "./form-fields";
-import { digestField } from "./site-form";
+import {
+  artworkUrl,
+  digestField,
+  markdownText,
+  optionalInteger,
+  requiredText,
+  slugText,
+} from "~/lib/form-fields";
 
 /** The wiki's sections, in the order the admin lists them. */
 export const wikiSectionChoices = wikiSections;

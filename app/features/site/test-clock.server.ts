@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { contentRevision } from "#db/schema";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { clockOffsetMs, releaseTime, setTestClock } from "~/lib/clock.server";
-import { refreshContentRevision } from "../site/revision.server";
-import { type Actor, recordAudit } from "./audit.server";
+import { refreshContentRevision } from "./revision.server";
 
 /**
  * Moves the release time of this server (TEST_CLOCK=true only; ADR 39) to `time`, or back to the real time.

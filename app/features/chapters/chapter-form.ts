@@ -1,7 +1,7 @@
 import { z } from "zod";
+import { artworkUrl, localMinuteField, normalisedText, requiredInteger } from "~/lib/form-fields";
 import { wholeNumber } from "~/lib/forms";
-import { MARKDOWN_MAX_BYTES, markdownBytes } from "./editor/limits";
-import { localMinuteField, normalisedText, requiredInteger } from "./form-fields";
+import { MARKDOWN_MAX_BYTES, markdownBytes } from "~/lib/markdown-limits";
 
 /** Limits of the chapter form: a chapter of 4,000 words is about 25 KB; the text may be 200 KB of UTF-8. */
 export const CHAPTER_LIMITS = {
@@ -23,9 +23,6 @@ export const artworkSlots = ([0, 1, 2] as const).map((slot) => ({
   caption: `artwork${slot}Caption` as const,
   position: `artwork${slot}Position` as const,
 }));
-
-/** An image the site serves (an upload, or content's own /media/…) or an https address, as content allows. */
-export const artworkUrl = /^(\/media\/[\w./-]{1,400}|https:\/\/[^\s"'<>]{1,400})$/;
 
 const artworkFields = Object.fromEntries(
   artworkSlots.flatMap((slot) => [

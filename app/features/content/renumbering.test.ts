@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { moveSchema } from "./chapter-form";
+import { moveSchema } from "~/features/chapters/chapter-form";
 import { relinked, renumbering } from "./renumbering";
 
 /** The numbers after applying `moves` to `numbers`. */

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { optionalInteger, requiredInteger, slugText } from "./form-fields";
-import { digestField } from "./site-form";
+import { digestField, optionalInteger, requiredInteger, slugText } from "~/lib/form-fields";
 
 /**
  * Limits of the coin pack form. The key is what /coins posts to buy a pack (`buyCoinsSchema`: at most 40 of

@@ -1,8 +1,8 @@
 import { asc } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { coinPacks } from "#db/schema";
+import { type AdminActor, rowEditing } from "~/features/audit/row-editing.server";
 import type { CoinPackForm } from "./coin-pack-form";
-import { type AdminActor, rowEditing } from "./row-editing.server";
 
 /** Every pack in the order /coins shows them. */
 export function listCoinPacksForAdmin() {

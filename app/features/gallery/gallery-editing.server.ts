@@ -1,8 +1,8 @@
 import { asc, desc, eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { cartItems, galleryItems, orderLines } from "#db/schema";
+import { type AdminActor, rowEditing } from "~/features/audit/row-editing.server";
 import type { GalleryForm } from "./gallery-form";
-import { type AdminActor, rowEditing } from "./row-editing.server";
 
 /** Every piece in the order /gallery shows them. */
 export function listGalleryForAdmin() {

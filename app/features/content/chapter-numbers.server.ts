@@ -1,8 +1,8 @@
 import { asc, type Column, eq, inArray, like, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapterRedirects, chapters, payments, volumes, wikiPages } from "#db/schema";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { chapterText } from "~/features/content/markdown.server";
-import { type Actor, recordAudit } from "./audit.server";
 import { lockChapterNumbers } from "./chapter-editing.server";
 import { relinked, renumbering } from "./renumbering";
 

@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, lt, or, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { type OrderStatus, orders, type PaymentKind, payments, users } from "#db/schema";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { sendShippedMail } from "~/features/order-fulfilment/confirmation.server";
 import { shippingColumns } from "~/features/order-fulfilment/shipping-columns.server";
 import { orderLinesOf } from "~/features/orders/queries.server";
@@ -8,7 +9,6 @@ import { getProvider } from "~/features/payments/providers.server";
 import { deliverSigned } from "~/features/payments/webhook.server";
 import type { RequestMeta } from "~/lib/context";
 import { logger } from "~/lib/logger.server";
-import { type Actor, recordAudit } from "./audit.server";
 
 /** A page of the orders or payments list. */
 export const MONEY_PAGE_SIZE = 50;

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { goalPeriods, type TierKey, tierKeys } from "#db/schema";
 import { parseGiftAmount } from "~/features/fundraiser/gift";
-import { localMinuteField, normalisedText } from "./form-fields";
-import { digestField } from "./site-form";
+import { digestField, localMinuteField, normalisedText } from "~/lib/form-fields";
 
 /** Whether a posted key names one of the three support tiers. */
 export const isTierKey = (value: unknown): value is TierKey => tierKeys.includes(value as TierKey);

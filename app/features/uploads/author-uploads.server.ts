@@ -1,10 +1,10 @@
 import { db } from "#db/client.server";
+import { recordAudit } from "~/features/audit/log.server";
 import { pictureOf } from "~/features/uploads/picture";
 import { listUploads, uploadImage } from "~/features/uploads/store.server";
 import type { Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
 import { mediaStore } from "~/lib/media-store.server";
-import { recordAudit } from "./audit.server";
 
 /** The admin's images page: the newest uploads. */
 export function siteUploads() {

@@ -1,8 +1,8 @@
 import { and, desc, eq, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, commentBans, commentReports, comments, users } from "#db/schema";
-import { type Actor, recordAudit } from "./audit.server";
-import type { ModerationAction, ModerationView } from "./comment-moderation";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
+import type { ModerationAction, ModerationView } from "./moderation";
 
 /** A page of the moderation list. */
 export const MODERATION_PAGE_SIZE = 50;

@@ -1,11 +1,6 @@
 import { z } from "zod";
+import { digestField, normalisedText } from "~/lib/form-fields";
 import { wholeNumber } from "~/lib/forms";
-import { normalisedText } from "./form-fields";
-
-/** The digest a form carries of what it opened (`digestOf`, admin/digest.server.ts): 43 base64url characters. */
-export const digestField = z
-  .string({ error: "admin.site.errors.base" })
-  .regex(/^[\w-]{43}$/, { error: "admin.site.errors.base" });
 
 /** Limits of the site settings form (each a field's most characters, the about page's most bytes). */
 export const SITE_LIMITS = {

@@ -2,8 +2,8 @@ import { data, redirect } from "react-router";
 import type { SessionUser } from "~/features/auth/session.server";
 import type { RequestMeta } from "~/lib/context";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
+import { markShipped, refundPayment } from "./money.server";
 import { MONEY_FORM_LIMITS, moneyActionSchema } from "./order-forms";
-import { markShipped, refundPayment } from "./orders.server";
 
 export type MoneyActionResult = {
   intent?: string;

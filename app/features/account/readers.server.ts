@@ -11,11 +11,11 @@ import {
   subscriptions,
   users,
 } from "#db/schema";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { forgetKeptSessions } from "~/features/auth/session.server";
 import { book, InsufficientCoins } from "~/features/coins/ledger.server";
 import { sendCoinAdjustmentMail } from "~/features/coins/notices.server";
 import { getMembership, membershipView } from "~/features/membership/queries.server";
-import { type Actor, recordAudit } from "./audit.server";
 
 /** A page of the readers list. */
 export const READERS_PAGE_SIZE = 50;

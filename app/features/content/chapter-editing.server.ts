@@ -10,11 +10,11 @@ import {
   users,
   volumes,
 } from "#db/schema";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { chapterText } from "~/features/content/markdown.server";
 import { countWords } from "~/lib/words";
-import { type Actor, recordAudit } from "./audit.server";
 
-/** What the chapter form sends, checked (`chapterSchema`, app/features/admin/chapter-form.ts). */
+/** What the chapter form sends, checked (`chapterSchema`, app/features/chapters/chapter-form.ts). */
 export type ChapterInput = {
   title: string;
   volume: number;

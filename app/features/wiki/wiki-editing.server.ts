@@ -1,7 +1,7 @@
 import { asc } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { wikiPages } from "#db/schema";
-import { type AdminActor, rowEditing } from "./row-editing.server";
+import { type AdminActor, rowEditing } from "~/features/audit/row-editing.server";
 import type { WikiForm } from "./wiki-form";
 
 /** Every wiki page, by section and order, for the admin's list. */

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { legalPages, siteSettings } from "#db/schema";
-import { type Actor, recordAudit } from "./audit.server";
-import { digestOf } from "./digest.server";
+import { digestOf } from "~/features/audit/digest.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { type LegalForm, type legalSlugs, type SiteForm, siteFields } from "./site-form";
 
 type SiteRow = typeof siteSettings.$inferSelect;

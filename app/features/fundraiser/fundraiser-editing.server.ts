@@ -1,9 +1,9 @@
 import { asc, desc, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { fundraiserGoals, supportTiers, tierKeys } from "#db/schema";
+import { digestOf } from "~/features/audit/digest.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
-import { type Actor, recordAudit } from "./audit.server";
-import { digestOf } from "./digest.server";
 import type { GoalInput, TierForm } from "./fundraiser-form";
 
 type TierRow = typeof supportTiers.$inferSelect;

@@ -1,7 +1,7 @@
+import { ConfirmedForm, type FormResult } from "~/features/admin/confirmed-form";
 import { useTranslation } from "~/i18n/react";
 import { Field } from "~/ui/form";
 import { useFormat } from "~/ui/use-format";
-import { ConfirmedForm, type FormResult } from "./confirmed-form";
 import { MONEY_FORM_LIMITS } from "./order-forms";
 
 /** Marks a paid order shipped: the carrier and its tracking number (the buyer is e-mailed both). */

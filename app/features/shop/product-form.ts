@@ -1,8 +1,6 @@
 import { z } from "zod";
 import { productCategories, type products, variantKinds } from "#db/schema";
-import { artworkUrl } from "./chapter-form";
-import { normalisedText, optionalInteger } from "./form-fields";
-import { digestField } from "./site-form";
+import { artworkUrl, digestField, normalisedText, optionalInteger } from "~/lib/form-fields";
 
 /** The product's categories and variant kinds, in the order the admin lists them ("none": sold as it is). */
 export const productCategoryChoices = productCategories;

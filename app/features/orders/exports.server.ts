@@ -2,8 +2,8 @@ import { stringify } from "csv-stringify/sync";
 import { asc, eq, gt } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { orders, payments, users } from "#db/schema";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { orderNumber } from "~/features/order-fulfilment/number";
-import { type Actor, recordAudit } from "./audit.server";
 
 /** Rows read at a time: an export of any size holds one batch in memory. */
 const BATCH = 1000;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredInteger } from "./form-fields";
+import { requiredInteger } from "~/lib/form-fields";
 
 /** Limits of the reader forms (ADR 40): an adjustment of up to 100,000 coins, up to ten years of days. */
 export const READER_LIMITS = { coins: 100_000, days: 3650, note: 300 } as const;

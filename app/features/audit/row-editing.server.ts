@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import { type Database, db } from "#db/client.server";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
-import { type Actor, recordAudit } from "./audit.server";
 import { digestOf } from "./digest.server";
+import { type Actor, recordAudit } from "./log.server";
 
 export type Transaction = Parameters<Parameters<Database["transaction"]>[0]>[0];
 export type AdminActor = Actor & { via: "admin" };

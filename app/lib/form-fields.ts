@@ -81,3 +81,11 @@ export const markdownText = (maxBytes: number, error: string) =>
     .string({ error })
     .transform(normalisedText)
     .refine((text) => new TextEncoder().encode(text).length <= maxBytes, { error });
+
+/** The digest a form carries of what it opened (`digestOf`, features/audit/digest.server.ts): 43 base64url. */
+export const digestField = z
+  .string({ error: "admin.site.errors.base" })
+  .regex(/^[\w-]{43}$/, { error: "admin.site.errors.base" });
+
+/** An image the site serves (an upload, or content's own /media/…) or an https address, as content allows. */
+export const artworkUrl = /^(\/media\/[\w./-]{1,400}|https:\/\/[^\s"'<>]{1,400})$/;

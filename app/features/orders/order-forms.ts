@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { requiredText } from "./form-fields";
+import { requiredText } from "~/lib/form-fields";
 
 /** Limits of the shipping and refund forms (ADR 43). */
 export const MONEY_FORM_LIMITS = { carrier: 60, tracking: 60, note: 300, amount: 12 } as const;

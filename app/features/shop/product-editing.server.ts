@@ -1,10 +1,10 @@
 import { and, asc, count, eq, max, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { auditLog, cartItems, orderLines, products } from "#db/schema";
+import { digestOf } from "~/features/audit/digest.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
 import { INT32_MAX } from "~/lib/parse";
-import { type Actor, recordAudit } from "./audit.server";
-import { digestOf } from "./digest.server";
 import { PRODUCT_LIMITS, type ProductForm } from "./product-form";
 
 type ProductRow = typeof products.$inferSelect;

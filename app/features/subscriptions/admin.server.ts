@@ -1,12 +1,12 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { subscriptions, type TierKey, users } from "#db/schema";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { grantsTier, subscriptionPhase } from "~/features/membership/subscription-access";
-import { ask, SubscriptionError } from "~/features/subscriptions/commands.server";
+import { accessEnd } from "~/features/membership/subscription-access.server";
+import { MONEY_PAGE_SIZE } from "~/features/orders/money.server";
 import type { RequestMeta } from "~/lib/context";
-import { type Actor, recordAudit } from "./audit.server";
-import { MONEY_PAGE_SIZE } from "./orders.server";
-import { accessEnd } from "./overview.server";
+import { ask, SubscriptionError } from "./commands.server";
 
 /**
  * Support subscriptions, newest first (ADR 43): by tier, and only those granting their tier now when

@@ -1,6 +1,6 @@
 /**
  * The moderation page's lists and actions (ADR 47), shared by its page and
- * app/features/admin/comments.server.ts.
+ * app/features/comments/moderation.server.ts.
  */
 export const moderationViews = ["reported", "hidden", "all"] as const;
 export type ModerationView = (typeof moderationViews)[number];
