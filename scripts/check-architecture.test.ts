@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
+  adminDomainWrites,
   checkProject,
   featureGraph,
   featureOf,
   findCycles,
   routesWithoutRules,
+  schemaTables,
   specifiers,
   strayStylesheets,
 } from "./check-architecture";
@@ -104,6 +106,74 @@ describe("architecture check", () => {
       "app/routes.ts: imports route from @react-router/dev/routes, which take no rules: use app/lib/route-rules.ts",
       "app/routes.ts: the default export is not the route table's config (`siteRoutes.config`)",
     ]);
+  });
+
+  describe("domain writes in the admin", () => {
+    const tables = schemaTables([
+      {
+        code: [
+          'export const users = pgTable("users", { id: serial("id") });',
+          'export const products = pgTable(\n  "products",\n  { id: serial("id") },\n);',
+          'export const auditLog = pgTable("audit_log", { id: serial("id") });',
+        ].join("\n"),
+      },
+    ]);
+
+    it("reads the tables of the schema by their export and SQL names", () => {
+      expect([...tables]).toEqual([
+        ["users", "users"],
+        ["products", "products"],
+        ["auditLog", "audit_log"],
+      ]);
+    });
+
+    it("refuses a file of the admin that writes products, naming the file and the table", () => {
+      const file = "app/features/admin/product-editing.server.ts";
+      const problem = `domain write in the admin: ${file} writes products (products); move it to its domain's folder (ADR 80)`;
+      for (const code of [
+        "await tx.insert(products).values(values);",
+        "await db().update(products).set({ title }).where(eq(products.id, id));",
+        "await tx.delete(schema.products).where(eq(products.id, id));",
+        "await db().execute(sql`UPDATE products SET stock = stock - 1`);",
+        "await tx.execute(sql`insert into products default values`);",
+        'await tx.execute(sql`delete from "products" where false`);',
+        'const edit = rowEditing(\n  { subject: "product" },\n  products,\n  products.id,\n  { written },\n);',
+      ])
+        expect(adminDomainWrites([{ file, code }], tables), code).toEqual([problem]);
+    });
+
+    it("allows the admin's own writes: the author role, audited through features/audit", () => {
+      const code = [
+        'import { recordAudit } from "~/features/audit/log.server";',
+        "await tx.update(users).set({ role }).where(eq(users.id, account.id));",
+        'await recordAudit(tx, actor, { action: "author.grant", subjectType: "user", subjectId: account.id });',
+      ].join("\n");
+      expect(adminDomainWrites([{ file: "app/features/admin/roles.server.ts", code }], tables)).toEqual([]);
+    });
+
+    it("refuses the author role's write from another file of the admin, and the audit log written by hand", () => {
+      const code =
+        "await tx.update(users).set({ suspended: true }); await tx.insert(auditLog).values(entry);";
+      expect(adminDomainWrites([{ file: "app/features/admin/readers.server.ts", code }], tables)).toEqual([
+        "domain write in the admin: app/features/admin/readers.server.ts writes audit_log (auditLog); move it to its domain's folder (ADR 80)",
+        "domain write in the admin: app/features/admin/readers.server.ts writes users (users); move it to its domain's folder (ADR 80)",
+      ]);
+    });
+
+    it("leaves reads, other objects' methods and files outside the admin alone", () => {
+      const reads = [
+        "await db().select().from(products).where(eq(products.id, id));",
+        "seen.delete(id); hash.update(text); state.update(transform(state));",
+        "// the form may update products later",
+      ].join("\n");
+      expect(
+        adminDomainWrites([{ file: "app/features/admin/analytics.server.ts", code: reads }], tables),
+      ).toEqual([]);
+      const write = "await tx.insert(products).values(values);";
+      expect(
+        adminDomainWrites([{ file: "app/features/shop/product-editing.server.ts", code: write }], tables),
+      ).toEqual([]);
+    });
   });
 
   it("finds nothing in the project", () => {

@@ -115,6 +115,58 @@ export function routesWithoutRules(code: string): string[] {
   return problems;
 }
 
+/** The tables of db/schema, by the name code writes them with (the export) -> their name in SQL. */
+export function schemaTables(files: { code: string }[]): Map<string, string> {
+  const tables = new Map<string, string>();
+  for (const { code } of files)
+    for (const [, name = "", table = ""] of code.matchAll(/export const (\w+) = pgTable\(\s*["'](\w+)["']/g))
+      tables.set(name, table);
+  return tables;
+}
+
+/**
+ * What the admin writes itself (ADR 80): the author role, which says who may use the admin at all. Every
+ * other write is a domain's and lives in its folder (app/features/<domain>/), which the admin's routes call;
+ * the audit entry of a change is written there too, through features/audit.
+ */
+export const ADMIN_OWN_WRITES: Record<string, readonly string[]> = {
+  "app/features/admin/roles.server.ts": ["users"],
+};
+
+const DRIZZLE_WRITE = /\.(insert|update|delete)\(\s*(?:\w+\.)?(\w+)\s*[,)]/g;
+/** The audited row editing of features/audit writes the table it is given: `rowEditing(kind, table, table.id…`. */
+const ROW_EDITING = /\b(\w+)\s*,\s*\1\.\w+\s*,/g;
+const SQL_TEMPLATE = /\bsql(?:\.raw\()?\s*`([^`]*)`/g;
+const SQL_WRITE = /\b(insert\s+into|update|delete\s+from)\s+"?(\w+)"?/gi;
+
+/**
+ * Domain writes kept in app/features/admin/: a file there that inserts, updates or deletes a table of
+ * db/schema (Drizzle's `.insert(table)`, `.update(table)`, `.delete(table)`, `rowEditing(kind, table, table.id, …)`, or
+ * SQL in a `sql` template) other than the admin's own, named by file and table. `tables` maps each table's export to its SQL name.
+ */
+export function adminDomainWrites(files: { file: string; code: string }[], tables: Map<string, string>) {
+  const sqlNames = new Map([...tables].map(([name, table]) => [table, name]));
+  const problems: string[] = [];
+  for (const { file, code } of files) {
+    if (!file.startsWith("app/features/admin/")) continue;
+    const written = new Set<string>();
+    for (const [, , name = ""] of code.matchAll(DRIZZLE_WRITE)) if (tables.has(name)) written.add(name);
+    if (code.includes("rowEditing("))
+      for (const [, name = ""] of code.matchAll(ROW_EDITING)) if (tables.has(name)) written.add(name);
+    for (const [, text = ""] of code.matchAll(SQL_TEMPLATE))
+      for (const [, , table = ""] of text.matchAll(SQL_WRITE)) {
+        const name = sqlNames.get(table.toLowerCase());
+        if (name) written.add(name);
+      }
+    const own = ADMIN_OWN_WRITES[file] ?? [];
+    for (const name of [...written].filter((name) => !own.includes(name)).sort())
+      problems.push(
+        `domain write in the admin: ${file} writes ${tables.get(name)} (${name}); move it to its domain's folder (ADR 80)`,
+      );
+  }
+  return problems;
+}
+
 const sources = (root: string, dir: string) =>
   [...walk(path.join(root, dir))].map((full) => ({
     file: path.relative(root, full).split(path.sep).join("/"),
@@ -127,6 +179,7 @@ export function checkProject(root: string): string[] {
     ...findCycles(featureGraph(sources(root, "app/features"))),
     ...strayStylesheets(sources(root, "app")),
     ...routesWithoutRules(fs.readFileSync(path.join(root, "app/routes.ts"), "utf8")),
+    ...adminDomainWrites(sources(root, "app/features/admin"), schemaTables(sources(root, "db/schema"))),
   ];
 }
 
@@ -135,11 +188,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const problem of problems) console.error(problem);
   if (problems.length) {
     console.error(
-      `architecture check: ${problems.length} problem(s); move a shared part into its own feature, a stylesheet into app.css`,
+      `architecture check: ${problems.length} problem(s); move a shared part into its own feature, a domain's write into its folder, a stylesheet into app.css`,
     );
     process.exit(1);
   }
   console.log(
-    "architecture check: no feature depends on itself through others; stylesheets are the root's; every route has its rules",
+    "architecture check: no feature depends on itself through others; the admin writes no domain's tables; stylesheets are the root's; every route has its rules",
   );
 }

@@ -2,8 +2,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { auditLog, users } from "#db/schema";
-import { listAudit } from "~/features/admin/audit.server";
 import { setAuthor } from "~/features/admin/roles.server";
+import { listAudit } from "~/features/audit/log.server";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader } from "../support/factories";
 

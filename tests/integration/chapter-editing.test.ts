@@ -3,6 +3,10 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { auditLog, chapterRevisions, chapters, users } from "#db/schema";
+import { lookUpSessionToken } from "~/features/auth/session.server";
+import { chapterSchema } from "~/features/chapters/chapter-form";
+import { getTableOfContents } from "~/features/chapters/queries.server";
+import { unlockChapter } from "~/features/coins/unlock.server";
 import {
   type ChapterInput,
   createChapter,
@@ -13,11 +17,7 @@ import {
   saveChapter,
   saveDraft,
   textDiff,
-} from "~/features/admin/chapter-editing.server";
-import { chapterSchema } from "~/features/admin/chapter-form";
-import { lookUpSessionToken } from "~/features/auth/session.server";
-import { getTableOfContents } from "~/features/chapters/queries.server";
-import { unlockChapter } from "~/features/coins/unlock.server";
+} from "~/features/content/chapter-editing.server";
 import {
   chapterLock,
   findChapter,

@@ -10,10 +10,10 @@ import {
   volumes,
   wikiPages,
 } from "#db/schema";
-import { createChapter, getChapterForEdit } from "~/features/admin/chapter-editing.server";
-import { moveChapter } from "~/features/admin/chapter-numbers.server";
 import { movedChapterNumber } from "~/features/chapters/catalog.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
+import { createChapter, getChapterForEdit } from "~/features/content/chapter-editing.server";
+import { moveChapter } from "~/features/content/chapter-numbers.server";
 import { drivers, openTestDatabase } from "../support/database";
 import { coinBalance, createAuthor, createReader, grantCoins } from "../support/factories";
 

@@ -11,26 +11,26 @@ import {
   supportTiers,
   uploads,
 } from "#db/schema";
-import { getCoinPackForEdit, saveCoinPack } from "~/features/admin/coin-pack-editing.server";
-import { coinPackSchema } from "~/features/admin/coin-pack-form";
+import { getCoinPackForEdit, saveCoinPack } from "~/features/coins/coin-pack-editing.server";
+import { coinPackSchema } from "~/features/coins/coin-pack-form";
+import { exportContent } from "~/features/content/export.server";
+import { readContentDir } from "~/features/content/files.server";
+import { importContent } from "~/features/content/import.server";
 import {
   createGoal,
   getGoalForEdit,
   listTiersForEdit,
   saveGoal,
   saveTier,
-} from "~/features/admin/fundraiser-editing.server";
+} from "~/features/fundraiser/fundraiser-editing.server";
 import {
   createGalleryItem,
   getGalleryItemForEdit,
   saveGalleryItem,
-} from "~/features/admin/gallery-editing.server";
-import { gallerySchema } from "~/features/admin/gallery-form";
-import { createProduct, getProductForEdit, saveProduct } from "~/features/admin/product-editing.server";
-import { productFormValues, productSchema } from "~/features/admin/product-form";
-import { exportContent } from "~/features/content/export.server";
-import { readContentDir } from "~/features/content/files.server";
-import { importContent } from "~/features/content/import.server";
+} from "~/features/gallery/gallery-editing.server";
+import { gallerySchema } from "~/features/gallery/gallery-form";
+import { createProduct, getProductForEdit, saveProduct } from "~/features/shop/product-editing.server";
+import { productFormValues, productSchema } from "~/features/shop/product-form";
 import { uploadImage } from "~/features/uploads/store.server";
 import { parseForm } from "~/lib/forms";
 import { LocalMediaStore } from "~/lib/storage.server";

@@ -13,8 +13,8 @@ import {
   listTiersForEdit,
   saveGoal,
   saveTier,
-} from "~/features/admin/fundraiser-editing.server";
-import { type GoalInput, goalSchema, tierSchema } from "~/features/admin/fundraiser-form";
+} from "~/features/fundraiser/fundraiser-editing.server";
+import { type GoalInput, goalSchema, tierSchema } from "~/features/fundraiser/fundraiser-form";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { runTestBilling } from "~/features/payments/test-billing.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";

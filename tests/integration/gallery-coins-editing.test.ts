@@ -3,22 +3,22 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { auditLog, galleryItems, orderLines, orders, payments, products, users } from "#db/schema";
+import { applyCartIntent, CartRefused } from "~/features/cart/commands.server";
+import { clearCart, getCart, saveCart } from "~/features/cart/queries.server";
 import {
   createCoinPack,
   deleteCoinPack,
   getCoinPackForEdit,
   saveCoinPack,
-} from "~/features/admin/coin-pack-editing.server";
-import { coinPackSchema } from "~/features/admin/coin-pack-form";
+} from "~/features/coins/coin-pack-editing.server";
+import { coinPackSchema } from "~/features/coins/coin-pack-form";
 import {
   createGalleryItem,
   deleteGalleryItem,
   getGalleryItemForEdit,
   saveGalleryItem,
-} from "~/features/admin/gallery-editing.server";
-import { gallerySchema } from "~/features/admin/gallery-form";
-import { applyCartIntent, CartRefused } from "~/features/cart/commands.server";
-import { clearCart, getCart, saveCart } from "~/features/cart/queries.server";
+} from "~/features/gallery/gallery-editing.server";
+import { gallerySchema } from "~/features/gallery/gallery-form";
 import { placeOrder } from "~/features/orders/place.server";
 import { pictureOf } from "~/features/uploads/picture";
 import { uploadImage } from "~/features/uploads/store.server";

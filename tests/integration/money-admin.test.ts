@@ -15,9 +15,10 @@ import {
   products,
   subscriptions,
 } from "#db/schema";
-import { csvLine, exportCsv } from "~/features/admin/exports.server";
-import { orderFilterSchema, paymentFilterSchema } from "~/features/admin/money-filters";
-import { cancelSubscriptionSchema, moneyActionSchema } from "~/features/admin/order-forms";
+import { deleteAccount } from "~/features/auth/commands.server";
+import { saveCart } from "~/features/cart/queries.server";
+import { getMembership } from "~/features/membership/queries.server";
+import { csvLine, exportCsv } from "~/features/orders/exports.server";
 import {
   getOrderForAdmin,
   listOrdersForAdmin,
@@ -25,18 +26,17 @@ import {
   markShipped,
   orderIdOf,
   refundPayment,
-} from "~/features/admin/orders.server";
-import {
-  cancelSubscriptionForAuthor,
-  listSubscriptionsForAdmin,
-} from "~/features/admin/subscriptions.server";
-import { deleteAccount } from "~/features/auth/commands.server";
-import { saveCart } from "~/features/cart/queries.server";
-import { getMembership } from "~/features/membership/queries.server";
+} from "~/features/orders/money.server";
+import { orderFilterSchema, paymentFilterSchema } from "~/features/orders/money-filters";
+import { cancelSubscriptionSchema, moneyActionSchema } from "~/features/orders/order-forms";
 import { placeOrder } from "~/features/orders/place.server";
 import { getOwnOrder } from "~/features/orders/queries.server";
 import { startCheckout } from "~/features/payments/checkout.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
+import {
+  cancelSubscriptionForAuthor,
+  listSubscriptionsForAdmin,
+} from "~/features/subscriptions/admin.server";
 import { parseForm } from "~/lib/forms";
 import { drivers, openTestDatabase } from "../support/database";
 import { createAuthor, createReader, shippingAddress } from "../support/factories";

@@ -3,16 +3,16 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { auditLog, orders, products } from "#db/schema";
+import { saveCart } from "~/features/cart/queries.server";
+import { placeOrder } from "~/features/orders/place.server";
 import {
   createProduct,
   deleteProduct,
   getProductForEdit,
   type ProductSaveOutcome,
   saveProduct,
-} from "~/features/admin/product-editing.server";
-import { productFormValues, productSchema } from "~/features/admin/product-form";
-import { saveCart } from "~/features/cart/queries.server";
-import { placeOrder } from "~/features/orders/place.server";
+} from "~/features/shop/product-editing.server";
+import { productFormValues, productSchema } from "~/features/shop/product-form";
 import { uploadImage } from "~/features/uploads/store.server";
 import { parseForm } from "~/lib/forms";
 import { LocalMediaStore } from "~/lib/storage.server";

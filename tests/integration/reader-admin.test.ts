@@ -3,14 +3,14 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { auditLog, coinLedger, sessions, users } from "#db/schema";
-import { readerActionSchema } from "~/features/admin/reader-forms";
+import { readerActionSchema } from "~/features/account/reader-forms";
 import {
   adjustCoins,
   getReaderForAdmin,
   grantMembershipDays,
   searchReaders,
   setSuspended,
-} from "~/features/admin/readers.server";
+} from "~/features/account/readers.server";
 import { authenticate } from "~/features/auth/commands.server";
 import { createSession, lookUpSessionToken } from "~/features/auth/session.server";
 import { getMembership } from "~/features/membership/queries.server";

@@ -10,7 +10,7 @@ import {
   subscriptions,
   users,
 } from "#db/schema";
-import { grantMembershipDays } from "~/features/admin/readers.server";
+import { grantMembershipDays } from "~/features/account/readers.server";
 import {
   cachedSessionUser,
   followSessionEvents,

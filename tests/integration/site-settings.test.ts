@@ -3,10 +3,15 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { auditLog, siteSettings } from "#db/schema";
-import { legalSchema, siteFields, siteSchema } from "~/features/admin/site-form";
-import { getLegalForEdit, getSiteForEdit, saveLegal, saveSite } from "~/features/admin/site-settings.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
+import {
+  getLegalForEdit,
+  getSiteForEdit,
+  saveLegal,
+  saveSite,
+} from "~/features/site/settings-editing.server";
+import { legalSchema, siteFields, siteSchema } from "~/features/site/site-form";
 import { parseForm } from "~/lib/forms";
 import { drivers, openTestDatabase } from "../support/database";
 import { createAuthor } from "../support/factories";

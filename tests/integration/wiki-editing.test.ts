@@ -3,16 +3,16 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { auditLog, wikiPages } from "#db/schema";
+import { exportContent } from "~/features/content/export.server";
+import { readContentDir } from "~/features/content/files.server";
+import { getWikiPage } from "~/features/wiki/queries.server";
 import {
   createWikiPage,
   deleteWikiPage,
   getWikiPageForEdit,
   saveWikiPage,
-} from "~/features/admin/wiki-editing.server";
-import { wikiSchema } from "~/features/admin/wiki-form";
-import { exportContent } from "~/features/content/export.server";
-import { readContentDir } from "~/features/content/files.server";
-import { getWikiPage } from "~/features/wiki/queries.server";
+} from "~/features/wiki/wiki-editing.server";
+import { wikiSchema } from "~/features/wiki/wiki-form";
 import { parseForm } from "~/lib/forms";
 import { drivers, openTestDatabase } from "../support/database";
 import { createAuthor } from "../support/factories";

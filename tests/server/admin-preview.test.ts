@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MARKDOWN_MAX_BYTES } from "~/features/admin/editor/limits";
 import { renderMarkdown } from "~/features/content/markdown.server";
+import { MARKDOWN_MAX_BYTES } from "~/lib/markdown-limits";
 import { Client, registerReader } from "../support/http";
 import { type RunningServer, startServer } from "../support/server";
 

@@ -1,9 +1,9 @@
 import { data, redirect } from "react-router";
 import type { z } from "zod";
+import type { RowDeleteOutcome, RowSaveOutcome } from "~/features/audit/row-editing.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { echoedValue, parseForm } from "~/lib/forms";
 import type { EditorResult } from "./digest-form";
-import type { RowDeleteOutcome, RowSaveOutcome } from "./row-editing.server";
 
 /**
  * The action of an editor of one row (wiki page, gallery piece, coin pack), on its `/new` route (`id`

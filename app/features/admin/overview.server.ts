@@ -1,48 +1,18 @@
-import { and, count, eq, gte, inArray, lt, type SQL, sql, sum } from "drizzle-orm";
+import { and, count, eq, gte, inArray, lt, sql, sum } from "drizzle-orm";
 import { db } from "#db/client.server";
-import {
-  orders,
-  type PaymentKind,
-  paymentKinds,
-  payments,
-  readingDays,
-  readingDayTotals,
-  subscriptions,
-  users,
-} from "#db/schema";
+import { orders, type PaymentKind, paymentKinds, payments, users } from "#db/schema";
+import { adminOverview } from "~/features/chapters/admin-list.server";
 import { monthOf } from "~/features/fundraiser/period";
 import { getGoals } from "~/features/fundraiser/queries.server";
+import { activeSupportersByTier } from "~/features/membership/subscription-access.server";
+import { readingByDay } from "~/features/reader/reading-days.server";
 import { getEnv } from "~/lib/env.server";
-import { addDays, dayNumber, localDay } from "~/lib/local-time";
-import { adminOverview } from "./chapters.server";
+import { addDays, localDay } from "~/lib/local-time";
 
 /** The reading chart's days, today included. */
 export const CHART_DAYS = 30;
 /** The reader and account windows the overview counts, in days (today included). */
 const WINDOWS = [1, 7, 30] as const;
-
-/**
- * When a subscription stops granting its tier, in SQL: the same rule as subscriptionAccessEnd
- * (membership/subscription-access.ts), so supporters are counted in the database, never row by row.
- */
-export const accessEnd = sql`case
-  when ${subscriptions.status} = 'canceled' or ${subscriptions.endedAt} is not null
-    then least(coalesce(${subscriptions.endedAt}, ${subscriptions.currentPeriodEnd}), ${subscriptions.currentPeriodEnd})
-  when ${subscriptions.status} = 'past_due'
-    then coalesce(${subscriptions.graceUntil}, ${subscriptions.currentPeriodEnd} + interval '3 days')
-  when ${subscriptions.status} in ('active', 'trialing')
-    then case when ${subscriptions.cancelAtPeriodEnd} then ${subscriptions.currentPeriodEnd}
-      else ${subscriptions.currentPeriodEnd} + interval '3 days' end
-end`;
-
-/** Support subscriptions that grant their tier at `now`, by tier. */
-export function activeSupportersByTier(now: Date) {
-  return db()
-    .select({ tier: subscriptions.tierKey, count: count() })
-    .from(subscriptions)
-    .where(sql`${accessEnd} > ${now}`)
-    .groupBy(subscriptions.tierKey);
-}
 
 /** Money kept (paid less refunded) by source and currency, for payments confirmed in [start, end). */
 function revenueBetween(start: Date, end: Date) {
@@ -61,51 +31,6 @@ function revenueBetween(start: Date, end: Date) {
       ),
     )
     .groupBy(payments.kind, payments.currency);
-}
-
-/**
- * Days a reader may still write to: a reader's day is their own zone's, up to 26 hours from the site's, so
- * the site's today and the two days before it are counted live; older days are kept in reading_day_totals.
- */
-const LIVE_DAYS = 3;
-
-/**
- * Readers and reading time of each day from `first` to `today`: days older than the live ones from their kept
- * totals (a day not kept yet is counted once and kept), the live ones from the readers' days (ADR 43).
- */
-async function readingByDay(first: string, today: string) {
-  const days = Array.from({ length: dayNumber(today) - dayNumber(first) + 1 }, (_, index) =>
-    addDays(first, index),
-  );
-  const closed = days.slice(0, Math.max(0, days.length - LIVE_DAYS));
-  const totals = (where: SQL | undefined) =>
-    db()
-      .select({
-        day: readingDays.day,
-        readers: count(),
-        seconds: sum(readingDays.seconds).mapWith(Number),
-      })
-      .from(readingDays)
-      .where(and(where, sql`${readingDays.seconds} > 0`))
-      .groupBy(readingDays.day);
-  type DayTotal = { day: string; readers: number; seconds: number };
-  const [kept, live] = await Promise.all([
-    closed.length
-      ? db().select().from(readingDayTotals).where(inArray(readingDayTotals.day, closed))
-      : Promise.resolve<DayTotal[]>([]),
-    totals(gte(readingDays.day, addDays(today, -(LIVE_DAYS - 1)))),
-  ]);
-  const missing = closed.filter((day) => !kept.some((row) => row.day === day));
-  if (missing.length) {
-    const counted = await totals(inArray(readingDays.day, missing));
-    const rows = missing.map(
-      (day) => counted.find((row) => row.day === day) ?? { day, readers: 0, seconds: 0 },
-    );
-    await db().insert(readingDayTotals).values(rows).onConflictDoNothing();
-    kept.push(...rows);
-  }
-  const all = [...kept, ...live];
-  return days.map((day) => all.find((row) => row.day === day) ?? { day, readers: 0, seconds: 0 });
 }
 
 type Revenue = { kind: PaymentKind; currency: string; cents: number }[];

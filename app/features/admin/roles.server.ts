@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { users } from "#db/schema";
-import { type Actor, recordAudit } from "./audit.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 
 export type RoleOutcome = "granted" | "revoked" | "unchanged" | "unknownEmail" | "lastAuthor";
 

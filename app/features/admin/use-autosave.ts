@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from "react";
 import { useSubmit } from "react-router";
-import type { ArtworkField } from "./chapter-form";
+import type { ArtworkField } from "~/features/chapters/chapter-form";
 
 /** The chapter form's fields as text, as the form shows them. */
 export type EditorValues = {

@@ -10,7 +10,7 @@ import { formatNumber } from "~/lib/format";
 import { logger } from "~/lib/logger.server";
 
 /**
- * After an author's coin adjustment committed (admin/readers.server.ts): the reader is told how many coins,
+ * After an author's coin adjustment committed (account/readers.server.ts): the reader is told how many coins,
  * why (the author's reason, as their coin history shows it) and their balance, in their language, when
  * they keep account notices on (settings).
  */

@@ -39,7 +39,7 @@ async function unlockIn(
   chapter: { id: number; coinsRequired: number },
   meta?: RequestMeta,
 ) {
-  // The chapter row is locked (as the author's deletion locks it: admin/chapter-editing.server.ts): a chapter
+  // The chapter row is locked (as the author's deletion locks it: content/chapter-editing.server.ts): a chapter
   // deleted meanwhile is not for sale, rather than a foreign-key error.
   const [still] = await tx
     .select({ id: chapters.id })

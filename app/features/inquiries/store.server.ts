@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, ne, type SQL, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { type InquiryStatus, inquiries } from "#db/schema";
-import { type Actor, recordAudit } from "~/features/admin/audit.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import type { Language } from "~/i18n/config";
 import type { InquiryView } from "./admin-form";
 import type { Inquiry } from "./schema";

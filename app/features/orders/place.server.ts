@@ -97,7 +97,7 @@ class PieceGone extends Error {
 
 /**
  * Holds the gallery pieces the lines name `FOR SHARE` until the order is in: the admin's deletion of a piece
- * locks it `FOR UPDATE` and counts the order lines naming it (admin/gallery-editing.server.ts), so either the
+ * locks it `FOR UPDATE` and counts the order lines naming it (gallery/gallery-editing.server.ts), so either the
  * deletion waits and then sees this order's lines, or this order waits and finds the piece gone.
  */
 async function holdPieces(tx: Tx, lines: PricedLine[]) {

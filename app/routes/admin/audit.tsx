@@ -1,8 +1,8 @@
 import "~/i18n/full-catalogue";
 import { z } from "zod";
-import { listAudit } from "~/features/admin/audit.server";
 import { FilterForm, FilterText, nextPagePath } from "~/features/admin/filters";
 import { readOnlyPage } from "~/features/admin/read-only.server";
+import { listAudit } from "~/features/audit/log.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
 import { wholeNumber } from "~/lib/forms";

@@ -1,24 +1,24 @@
 import "~/i18n/full-catalogue";
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { ArtworkFields } from "~/features/admin/artwork-fields";
+import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
+import { rowIdParam } from "~/features/admin/route-params";
+import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { listVolumes } from "~/features/chapters/admin-list.server";
+import { ArtworkFields } from "~/features/chapters/artwork-fields";
+import { artworkSlots, artworkValues, chapterSchema, moveSchema } from "~/features/chapters/chapter-form";
+import { MoveChapterForm } from "~/features/chapters/move-chapter-form";
 import {
   createChapter,
   deleteChapter,
   getChapterForEdit,
   getDraft,
   saveChapter,
-} from "~/features/admin/chapter-editing.server";
-import { artworkSlots, artworkValues, chapterSchema, moveSchema } from "~/features/admin/chapter-form";
-import { moveChapter } from "~/features/admin/chapter-numbers.server";
-import { listVolumes } from "~/features/admin/chapters.server";
-import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
-import { MoveChapterForm } from "~/features/admin/move-chapter-form";
-import { rowIdParam } from "~/features/admin/route-params";
-import { artworkChoices } from "~/features/admin/uploads.server";
-import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
-import { requireAuthor } from "~/features/auth/guards.server";
+} from "~/features/content/chapter-editing.server";
+import { moveChapter } from "~/features/content/chapter-numbers.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
+import { artworkChoices } from "~/features/uploads/author-uploads.server";
 import { useTranslation } from "~/i18n/react";
 import { releaseTime } from "~/lib/clock.server";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";

@@ -1,9 +1,13 @@
 import "~/i18n/full-catalogue";
 import { z } from "zod";
-import { type AdminChapterStatus, listAdminChapters, listVolumes } from "~/features/admin/chapters.server";
 import { FilterForm, FilterSelect, FilterText } from "~/features/admin/filters";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import {
+  type AdminChapterStatus,
+  listAdminChapters,
+  listVolumes,
+} from "~/features/chapters/admin-list.server";
 import { useTranslation } from "~/i18n/react";
 import { wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";

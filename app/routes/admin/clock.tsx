@@ -1,12 +1,12 @@
 import "~/i18n/full-catalogue";
 import { data, Form } from "react-router";
 import { z } from "zod";
-import { localSecondField } from "~/features/admin/form-fields";
-import { moveReleaseClock } from "~/features/admin/test-clock.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { formFailure } from "~/features/auth/responses.server";
+import { moveReleaseClock } from "~/features/site/test-clock.server";
 import { useTranslation } from "~/i18n/react";
 import { clockOffsetMs, releaseTime, testClockEnabled } from "~/lib/clock.server";
+import { localSecondField } from "~/lib/form-fields";
 import { parseForm, readForm } from "~/lib/forms";
 import { instantAt, localMinute } from "~/lib/local-time";
 import { buttonClass } from "~/ui/button";

@@ -1,18 +1,18 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
-import {
-  createCoinPack,
-  deleteCoinPack,
-  getCoinPackForEdit,
-  saveCoinPack,
-} from "~/features/admin/coin-pack-editing.server";
-import { COIN_PACK_LIMITS, coinPackCurrencies, coinPackSchema } from "~/features/admin/coin-pack-form";
 import type { EditorResult } from "~/features/admin/digest-form";
 import { revalidateAfterConflict } from "~/features/admin/digest-form";
 import { editorAction } from "~/features/admin/editor-action.server";
 import { rowKeyParam } from "~/features/admin/route-params";
 import { KeyField, RowEditor } from "~/features/admin/row-editor";
 import { requireAuthor } from "~/features/auth/guards.server";
+import {
+  createCoinPack,
+  deleteCoinPack,
+  getCoinPackForEdit,
+  saveCoinPack,
+} from "~/features/coins/coin-pack-editing.server";
+import { COIN_PACK_LIMITS, coinPackCurrencies, coinPackSchema } from "~/features/coins/coin-pack-form";
 import { useTranslation } from "~/i18n/react";
 import { readForm } from "~/lib/forms";
 import { Field, SelectField, useFormValidation } from "~/ui/form";

@@ -1,10 +1,10 @@
 import "~/i18n/full-catalogue";
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { moderationActions, moderationViews } from "~/features/admin/comment-moderation";
-import { listForModeration, moderateComment, setCommentBan } from "~/features/admin/comments.server";
 import { nextPagePath } from "~/features/admin/filters";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { moderationActions, moderationViews } from "~/features/comments/moderation";
+import { listForModeration, moderateComment, setCommentBan } from "~/features/comments/moderation.server";
 import { useTranslation } from "~/i18n/react";
 import { parseForm, readForm, wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";

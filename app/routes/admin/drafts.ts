@@ -1,12 +1,12 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { saveDraft } from "~/features/admin/chapter-editing.server";
-import { CHAPTER_LIMITS } from "~/features/admin/chapter-form";
-import { MARKDOWN_MAX_BYTES } from "~/features/admin/editor/limits";
-import { normalisedText } from "~/features/admin/form-fields";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { CHAPTER_LIMITS } from "~/features/chapters/chapter-form";
+import { saveDraft } from "~/features/content/chapter-editing.server";
+import { normalisedText } from "~/lib/form-fields";
 import { parseForm, readForm, wholeNumber } from "~/lib/forms";
+import { MARKDOWN_MAX_BYTES } from "~/lib/markdown-limits";
 import type { Route } from "./+types/drafts";
 
 const draftSchema = z.object({

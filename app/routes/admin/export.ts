@@ -1,7 +1,7 @@
 import { data } from "react-router";
-import { type ExportName, exportCsv } from "~/features/admin/exports.server";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { type ExportName, exportCsv } from "~/features/orders/exports.server";
 import type { Route } from "./+types/export";
 
 const names: Record<string, ExportName> = {

@@ -1,20 +1,20 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
-import { ImageChoiceField } from "~/features/admin/artwork-fields";
 import type { EditorResult } from "~/features/admin/digest-form";
 import { revalidateAfterConflict } from "~/features/admin/digest-form";
 import { editorAction } from "~/features/admin/editor-action.server";
+import { rowIdParam } from "~/features/admin/route-params";
+import { KeyField, RowEditor } from "~/features/admin/row-editor";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { ImageChoiceField } from "~/features/chapters/artwork-fields";
 import {
   createGalleryItem,
   deleteGalleryItem,
   getGalleryItemForEdit,
   saveGalleryItem,
-} from "~/features/admin/gallery-editing.server";
-import { GALLERY_LIMITS, gallerySchema } from "~/features/admin/gallery-form";
-import { rowIdParam } from "~/features/admin/route-params";
-import { KeyField, RowEditor } from "~/features/admin/row-editor";
-import { artworkChoices } from "~/features/admin/uploads.server";
-import { requireAuthor } from "~/features/auth/guards.server";
+} from "~/features/gallery/gallery-editing.server";
+import { GALLERY_LIMITS, gallerySchema } from "~/features/gallery/gallery-form";
+import { artworkChoices } from "~/features/uploads/author-uploads.server";
 import { useTranslation } from "~/i18n/react";
 import { readForm } from "~/lib/forms";
 import { Field, TextAreaField, useFormValidation } from "~/ui/form";

@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
-import { listGalleryForAdmin } from "~/features/admin/gallery-editing.server";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { listGalleryForAdmin } from "~/features/gallery/gallery-editing.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";

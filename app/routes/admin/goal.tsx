@@ -2,17 +2,22 @@ import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import type { DigestFormResult } from "~/features/admin/digest-form";
 import { revalidateAfterConflict } from "~/features/admin/digest-form";
-import { createGoal, deleteGoal, getGoalForEdit, saveGoal } from "~/features/admin/fundraiser-editing.server";
+import { ItemPage } from "~/features/admin/item-page";
+import { deleteIntent, itemAnswers } from "~/features/admin/item-route.server";
+import { rowIdParam } from "~/features/admin/route-params";
+import { requireAuthor } from "~/features/auth/guards.server";
+import {
+  createGoal,
+  deleteGoal,
+  getGoalForEdit,
+  saveGoal,
+} from "~/features/fundraiser/fundraiser-editing.server";
 import {
   centsText,
   FUNDRAISER_LIMITS,
   goalPeriodChoices,
   goalSchema,
-} from "~/features/admin/fundraiser-form";
-import { ItemPage } from "~/features/admin/item-page";
-import { deleteIntent, itemAnswers } from "~/features/admin/item-route.server";
-import { rowIdParam } from "~/features/admin/route-params";
-import { requireAuthor } from "~/features/auth/guards.server";
+} from "~/features/fundraiser/fundraiser-form";
 import { useTranslation } from "~/i18n/react";
 import { parseForm, readForm } from "~/lib/forms";
 import { instantAt, localMinute } from "~/lib/local-time";

@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
-import { listGoals } from "~/features/admin/fundraiser-editing.server";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { listGoals } from "~/features/fundraiser/fundraiser-editing.server";
 import { useTranslation } from "~/i18n/react";
 import { localDateTime } from "~/lib/local-time";
 import { buttonClass } from "~/ui/button";

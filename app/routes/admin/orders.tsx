@@ -1,9 +1,9 @@
 import "~/i18n/full-catalogue";
 import { FilterForm, FilterSelect, FilterText, nextPagePath } from "~/features/admin/filters";
-import { orderFilterSchema, orderStatuses } from "~/features/admin/money-filters";
-import { listOrdersForAdmin } from "~/features/admin/orders.server";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { listOrdersForAdmin } from "~/features/orders/money.server";
+import { orderFilterSchema, orderStatuses } from "~/features/orders/money-filters";
 import { OrderList } from "~/features/orders/order-list";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";

@@ -1,13 +1,13 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import type { FormResult } from "~/features/admin/confirmed-form";
-import { moneyAction } from "~/features/admin/money-action.server";
-import { RefundForm } from "~/features/admin/money-forms";
-import { getPaymentForAdmin } from "~/features/admin/orders.server";
-import { PaymentSummary } from "~/features/admin/payment-summary";
 import { rowIdParam } from "~/features/admin/route-params";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { orderNumber } from "~/features/order-fulfilment/number";
+import { getPaymentForAdmin } from "~/features/orders/money.server";
+import { moneyAction } from "~/features/orders/money-action.server";
+import { RefundForm } from "~/features/orders/money-forms";
+import { PaymentSummary } from "~/features/payments/payment-summary";
 import { useTranslation } from "~/i18n/react";
 import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert, FormNotice } from "~/ui/form";

@@ -1,9 +1,9 @@
 import "~/i18n/full-catalogue";
 import { FilterForm, FilterSelect, FilterText, nextPagePath } from "~/features/admin/filters";
-import { paymentFilterSchema, paymentKinds, paymentStatuses } from "~/features/admin/money-filters";
-import { listPaymentsForAdmin } from "~/features/admin/orders.server";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { listPaymentsForAdmin } from "~/features/orders/money.server";
+import { paymentFilterSchema, paymentKinds, paymentStatuses } from "~/features/orders/money-filters";
 import { ItemName } from "~/features/payments/item-name";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";

@@ -1,7 +1,7 @@
-import { MARKDOWN_MAX_BYTES, markdownBytes } from "~/features/admin/editor/limits";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { renderMarkdown } from "~/features/content/markdown.server";
 import { readForm } from "~/lib/forms";
+import { MARKDOWN_MAX_BYTES, markdownBytes } from "~/lib/markdown-limits";
 import type { Route } from "./+types/preview";
 
 /**

@@ -1,14 +1,16 @@
 import "~/i18n/full-catalogue";
 import { data, redirect } from "react-router";
-import { ImageChoiceField } from "~/features/admin/artwork-fields";
 import { DeleteForm } from "~/features/admin/delete-form";
 import { DigestForm, type DigestFormResult, revalidateAfterConflict } from "~/features/admin/digest-form";
+import { rowIdParam } from "~/features/admin/route-params";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { ImageChoiceField } from "~/features/chapters/artwork-fields";
 import {
   createProduct,
   deleteProduct,
   getProductForEdit,
   saveProduct,
-} from "~/features/admin/product-editing.server";
+} from "~/features/shop/product-editing.server";
 import {
   PRODUCT_LIMITS,
   productCategoryChoices,
@@ -16,11 +18,9 @@ import {
   productFormValues,
   productSchema,
   variantChoices,
-} from "~/features/admin/product-form";
-import { rowIdParam } from "~/features/admin/route-params";
-import { artworkChoices } from "~/features/admin/uploads.server";
-import { requireAuthor } from "~/features/auth/guards.server";
+} from "~/features/shop/product-form";
 import { refreshContentRevision } from "~/features/site/revision.server";
+import { artworkChoices } from "~/features/uploads/author-uploads.server";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";

@@ -1,8 +1,8 @@
 import "~/i18n/full-catalogue";
-import { listProductsForAdmin } from "~/features/admin/product-editing.server";
 import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { Price } from "~/features/shop/product-card";
+import { listProductsForAdmin } from "~/features/shop/product-editing.server";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";

@@ -1,13 +1,13 @@
 import "~/i18n/full-catalogue";
 import { data, redirect } from "react-router";
-import { ConfirmedForm, type FormResult } from "~/features/admin/confirmed-form";
-import { READER_LIMITS, readerActionSchema } from "~/features/admin/reader-forms";
+import { READER_LIMITS, readerActionSchema } from "~/features/account/reader-forms";
 import {
   adjustCoins,
   getReaderForAdmin,
   grantMembershipDays,
   setSuspended,
-} from "~/features/admin/readers.server";
+} from "~/features/account/readers.server";
+import { ConfirmedForm, type FormResult } from "~/features/admin/confirmed-form";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";

@@ -1,8 +1,8 @@
 import "~/i18n/full-catalogue";
 import { z } from "zod";
+import { searchReaders } from "~/features/account/readers.server";
 import { FilterForm, FilterText, nextPagePath } from "~/features/admin/filters";
 import { readOnlyPage } from "~/features/admin/read-only.server";
-import { searchReaders } from "~/features/admin/readers.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { useTranslation } from "~/i18n/react";
 import { wholeNumber } from "~/lib/forms";

@@ -1,14 +1,14 @@
 import "~/i18n/full-catalogue";
 import { data, Form, redirect } from "react-router";
 import { z } from "zod";
+import { requireAuthor } from "~/features/auth/guards.server";
 import {
   getChapterForEdit,
   getRevision,
   listRevisions,
   saveChapter,
   textDiff,
-} from "~/features/admin/chapter-editing.server";
-import { requireAuthor } from "~/features/auth/guards.server";
+} from "~/features/content/chapter-editing.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
 import { parseForm, readForm, wholeNumber } from "~/lib/forms";

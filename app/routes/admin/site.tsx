@@ -1,9 +1,9 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { DigestForm, type DigestFormResult, revalidateAfterConflict } from "~/features/admin/digest-form";
-import { SITE_LIMITS, siteFields, siteSchema } from "~/features/admin/site-form";
-import { getSiteForEdit, saveSite } from "~/features/admin/site-settings.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { getSiteForEdit, saveSite } from "~/features/site/settings-editing.server";
+import { SITE_LIMITS, siteFields, siteSchema } from "~/features/site/site-form";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";

@@ -3,13 +3,13 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { ConfirmedForm, type FormResult } from "~/features/admin/confirmed-form";
 import { FilterForm, FilterSelect, nextPagePath } from "~/features/admin/filters";
-import { useReasonField } from "~/features/admin/money-forms";
-import { cancelSubscriptionSchema, MONEY_FORM_LIMITS } from "~/features/admin/order-forms";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { useReasonField } from "~/features/orders/money-forms";
+import { cancelSubscriptionSchema, MONEY_FORM_LIMITS } from "~/features/orders/order-forms";
 import {
   cancelSubscriptionForAuthor,
   listSubscriptionsForAdmin,
-} from "~/features/admin/subscriptions.server";
-import { requireAuthor } from "~/features/auth/guards.server";
+} from "~/features/subscriptions/admin.server";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm, wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";

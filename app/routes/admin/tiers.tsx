@@ -1,9 +1,9 @@
 import "~/i18n/full-catalogue";
 import { data, redirect } from "react-router";
 import { DigestForm, type DigestFormResult, revalidateAfterConflict } from "~/features/admin/digest-form";
-import { listTiersForEdit, saveTier } from "~/features/admin/fundraiser-editing.server";
-import { centsText, FUNDRAISER_LIMITS, isTierKey, tierSchema } from "~/features/admin/fundraiser-form";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { listTiersForEdit, saveTier } from "~/features/fundraiser/fundraiser-editing.server";
+import { centsText, FUNDRAISER_LIMITS, isTierKey, tierSchema } from "~/features/fundraiser/fundraiser-form";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
 import { echoedValue, parseForm, readForm } from "~/lib/forms";

@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data, Form, useNavigation } from "react-router";
-import { siteUploads, uploadForAuthor } from "~/features/admin/uploads.server";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { siteUploads, uploadForAuthor } from "~/features/uploads/author-uploads.server";
 import { useTranslation } from "~/i18n/react";
 import { readForm } from "~/lib/forms";
 import { getPreferences } from "~/lib/preferences.server";

@@ -1,20 +1,20 @@
 import "~/i18n/full-catalogue";
 import { data } from "react-router";
-import { ImageChoiceField } from "~/features/admin/artwork-fields";
 import type { EditorResult } from "~/features/admin/digest-form";
 import { revalidateAfterConflict } from "~/features/admin/digest-form";
 import { editorAction } from "~/features/admin/editor-action.server";
 import { rowIdParam } from "~/features/admin/route-params";
 import { KeyField, RowEditor } from "~/features/admin/row-editor";
-import { artworkChoices } from "~/features/admin/uploads.server";
+import { requireAuthor } from "~/features/auth/guards.server";
+import { ImageChoiceField } from "~/features/chapters/artwork-fields";
+import { artworkChoices } from "~/features/uploads/author-uploads.server";
 import {
   createWikiPage,
   deleteWikiPage,
   getWikiPageForEdit,
   saveWikiPage,
-} from "~/features/admin/wiki-editing.server";
-import { WIKI_LIMITS, wikiSchema, wikiSectionChoices } from "~/features/admin/wiki-form";
-import { requireAuthor } from "~/features/auth/guards.server";
+} from "~/features/wiki/wiki-editing.server";
+import { WIKI_LIMITS, wikiSchema, wikiSectionChoices } from "~/features/wiki/wiki-form";
 import { useTranslation } from "~/i18n/react";
 import { readForm } from "~/lib/forms";
 import { Field, SelectField, TextAreaField, useFormValidation } from "~/ui/form";

@@ -1,8 +1,8 @@
 import "~/i18n/full-catalogue";
 import { readOnlyPage } from "~/features/admin/read-only.server";
-import { listWikiPages } from "~/features/admin/wiki-editing.server";
-import { wikiSectionChoices } from "~/features/admin/wiki-form";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { listWikiPages } from "~/features/wiki/wiki-editing.server";
+import { wikiSectionChoices } from "~/features/wiki/wiki-form";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";

@@ -1,10 +1,10 @@
 import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/react";
+import { MARKDOWN_MAX_BYTES, markdownBytes } from "~/lib/markdown-limits";
 import { countWords, readingMinutes } from "~/lib/words";
 import { buttonClass } from "~/ui/button";
 import { useFormat } from "~/ui/use-format";
 import type { EditorCommand, EditorHandle } from "./codemirror";
-import { MARKDOWN_MAX_BYTES, markdownBytes } from "./limits";
 import { fetchPreview, PreviewQueue, type PreviewResult } from "./preview-queue";
 
 /** The editor's code, fetched once the component has mounted in a browser (never on a reader's page). */
