@@ -82,6 +82,9 @@ export const tableStreams: SchemaTables = {
   supportTiers: everything("support_tiers"),
   fundraiserGoals: everything("fundraiser_goals"),
   coinPacks: everything("coin_packs"),
+  polls: everything("polls"),
+  pollOptions: everything("poll_options"),
+  creditsPage: everything("credits_page"),
   supporters: {
     content: "everything",
     reader: "own records",
@@ -151,6 +154,7 @@ export const tableStreams: SchemaTables = {
   signInChallenges: ownRecords("sign_in_challenges"),
 
   // No stream.
+  pollVotes: { none: "read only by /polls, which differs per reader and is never kept" },
   auditLog: { none: "a log, read by the admin pages, which are never kept" },
   chapterRevisions: { none: "past texts, read only by the editor, never kept" },
   editorDrafts: { none: "the editor's drafts, never shown on a kept page" },
