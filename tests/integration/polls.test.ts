@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
@@ -15,6 +16,7 @@ import { readCredited } from "~/features/credits/queries.server";
 import { createPoll } from "~/features/polls/editing.server";
 import { listPolls } from "~/features/polls/queries.server";
 import { castVote } from "~/features/polls/voting.server";
+import { loadChapterForReader } from "~/features/reader/access.server";
 import { action as creditsAdminAction } from "~/routes/admin/credits";
 import { action as pollAction } from "~/routes/admin/poll";
 import { loader as creditsLoader } from "~/routes/credits";
@@ -35,11 +37,7 @@ const HOUR = 60 * 60 * 1000;
 
 /** An upload row as the media page would leave it (its files are not read here). */
 async function anUpload(): Promise<number> {
-  const hash = unique("")
-    .replace(/[^0-9a-f]/g, "")
-    .padEnd(32, "a")
-    .slice(0, 32);
-  const hex = [...hash].map((c) => (/[0-9a-f]/.test(c) ? c : "b")).join("");
+  const hex = randomBytes(16).toString("hex");
   const [row] = await db()
     .insert(uploads)
     .values({
@@ -289,6 +287,12 @@ describe.each(drivers)("the credits on %s", (driver) => {
 
   const choose = (userId: number, display: "username" | "name" | "anonymous" | "hidden", name = "") =>
     db().insert(supporters).values({ userId, display, name, tier: "first_human", supportedAt: new Date() });
+
+  it("is linked from each volume's last chapter (the demo's volume 1 ends at chapter 7, volume 2 at 10)", async () => {
+    const ends = async (number: number) =>
+      (await loadChapterForReader(number, undefined))?.endsVolume ?? false;
+    expect([await ends(6), await ends(7), await ends(8), await ends(10)]).toEqual([false, true, false, true]);
+  });
 
   it("names every First Human, present and past, as they chose on the wall: hidden not listed, anonymous as Anonymous", async () => {
     const named = await readerWithDays(180, "named");

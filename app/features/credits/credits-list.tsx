@@ -2,7 +2,7 @@ import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
 import type { CreditedName } from "./queries.server";
 
-/** The First Humans, as the closing credits of a film: names centred in columns, "Anonymous" as such. */
+/** The First Humans, as a film's closing credits: names centred, line after line, "Anonymous" as such. */
 export function CreditsList({ names }: { names: CreditedName[] }) {
   const { t } = useTranslation();
   if (names.length === 0)
@@ -16,14 +16,11 @@ export function CreditsList({ names }: { names: CreditedName[] }) {
     );
   return (
     <ul
-      className="columns-1 gap-8 text-center font-display text-lg sm:columns-2 lg:columns-3"
+      className="mx-auto flex max-w-3xl flex-wrap justify-center gap-x-10 gap-y-3 text-center font-display text-lg"
       data-testid="credits-names"
     >
       {names.map((entry) => (
-        <li
-          key={entry.id}
-          className={`break-inside-avoid py-1 break-words ${entry.name ? "" : "text-muted italic"}`}
-        >
+        <li key={entry.id} className={`max-w-full break-words ${entry.name ? "" : "text-muted italic"}`}>
           {entry.name ?? t("supporters.anonymous")}
         </li>
       ))}
