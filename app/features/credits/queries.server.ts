@@ -1,8 +1,7 @@
 import { and, asc, eq, isNull, ne, or, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { creditsPage, supporters, users } from "#db/schema";
-import { anyReaderGeneration } from "~/features/auth/session.server";
-import { shownName } from "~/features/fundraiser/queries.server";
+import { shownName, untilReaderEventOrMinute } from "~/features/fundraiser/queries.server";
 import { memoByRevision } from "~/features/site/revision.server";
 import { FIRST_HUMAN_DAYS, FIRST_HUMAN_SPEND_CENTS } from "./rule";
 
@@ -66,13 +65,7 @@ export async function readAcknowledgements(): Promise<string> {
  * the content changes (the wall choices, the acknowledgements), any reader's records change (a payment, a grant,
  * a subscription: the reader events) or the minute ends (a grant or a subscription starts on its own time).
  */
-export const creditsFigures = memoByRevision(
-  async () => {
-    const [names, acknowledgementsMd] = await Promise.all([readCredited(new Date()), readAcknowledgements()]);
-    return { names, acknowledgementsMd };
-  },
-  () => {
-    const generation = anyReaderGeneration();
-    return generation === undefined ? undefined : `${generation} ${Math.floor(Date.now() / 60_000)}`;
-  },
-);
+export const creditsFigures = memoByRevision(async () => {
+  const [names, acknowledgementsMd] = await Promise.all([readCredited(new Date()), readAcknowledgements()]);
+  return { names, acknowledgementsMd };
+}, untilReaderEventOrMinute);

@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { localMinuteField, requiredText } from "~/features/admin/form-fields";
 import { INT32_MAX } from "~/lib/parse";
+import { CONTROL_OR_BIDI, codePoints } from "~/lib/plain-text";
 import { optionFields, POLL_LIMITS } from "./limits";
-
-// Control characters and bidi overrides: a question and a label are one line of plain text.
-const CONTROL = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
-const codePoints = (value: string) => [...value].length;
 
 const line = (max: number, error: string) =>
   z
@@ -13,7 +10,7 @@ const line = (max: number, error: string) =>
     .max(max * 4, { error })
     .trim()
     .refine((value) => codePoints(value) <= max, { error })
-    .refine((value) => !CONTROL.test(value), { error: "admin.polls.errors.plainText" });
+    .refine((value) => !CONTROL_OR_BIDI.test(value), { error: "admin.polls.errors.plainText" });
 
 /** An upload's id as the option's select sends it: empty (no image yet) or a positive int4. */
 const uploadChoice = z
@@ -39,7 +36,7 @@ export type PollOptionInput = { label: string; uploadId: number };
 export const pollSchema = z
   .object({
     question: requiredText(POLL_LIMITS.question * 4, "admin.polls.errors.question").refine(
-      (value) => codePoints(value) <= POLL_LIMITS.question && !CONTROL.test(value),
+      (value) => codePoints(value) <= POLL_LIMITS.question && !CONTROL_OR_BIDI.test(value),
       { error: "admin.polls.errors.question" },
     ),
     opensLocal: localMinuteField("admin.polls.errors.opens"),
