@@ -14,6 +14,7 @@ import { GoalProgress, SupporterList } from "~/features/fundraiser/progress";
 import { fundraiserFigures, type GoalFigures, listSupportTiers } from "~/features/fundraiser/queries.server";
 import { joinSchema, toSupporterChoice } from "~/features/fundraiser/wall-choice";
 import { WallChoiceFields } from "~/features/fundraiser/wall-choice-fields";
+import { perkPath } from "~/features/membership/perks";
 import { type MembershipTier, tierRank } from "~/features/membership/tiers";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import { latestSubscription, subscriptionView } from "~/features/subscriptions/queries.server";
@@ -367,6 +368,16 @@ export default function Fundraiser({ loaderData, actionData }: Route.ComponentPr
             );
           })}
         </ul>
+        <p className="mt-4 text-center text-muted" data-testid="perk-places">
+          {t("fundraiser.perkPlaces")}{" "}
+          <Link to={perkPath.art_votes} className={manageLink}>
+            {t("polls.heading")}
+          </Link>{" "}
+          ·{" "}
+          <Link to={perkPath.credits} className={manageLink}>
+            {t("credits.heading")}
+          </Link>
+        </p>
       </section>
 
       <section
