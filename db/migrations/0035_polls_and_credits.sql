@@ -51,3 +51,5 @@ CREATE TRIGGER "polls_content_revision" AFTER INSERT OR UPDATE OR DELETE OR TRUN
 CREATE TRIGGER "poll_options_content_revision" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "poll_options" FOR EACH STATEMENT EXECUTE FUNCTION "bump_content_revision"();
 --> statement-breakpoint
 CREATE TRIGGER "credits_page_content_revision" AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "credits_page" FOR EACH STATEMENT EXECUTE FUNCTION "bump_content_revision"();
+--> statement-breakpoint
+CREATE TRIGGER "poll_votes_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "poll_votes" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();

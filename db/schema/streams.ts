@@ -152,9 +152,9 @@ export const tableStreams: SchemaTables = {
   recoveryCodes: ownRecords("recovery_codes"),
   secondFactors: ownRecords("second_factors"),
   signInChallenges: ownRecords("sign_in_challenges"),
+  pollVotes: ownRecords("poll_votes"),
 
   // No stream.
-  pollVotes: { none: "read only by /polls, which differs per reader and is never kept" },
   auditLog: { none: "a log, read by the admin pages, which are never kept" },
   chapterRevisions: { none: "past texts, read only by the editor, never kept" },
   editorDrafts: { none: "the editor's drafts, never shown on a kept page" },
