@@ -20,6 +20,7 @@ const WARM_UP = 1000;
 /** Each page a signed-in reader has rendered, by the run name its figures are kept under. */
 export const READER_PAGES = {
   fundraiserReadersBr: "/fundraiser",
+  pollsReadersBr: "/polls",
   shopReadersBr: "/shop",
   productReadersBr: "/shop/product/1",
   coinsReadersBr: "/coins",

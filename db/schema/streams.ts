@@ -82,6 +82,9 @@ export const tableStreams: SchemaTables = {
   supportTiers: everything("support_tiers"),
   fundraiserGoals: everything("fundraiser_goals"),
   coinPacks: everything("coin_packs"),
+  polls: everything("polls"),
+  pollOptions: everything("poll_options"),
+  creditsPage: everything("credits_page"),
   supporters: {
     content: "everything",
     reader: "own records",
@@ -149,6 +152,7 @@ export const tableStreams: SchemaTables = {
   recoveryCodes: ownRecords("recovery_codes"),
   secondFactors: ownRecords("second_factors"),
   signInChallenges: ownRecords("sign_in_challenges"),
+  pollVotes: ownRecords("poll_votes"),
 
   // No stream.
   auditLog: { none: "a log, read by the admin pages, which are never kept" },

@@ -75,6 +75,8 @@ const pages: Record<string, Sample[] | "resource"> = {
   fundraiser: [{ path: "/fundraiser", status: 200, translated: true }],
   "fundraiser/supporters": [{ path: "/fundraiser/supporters?page=2", status: 200, translated: true }],
   // The payer's own support payment only: any other id is 404.
+  polls: [{ path: "/polls", status: 200, translated: true }],
+  credits: [{ path: "/credits", status: 200, translated: true }],
   "fundraiser/thanks": [
     { path: "/fundraiser/thanks?payment=999999", status: 404, translated: true, signedIn: true },
   ],
@@ -167,6 +169,10 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/goals": [{ path: "/admin/goals", status: 404, translated: true }],
   "admin/goals/new": [{ path: "/admin/goals/new", status: 404, translated: true, signedIn: true }],
   "admin/goals/:id": [{ path: "/admin/goals/1", status: 404, translated: true, signedIn: true }],
+  "admin/polls": [{ path: "/admin/polls", status: 404, translated: true, signedIn: true }],
+  "admin/polls/new": [{ path: "/admin/polls/new", status: 404, translated: true }],
+  "admin/polls/:id": [{ path: "/admin/polls/1", status: 404, translated: true, signedIn: true }],
+  "admin/credits": [{ path: "/admin/credits", status: 404, translated: true, signedIn: true }],
   "admin/chapters/new": [{ path: "/admin/chapters/new", status: 404, translated: true }],
   "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],
   "admin/chapters/:id/revisions": [{ path: "/admin/chapters/1/revisions", status: 404, translated: true }],

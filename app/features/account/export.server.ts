@@ -24,6 +24,8 @@ import {
   passwordResetTokens,
   paymentEvents,
   payments,
+  pollOptions,
+  pollVotes,
   readingDays,
   readingProgress,
   readingSettings,
@@ -135,6 +137,8 @@ export const exportedTables = [
   { table: comments, section: "comments", withheld: { userId: ownerColumn } },
   { table: commentHearts, section: "commentHearts", withheld: { userId: ownerColumn } },
   { table: commentReports, section: "commentReports", withheld: { userId: ownerColumn } },
+  // The reader's votes on art: which option of which poll, and when.
+  { table: pollVotes, section: "pollVotes", withheld: { userId: ownerColumn } },
   {
     table: commentBans,
     section: "commentingBarred",
@@ -160,6 +164,10 @@ export const exportedTables = [
 
 /** Tables that reference an account but are deliberately not exported, with why. */
 export const notExported: readonly { table: PgTable; reason: string }[] = [
+  {
+    table: pollOptions,
+    reason: "the polls' options are the site's content, the same for everyone; a vote names its option by id",
+  },
   {
     table: auditLog,
     reason:
@@ -263,6 +271,7 @@ export async function exportAccountData(userId: number) {
     recovery,
     waiting,
     enrolments,
+    votes,
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -327,6 +336,7 @@ export async function exportAccountData(userId: number) {
     rowsOf(recoveryCodes, eq(recoveryCodes.userId, userId), recoveryCodes.id),
     rowsOf(signInChallenges, eq(signInChallenges.userId, userId), signInChallenges.id),
     rowsOf(passkeyEnrolments, eq(passkeyEnrolments.userId, userId), passkeyEnrolments.expiresAt),
+    rowsOf(pollVotes, eq(pollVotes.userId, userId), pollVotes.votedAt),
   ]);
   return {
     ...exportFormat,
@@ -361,5 +371,6 @@ export async function exportAccountData(userId: number) {
     recoveryCodes: recovery,
     signInsWaitingForSecondStep: waiting,
     passkeyEnrolmentsInProgress: enrolments,
+    pollVotes: votes,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

@@ -25,7 +25,7 @@ export function ItemPage({
   after,
 }: {
   /** The catalogue's object of the kind's texts: `new`, `edit`, `create`, `save`, `deleteConfirm`, `delete`. */
-  texts: "admin.wiki" | "admin.goals";
+  texts: "admin.wiki" | "admin.goals" | "admin.polls";
   /** The item as saved (its title), absent on the "new" page. */
   item?: { title: string };
   /** Where the site shows the item, if it does yet. */

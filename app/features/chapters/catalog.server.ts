@@ -111,6 +111,18 @@ export function neighbours(catalog: ChapterCatalog, number: number) {
   return { previous: catalog.published[index - 1]?.number, next: catalog.published[index + 1]?.number };
 }
 
+/**
+ * Whether the chapter is its volume's last (no later chapter in the same volume, released or not): its page
+ * ends with the credits' link.
+ */
+export function endsVolume(catalog: ChapterCatalog, number: number): boolean {
+  const volume = catalog.byNumber.get(number)?.volume.number;
+  if (volume === undefined) return false;
+  for (const chapter of catalog.byNumber.values())
+    if (chapter.volume.number === volume && chapter.number > number) return false;
+  return true;
+}
+
 /** The first chapter release after `time` (ms), if any: pages rendered before it may show it locked. */
 export async function nextReleaseAfter(time: number): Promise<number | undefined> {
   const { releases } = await getChapterCatalog();

@@ -186,22 +186,25 @@ export function shownName(row: { display: string; name: string; username: string
 export const RECENT_SUPPORTERS = 12;
 
 /**
+ * A figure read from all readers' records, kept (with `memoByRevision`) until any reader's records change (the
+ * reader events, ADR 53) or the minute ends: /fundraiser's and /credits' figures.
+ */
+export function untilReaderEventOrMinute(): string | undefined {
+  const generation = anyReaderGeneration();
+  return generation === undefined ? undefined : `${generation} ${Math.floor(Date.now() / 60_000)}`;
+}
+
+/**
  * What every reader's /fundraiser shows alike (the goals with the money raised, the newest supporters and
  * their count), read once for all of them (ADR 71): kept until the content changes, any reader's records change
  * (a payment, a supporter: the reader events, ADR 53) or the minute ends (a goal's period may have), as the
  * visitors' kept page is. A signed-in reader's render reads only their own subscription.
  */
-export const fundraiserFigures = memoByRevision(
-  async () => {
-    const [goals, recent, supporterCount] = await Promise.all([
-      getGoals(),
-      listSupporters({ limit: RECENT_SUPPORTERS }),
-      countSupporters(),
-    ]);
-    return { goals, recent, supporterCount };
-  },
-  () => {
-    const generation = anyReaderGeneration();
-    return generation === undefined ? undefined : `${generation} ${Math.floor(Date.now() / 60_000)}`;
-  },
-);
+export const fundraiserFigures = memoByRevision(async () => {
+  const [goals, recent, supporterCount] = await Promise.all([
+    getGoals(),
+    listSupporters({ limit: RECENT_SUPPORTERS }),
+    countSupporters(),
+  ]);
+  return { goals, recent, supporterCount };
+}, untilReaderEventOrMinute);

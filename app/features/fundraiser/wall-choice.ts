@@ -1,15 +1,12 @@
 import { z } from "zod";
 import type { SupporterDisplay, TierKey } from "#db/schema";
+import { CONTROL_OR_BIDI, codePoints } from "~/lib/plain-text";
 import { DISPLAY_NAME_MAX, displays, MESSAGE_MAX, supporterEmoji } from "./wall-choice-options";
 
 /**
  * How a supporter appears on the wall, chosen at checkout (join and gift forms) and later from the account:
  * one schema for the three forms, in the browser and in the actions (docs/product-rules.md "Fundraiser").
  */
-/** Code points, as PostgreSQL's char_length counts them (the column's check). */
-const codePoints = (value: string) => [...value].length;
-// Control characters (line breaks included: the message is one line of plain text) and bidi overrides.
-const CONTROL = /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u;
 
 export const wallChoiceFields = {
   display: z.enum(displays, { error: "supporters.errors.display" }).default("username"),
@@ -18,7 +15,7 @@ export const wallChoiceFields = {
     .max(1000, { error: "supporters.errors.nameLength" })
     .trim()
     .refine((value) => codePoints(value) <= DISPLAY_NAME_MAX, { error: "supporters.errors.nameLength" })
-    .refine((value) => !CONTROL.test(value), { error: "supporters.errors.plainText" })
+    .refine((value) => !CONTROL_OR_BIDI.test(value), { error: "supporters.errors.plainText" })
     .default(""),
   emoji: z.enum(["", ...supporterEmoji], { error: "supporters.errors.emoji" }).default(""),
   message: z
@@ -26,7 +23,7 @@ export const wallChoiceFields = {
     .max(2000, { error: "supporters.errors.messageLength" })
     .trim()
     .refine((value) => codePoints(value) <= MESSAGE_MAX, { error: "supporters.errors.messageLength" })
-    .refine((value) => !CONTROL.test(value), { error: "supporters.errors.plainText" })
+    .refine((value) => !CONTROL_OR_BIDI.test(value), { error: "supporters.errors.plainText" })
     .default(""),
 };
 

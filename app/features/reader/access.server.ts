@@ -6,6 +6,7 @@ import { chapterStatus, readAhead, readAheadNumbers } from "~/features/chapters/
 import {
   type ChapterCatalog,
   type ChapterFacts,
+  endsVolume,
   getChapterCatalog,
   neighbours,
 } from "~/features/chapters/catalog.server";
@@ -201,7 +202,8 @@ export async function loadChapterForReader(
   if (!chapter) return undefined;
   const preview = user?.role === "author" ? previewAs : undefined;
   const lock = preview ? await lockFor(chapter, preview, now) : await chapterLock(chapter, user, now);
-  const { previous, next } = neighbours(await getChapterCatalog(), number);
+  const catalog = await getChapterCatalog();
+  const { previous, next } = neighbours(catalog, number);
   // Addressed by its number: the database id stays on the server (the page's route data is budgeted by byte).
   return {
     number: chapter.number,
@@ -213,6 +215,8 @@ export async function loadChapterForReader(
     next,
     // Absent rather than undefined: the route data carries every key it is given (app/lib/router-internals.ts).
     ...(lock ? { lock } : {}),
+    // The volume's last chapter ends with the credits' link.
+    ...(endsVolume(catalog, chapter.number) ? { endsVolume: true as const } : {}),
     // A preview names the chapter's editor, for its banner's way back (its id: the author's page only).
     ...(preview ? { preview: { as: preview, editor: `/admin/chapters/${chapter.id}` } } : {}),
     artwork: lock ? [] : chapter.artwork,

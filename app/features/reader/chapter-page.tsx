@@ -275,6 +275,14 @@ export function ChapterPage({
             ) : null}
           </>
         )}
+        {chapter.endsVolume && !chapter.lock ? (
+          <p className="mt-10 text-center font-display text-lg" data-testid="volume-credits">
+            {t("reader.volumeEnd", { number: chapter.volume.number })}{" "}
+            <Link to="/credits" className="text-primary underline underline-offset-2">
+              {t("reader.credits")}
+            </Link>
+          </p>
+        ) : null}
         <nav aria-label={t("reader.navigation")} className="reader-pager">
           {chapter.previous ? (
             <ChapterLink number={chapter.previous} className={buttonClass("outline")}>

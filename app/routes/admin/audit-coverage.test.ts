@@ -18,6 +18,8 @@ const writes: Record<string, string[] | { none: string }> = {
   "wiki-page.tsx": ["wiki.create", "wiki.update", "wiki.delete"],
   "comments.tsx": ["comment.*", "reader.commentBan", "reader.commentUnban"],
   "goal.tsx": ["goal.create", "goal.update", "goal.delete"],
+  "poll.tsx": ["poll.create", "poll.update", "poll.delete"],
+  "credits.tsx": ["credits.update"],
   "tiers.tsx": ["tier.update"],
   "legal.tsx": ["legal.update"],
   "site.tsx": ["site.update"],

@@ -39,6 +39,8 @@ const sections = [
   { to: "/admin/coins", key: "coins", end: false },
   { to: "/admin/tiers", key: "tiers", end: false },
   { to: "/admin/goals", key: "goals", end: false },
+  { to: "/admin/polls", key: "polls", end: false },
+  { to: "/admin/credits", key: "credits", end: false },
   { to: "/admin/products", key: "products", end: false },
   { to: "/admin/site", key: "site", end: false },
   // Current on either legal page, not only the one it opens.
