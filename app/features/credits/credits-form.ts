@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { markdownText } from "~/features/admin/form-fields";
+import { markdownText } from "~/lib/form-fields";
 
 /** The acknowledgements' limit, in bytes of UTF-8 (the column's check says the same). */
 export const ACKNOWLEDGEMENTS_MAX_BYTES = 20_000;

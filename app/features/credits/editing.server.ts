@@ -1,6 +1,6 @@
 import { db } from "#db/client.server";
 import { creditsPage } from "#db/schema";
-import { type Actor, recordAudit } from "~/features/admin/audit.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { readAcknowledgements } from "./queries.server";
 
 /**

@@ -1,7 +1,7 @@
 import { asc, count, desc, eq, inArray } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { pollOptions, polls, pollVotes, uploads } from "#db/schema";
-import { type Actor, recordAudit } from "~/features/admin/audit.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { pictureOf } from "~/features/uploads/picture";
 import { listUploads } from "~/features/uploads/store.server";
 import type { PollOptionInput } from "./poll-form";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { localMinuteField, requiredText } from "~/features/admin/form-fields";
+import { localMinuteField, requiredText } from "~/lib/form-fields";
 import { INT32_MAX } from "~/lib/parse";
 import { CONTROL_OR_BIDI, codePoints } from "~/lib/plain-text";
 import { optionFields, POLL_LIMITS } from "./limits";
