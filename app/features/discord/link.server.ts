@@ -1,12 +1,13 @@
-import { CodeChallengeMethod, generateCodeVerifier, OAuth2Client } from "arctic";
-import { and, eq, lt, sql } from "drizzle-orm";
+import { CodeChallengeMethod, OAuth2Client } from "arctic";
+import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { discordLinks, oauthRequests } from "#db/schema";
+import { storeRequest } from "~/features/auth/oauth.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
-import { hashToken, randomToken } from "~/lib/tokens.server";
+import { hashToken } from "~/lib/tokens.server";
 import { currentUser, joinGuild, setRole } from "./api.server";
 import { type DiscordConfig, discordConfig } from "./config.server";
 import type { LinkOutcome } from "./outcomes";
@@ -21,7 +22,6 @@ import { applyClaimed, type ClaimedLink, claimLink, LEASE_MS, releaseLink } from
 
 /** The provider name of a link in flight in oauth_requests (sign-in's are "discord" and "google"). */
 export const LINK_PROVIDER = "discord-role";
-const REQUEST_VALID_MS = 10 * 60 * 1000;
 const SCOPES = ["identify", "guilds.join"];
 
 export const callbackPath = "/settings/discord/callback";
@@ -31,19 +31,11 @@ const oauthClient = (config: DiscordConfig) =>
 
 /** Stores the single-use request (state hashed, PKCE verifier, who links) and returns the authorize URL. */
 export async function startLink(config: DiscordConfig, userId: number): Promise<string> {
-  const state = randomToken();
-  const verifier = generateCodeVerifier();
-  await db().delete(oauthRequests).where(lt(oauthRequests.expiresAt, sql`now()`));
-  await db()
-    .insert(oauthRequests)
-    .values({
-      stateHash: hashToken(state),
-      provider: LINK_PROVIDER,
-      codeVerifier: verifier,
-      redirectTo: "/settings#discord",
-      linkUserId: userId,
-      expiresAt: new Date(Date.now() + REQUEST_VALID_MS),
-    });
+  const { state, verifier } = await storeRequest({
+    provider: LINK_PROVIDER,
+    redirectTo: "/settings#discord",
+    linkUserId: userId,
+  });
   return oauthClient(config)
     .createAuthorizationURLWithPKCE(config.authorizeUrl, state, CodeChallengeMethod.S256, verifier, SCOPES)
     .toString();
