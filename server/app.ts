@@ -184,8 +184,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   startOrderExpiry();
   // Chapter e-mails: openings queued once, a throttled batch sent every 15 s (ADR 45).
   await startReleaseMails();
-  // Discord roles follow the tiers: drift (a lapse nobody saw) set right every minute (ADR 84).
-  startDiscordRoles();
+  // Discord roles follow the tiers: a tier change within seconds, a lapse nobody saw every minute (ADR 84).
+  await startDiscordRoles();
   const pages = vite
     ? undefined
     : new PageCache({

@@ -4,6 +4,7 @@ import type { DatabaseHandle } from "#db/client.server";
 import { discordLinks, membershipGrants } from "#db/schema";
 import { MAX_ATTEMPTS, setDiscordWait } from "~/features/discord/api.server";
 import { discordConfig } from "~/features/discord/config.server";
+import { latestEvent, syncChangedReaders } from "~/features/discord/follow.server";
 import { completeLink, startLink, unlink } from "~/features/discord/link.server";
 import { getDiscordSection } from "~/features/discord/queries.server";
 import { reconcileRoles, syncReader, VERIFY_MS } from "~/features/discord/sync.server";
@@ -101,6 +102,23 @@ describe.each(drivers)("the Discord role on %s", (driver) => {
     await reconcileRoles({ now: days(125), limit: 1000 });
     expect(rolesOf(user.id)).toEqual([]);
     expect((await linkOf(reader.id))?.appliedRoleId).toBeNull();
+  });
+
+  it("syncs a linked reader at once when a write changes their tier (the reader event), not others", async () => {
+    const reader = await createReader({ prefix: "evented" });
+    const bystander = await createReader({ prefix: "bystander" });
+    const { user } = await link(reader);
+    const position = await latestEvent();
+    await grantMembership(reader.id, 30);
+    await grantMembership(bystander.id, 30);
+    const before = discord.guildCalls().length;
+    const next = await syncChangedReaders(position);
+    expect(next).toBeGreaterThan(position);
+    expect(rolesOf(user.id)).toEqual([discord.roles.observer]);
+    expect(discord.guildCalls().slice(before)).toEqual([
+      `PUT /guilds/${discord.guildId}/members/${user.id}/roles/${discord.roles.observer}`,
+    ]);
+    expect(await syncChangedReaders(next)).toBe(next);
   });
 
   it("fixes drift: a tier revoked behind the site's back, and a role someone took away by hand", async () => {
