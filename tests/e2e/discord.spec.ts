@@ -17,6 +17,8 @@ let discord: FakeDiscord | undefined;
 let origin = "";
 let dataDir = "";
 
+// The origin is known once beforeAll has a port; Playwright reads a fixture's needs from its destructuring.
+// biome-ignore lint/correctness/noEmptyPattern: Playwright requires the object pattern, even empty
 test.use({ baseURL: async ({}, use) => use(origin) });
 
 test.beforeAll(async () => {

@@ -238,7 +238,7 @@ async function* usernameCandidates(base: string): AsyncGenerator<string> {
  * arctic's token request takes no abort signal: past the timeout the sign-in fails at once, and the request
  * itself is left to end (or to Node's own socket timeout) without holding the reader's response.
  */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);

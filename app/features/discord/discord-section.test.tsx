@@ -18,7 +18,8 @@ function render(data: DiscordSectionData, outcome?: LinkOutcome) {
   );
 }
 
-const invite = { label: "Join the Discord community", url: "https://discord.gg/example" };
+// The label is the site settings' (content/site.md), in the author's language: any text does.
+const invite = { label: en.discord.title, url: "https://discord.gg/example" };
 
 describe("the Discord section", () => {
   it("shows only the community invite when the perk is not configured", () => {

@@ -2,7 +2,7 @@ import { CodeChallengeMethod, OAuth2Client } from "arctic";
 import { and, eq } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { discordLinks, oauthRequests } from "#db/schema";
-import { storeRequest } from "~/features/auth/oauth.server";
+import { storeRequest, withTimeout } from "~/features/auth/oauth.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { violatedUniqueConstraint } from "~/lib/db-errors";
 import { getEnv } from "~/lib/env.server";
@@ -23,6 +23,8 @@ import { applyClaimed, type ClaimedLink, claimLink, LEASE_MS, releaseLink } from
 /** The provider name of a link in flight in oauth_requests (sign-in's are "discord" and "google"). */
 export const LINK_PROVIDER = "discord-role";
 const SCOPES = ["identify", "guilds.join"];
+
+const EXCHANGE_TIMEOUT_MS = 10_000;
 
 export const callbackPath = "/settings/discord/callback";
 
@@ -53,7 +55,11 @@ async function takeRequest(userId: number, state: string) {
 }
 
 async function exchangeCode(config: DiscordConfig, code: string, verifier: string) {
-  const tokens = await oauthClient(config).validateAuthorizationCode(config.tokenUrl, code, verifier);
+  // arctic's request takes no abort signal: past the timeout the link fails at once (as sign-in's does).
+  const tokens = await withTimeout(
+    oauthClient(config).validateAuthorizationCode(config.tokenUrl, code, verifier),
+    EXCHANGE_TIMEOUT_MS,
+  );
   const accessToken = tokens.accessToken();
   if (!accessToken || tokens.tokenType().toLowerCase() !== "bearer") throw new Error("no bearer token");
   return accessToken;
