@@ -12,6 +12,7 @@ import {
   commentHearts,
   commentReports,
   comments,
+  discordLinks,
   editorDrafts,
   feedTokens,
   knownDevices,
@@ -66,6 +67,7 @@ export const exportedTables = [
     withheld: { userId: ownerColumn, tokenHash: "a secret: it identifies the session cookie" },
   },
   { table: oauthIdentities, section: "linkedAccounts", withheld: { userId: ownerColumn } },
+  { table: discordLinks, section: "discordLink", withheld: { userId: ownerColumn } },
   {
     table: oauthRequests,
     section: "socialSignInsInProgress",
@@ -263,6 +265,7 @@ export async function exportAccountData(userId: number) {
     recovery,
     waiting,
     enrolments,
+    [discord],
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -327,6 +330,7 @@ export async function exportAccountData(userId: number) {
     rowsOf(recoveryCodes, eq(recoveryCodes.userId, userId), recoveryCodes.id),
     rowsOf(signInChallenges, eq(signInChallenges.userId, userId), signInChallenges.id),
     rowsOf(passkeyEnrolments, eq(passkeyEnrolments.userId, userId), passkeyEnrolments.expiresAt),
+    rowsOf(discordLinks, eq(discordLinks.userId, userId), discordLinks.userId),
   ]);
   return {
     ...exportFormat,
@@ -361,5 +365,6 @@ export async function exportAccountData(userId: number) {
     recoveryCodes: recovery,
     signInsWaitingForSecondStep: waiting,
     passkeyEnrolmentsInProgress: enrolments,
+    discordLink: discord ?? null,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }
