@@ -1,5 +1,6 @@
 import type { RouteConfig } from "@react-router/dev/routes";
 import { COMMENT_LIMITS, commentOrders } from "./features/comments/rules";
+import { linkOutcomes } from "./features/discord/outcomes";
 import { WALL_MAX_PAGE } from "./features/fundraiser/wall-page";
 import { wallTiers } from "./features/fundraiser/wall-tiers";
 import { shopFilters } from "./features/shop/catalog";
@@ -103,7 +104,13 @@ export const siteRoutes = routeTable([
   route("account/data", "routes/account/data.ts", personal),
   route("account/supporter", "routes/account/supporter.tsx", personal),
   route("account/subscription", "routes/account/subscription.tsx", personal),
-  route("settings", "routes/settings.tsx", ownPage),
+  route("settings", "routes/settings.tsx", { ...ownPage, query: { discord: linkOutcomes } }),
+  // The Discord role perk (ADR 84): link or unlink, and Discord's redirect back.
+  route("settings/discord", "routes/settings-discord.ts", personal),
+  route("settings/discord/callback", "routes/settings-discord-callback.ts", {
+    ...personal,
+    secrets: ["code", "state"],
+  }),
   // Rendered for its reader each time: not one of ADR 53's own pages.
   route("settings/security", "routes/settings-security.tsx", personal),
   route("settings/security/passkey", "routes/settings-passkey.ts", personal),

@@ -12,6 +12,7 @@ import { RETRY_AFTER_SECONDS } from "#db/unavailable";
 import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
+import { startDiscordRoles, stopDiscordRoles } from "~/features/discord/worker.server";
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { isOneReader, pageRevisionOf, sharedViewerOf } from "~/features/page-cache/viewer.server";
@@ -183,6 +184,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   startOrderExpiry();
   // Chapter e-mails: openings queued once, a throttled batch sent every 15 s (ADR 45).
   await startReleaseMails();
+  // Discord roles follow the tiers: a tier change within seconds, a lapse nobody saw every minute (ADR 84).
+  await startDiscordRoles();
   const pages = vite
     ? undefined
     : new PageCache({
@@ -282,6 +285,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     stopFollowingFreshness();
     stopOrderExpiry();
     await stopReleaseMails();
+    await stopDiscordRoles();
     await settleAfterResponse(DRAIN_MS);
     // Progress writes still queued or being written (their readers may have gone): written before closing.
     await settleProgressWrites();

@@ -1,4 +1,5 @@
 import type { RequestHandler } from "express";
+import { getEnv } from "~/lib/env.server";
 
 export type HeaderOptions = { production: boolean; https: boolean };
 
@@ -7,7 +8,7 @@ export type HeaderOptions = { production: boolean; https: boolean };
  * `inlineScripts`: a per-request `'nonce-…'` for pages rendered per request, or the `'sha256-…'` hashes of a
  * cached page's inline scripts (a nonce repeated to every reader of a cached page would be no nonce).
  */
-export function contentSecurityPolicy(inlineScripts: string): string {
+export function contentSecurityPolicy(inlineScripts: string, formTargets = oauthFormTargets()): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${inlineScripts}`,
@@ -18,8 +19,26 @@ export function contentSecurityPolicy(inlineScripts: string): string {
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
-    "form-action 'self'",
+    `form-action 'self'${formTargets}`,
   ].join("; ");
+}
+
+let formTargets: string | undefined;
+
+/**
+ * The OAuth providers' authorize pages, when configured: a form posted to our own /auth/:provider or
+ * /settings/discord is answered with a redirect there, and a browser holds `form-action` to the redirect too.
+ */
+export function oauthFormTargets(): string {
+  if (formTargets !== undefined) return formTargets;
+  const env = getEnv();
+  const urls = [
+    env.DISCORD_CLIENT_ID && env.DISCORD_CLIENT_SECRET ? env.DISCORD_AUTHORIZE_URL : undefined,
+    env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET ? env.GOOGLE_AUTHORIZE_URL : undefined,
+  ];
+  const origins = new Set(urls.flatMap((url) => (url ? [new URL(url).origin] : [])));
+  formTargets = [...origins].map((origin) => ` ${origin}`).join("");
+  return formTargets;
 }
 
 /** The headers every response carries, whatever made it. */

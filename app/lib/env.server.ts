@@ -32,6 +32,9 @@ const trueOrFalse = z
   .enum(["true", "false", "1", "0"], "must be true or false")
   .transform((value) => value === "true" || value === "1");
 
+/** A Discord snowflake: a guild's, a role's or a user's id. */
+const discordId = z.string().regex(/^\d{1,20}$/, "must be a Discord id (digits only)");
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -55,6 +58,17 @@ const schema = z
     DISCORD_AUTHORIZE_URL: z.url().default("https://discord.com/oauth2/authorize"),
     DISCORD_TOKEN_URL: z.url().default("https://discord.com/api/oauth2/token"),
     DISCORD_USERINFO_URL: z.url().default("https://discord.com/api/users/@me"),
+    /**
+     * The Discord role perk (ADR 84): the bot's token and the guild it manages; one role per tier (a tier
+     * without one gets none). Without the token and the guild, nothing about Discord shows but the invite.
+     */
+    DISCORD_BOT_TOKEN: z.string().min(20, "must be a Discord bot token").max(200).optional(),
+    DISCORD_GUILD_ID: discordId.optional(),
+    DISCORD_ROLE_OBSERVER: discordId.optional(),
+    DISCORD_ROLE_ANALYST: discordId.optional(),
+    DISCORD_ROLE_FIRST_HUMAN: discordId.optional(),
+    /** Discord's REST API (tests point it at a stand-in). */
+    DISCORD_API_URL: z.url({ protocol: /^https?$/ }).default("https://discord.com/api/v10"),
     GOOGLE_CLIENT_ID: z.string().optional(),
     GOOGLE_CLIENT_SECRET: z.string().optional(),
     GOOGLE_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),

@@ -20,6 +20,9 @@ import {
   parseForm,
 } from "~/features/auth/schemas";
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
+import { DiscordSection } from "~/features/discord/discord-section";
+import { outcomeFrom } from "~/features/discord/outcomes";
+import { getDiscordSection } from "~/features/discord/queries.server";
 import {
   createFeedToken,
   hasFeedToken,
@@ -64,12 +67,13 @@ export const headers = keptForItsReader;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [choices, sessions, linked, feed, factors] = await Promise.all([
+  const [choices, sessions, linked, feed, factors, discord] = await Promise.all([
     getAccountChoices(user.id),
     listSessions(user.id, user.sessionId),
     getLinkedIdentities(user.id),
     hasFeedToken(user.id),
     listFactors(user.id),
+    getDiscordSection(user.id),
   ]);
   const preferences = getPreferences(request);
   return {
@@ -90,6 +94,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     linked,
     providers: listConfiguredProviders(),
     feed,
+    discord: { ...discord, outcome: outcomeFrom(new URL(request.url).searchParams.get("discord")) },
   };
 }
 
@@ -196,6 +201,7 @@ const sections = [
   "sessions",
   "security",
   "linked",
+  "discord",
   "email",
 ] as const;
 
@@ -204,6 +210,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const navigation = useNavigation();
   const { user, timeZone } = loaderData;
   const result = actionData as ActionResult | undefined;
+  const showDiscord = Boolean(loaderData.discord.perk || loaderData.discord.invite);
   return (
     <div
       className="mx-auto flex max-w-3xl flex-col gap-6 px-4 py-10 sm:px-6"
@@ -216,7 +223,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
           {t("settings.backToAccount")}
         </Link>
         {sections.map((id) =>
-          id === "linked" && !loaderData.providers.length ? null : (
+          (id === "linked" && !loaderData.providers.length) || (id === "discord" && !showDiscord) ? null : (
             <a key={id} href={`#${id}`} className="text-primary underline underline-offset-2">
               {t(`settings.nav.${id}`)}
             </a>
@@ -257,6 +264,11 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       {loaderData.providers.length ? (
         <Panel id="linked" title={t("oauth.account.title")}>
           <LinkedAccounts actionData={result} linked={loaderData.linked} providers={loaderData.providers} />
+        </Panel>
+      ) : null}
+      {showDiscord ? (
+        <Panel id="discord" title={t("discord.title")}>
+          <DiscordSection data={loaderData.discord} outcome={loaderData.discord.outcome} />
         </Panel>
       ) : null}
       <Panel id="email" title={t("account.email.title")}>

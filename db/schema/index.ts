@@ -7,6 +7,7 @@ export * from "./admin";
 export * from "./coins";
 export * from "./comments";
 export * from "./content";
+export * from "./discord";
 export * from "./fundraiser";
 export * from "./notifications";
 export * from "./payments";

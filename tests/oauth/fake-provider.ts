@@ -76,9 +76,9 @@ export type FakeProvider = {
   close: () => Promise<void>;
 };
 
-const sha256 = (value: string) => crypto.createHash("sha256").update(value).digest("base64url");
+export const sha256 = (value: string) => crypto.createHash("sha256").update(value).digest("base64url");
 
-function readBody(request: http.IncomingMessage): Promise<string> {
+export function readBody(request: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let body = "";
     request.setEncoding("utf8");
@@ -90,7 +90,7 @@ function readBody(request: http.IncomingMessage): Promise<string> {
   });
 }
 
-function json(response: http.ServerResponse, status: number, value: unknown) {
+export function json(response: http.ServerResponse, status: number, value: unknown) {
   response.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
   response.end(JSON.stringify(value));
 }

@@ -12,6 +12,7 @@ import {
   commentHearts,
   commentReports,
   comments,
+  discordLinks,
   editorDrafts,
   feedTokens,
   knownDevices,
@@ -68,6 +69,7 @@ export const exportedTables = [
     withheld: { userId: ownerColumn, tokenHash: "a secret: it identifies the session cookie" },
   },
   { table: oauthIdentities, section: "linkedAccounts", withheld: { userId: ownerColumn } },
+  { table: discordLinks, section: "discordLink", withheld: { userId: ownerColumn } },
   {
     table: oauthRequests,
     section: "socialSignInsInProgress",
@@ -272,6 +274,7 @@ export async function exportAccountData(userId: number) {
     waiting,
     enrolments,
     votes,
+    [discord],
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -337,6 +340,7 @@ export async function exportAccountData(userId: number) {
     rowsOf(signInChallenges, eq(signInChallenges.userId, userId), signInChallenges.id),
     rowsOf(passkeyEnrolments, eq(passkeyEnrolments.userId, userId), passkeyEnrolments.expiresAt),
     rowsOf(pollVotes, eq(pollVotes.userId, userId), pollVotes.votedAt),
+    rowsOf(discordLinks, eq(discordLinks.userId, userId), discordLinks.userId),
   ]);
   return {
     ...exportFormat,
@@ -372,5 +376,6 @@ export async function exportAccountData(userId: number) {
     signInsWaitingForSecondStep: waiting,
     passkeyEnrolmentsInProgress: enrolments,
     pollVotes: votes,
+    discordLink: discord ?? null,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

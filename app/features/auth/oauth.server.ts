@@ -87,6 +87,30 @@ const oauthClient = (provider: OAuthProvider) =>
   new OAuth2Client(provider.clientId, provider.clientSecret, redirectUri(provider.id));
 
 /**
+ * Stores a single-use OAuth request (its state hashed, a fresh PKCE verifier) after clearing expired ones, and
+ * returns the state and verifier for the authorize URL. Also the Discord role link's (features/discord).
+ */
+export async function storeRequest(request: {
+  provider: string;
+  redirectTo: string;
+  linkUserId: number | null;
+}): Promise<{ state: string; verifier: string }> {
+  const state = randomToken();
+  // 32 random bytes: 43 base64url characters, inside RFC 7636's 43-128.
+  const verifier = generateCodeVerifier();
+  await db().delete(oauthRequests).where(lt(oauthRequests.expiresAt, sql`now()`));
+  await db()
+    .insert(oauthRequests)
+    .values({
+      stateHash: hashToken(state),
+      codeVerifier: verifier,
+      expiresAt: new Date(Date.now() + REQUEST_VALID_MS),
+      ...request,
+    });
+  return { state, verifier };
+}
+
+/**
  * Stores a single-use sign-in request (state hashed, PKCE verifier, where to go after, who links) and returns
  * the provider's authorize URL to send the browser to.
  */
@@ -96,20 +120,11 @@ export async function startAuthorization(
 ): Promise<string> {
   const provider = getProvider(providerId);
   if (!provider) throw new Error(`OAuth provider ${providerId} is not configured`);
-  const state = randomToken();
-  // 32 random bytes: 43 base64url characters, inside RFC 7636's 43-128.
-  const verifier = generateCodeVerifier();
-  await db().delete(oauthRequests).where(lt(oauthRequests.expiresAt, sql`now()`));
-  await db()
-    .insert(oauthRequests)
-    .values({
-      stateHash: hashToken(state),
-      provider: providerId,
-      codeVerifier: verifier,
-      redirectTo: safeRedirectPath(redirectTo, "/account"),
-      linkUserId: linkUserId ?? null,
-      expiresAt: new Date(Date.now() + REQUEST_VALID_MS),
-    });
+  const { state, verifier } = await storeRequest({
+    provider: providerId,
+    redirectTo: safeRedirectPath(redirectTo, "/account"),
+    linkUserId: linkUserId ?? null,
+  });
   return oauthClient(provider)
     .createAuthorizationURLWithPKCE(
       provider.authorizeUrl,
@@ -223,7 +238,7 @@ async function* usernameCandidates(base: string): AsyncGenerator<string> {
  * arctic's token request takes no abort signal: past the timeout the sign-in fails at once, and the request
  * itself is left to end (or to Node's own socket timeout) without holding the reader's response.
  */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
