@@ -15,6 +15,7 @@ import { importContent, isDatabaseEmpty } from "~/features/content/import.server
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { isOneReader, pageRevisionOf, sharedViewerOf } from "~/features/page-cache/viewer.server";
+import { startQaMails, stopQaMails } from "~/features/qa/worker.server";
 import { settleProgressWrites } from "~/features/reader/progress-writes.server";
 import { startReleaseMails, stopReleaseMails } from "~/features/release-mails/worker.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
@@ -183,6 +184,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   startOrderExpiry();
   // Chapter e-mails: openings queued once, a throttled batch sent every 15 s (ADR 45).
   await startReleaseMails();
+  // A published month's Q&A e-mails, queued once by the publish, sent every minute (ADR 82).
+  startQaMails();
   const pages = vite
     ? undefined
     : new PageCache({
@@ -282,6 +285,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     stopFollowingFreshness();
     stopOrderExpiry();
     await stopReleaseMails();
+    await stopQaMails();
     await settleAfterResponse(DRAIN_MS);
     // Progress writes still queued or being written (their readers may have gone): written before closing.
     await settleProgressWrites();

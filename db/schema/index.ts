@@ -10,6 +10,7 @@ export * from "./content";
 export * from "./fundraiser";
 export * from "./notifications";
 export * from "./payments";
+export * from "./qa";
 export * from "./reader";
 export * from "./shop";
 export * from "./uploads";

@@ -169,6 +169,9 @@ export const tableStreams: SchemaTables = {
   achievements: { none: "the catalogue, written only by a content import, whose other tables move content" },
   orderLines: { none: "written with their order, whose trigger notes the reader" },
   inquiries: { none: "messages to the author, read by the admin pages, never kept" },
+  qaMonths: { none: "read by the /qa pages, which differ per reader and are never kept (ADR 82)" },
+  qaQuestions: { none: "read by the /qa pages and the admin, never kept (ADR 82)" },
+  qaMails: { none: "mail to send, shown on no kept page" },
   uploads: {
     none: "files, served by their own immutable URLs; what shows them (gallery, chapters) moves content",
   },

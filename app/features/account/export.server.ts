@@ -24,6 +24,8 @@ import {
   passwordResetTokens,
   paymentEvents,
   payments,
+  qaMails,
+  qaQuestions,
   readingDays,
   readingProgress,
   readingSettings,
@@ -132,6 +134,8 @@ export const exportedTables = [
     },
   },
   { table: userAchievements, section: "achievements", withheld: { userId: ownerColumn } },
+  { table: qaQuestions, section: "qaQuestions", withheld: { userId: ownerColumn } },
+  { table: qaMails, section: "qaEmails", withheld: { userId: ownerColumn } },
   { table: comments, section: "comments", withheld: { userId: ownerColumn } },
   { table: commentHearts, section: "commentHearts", withheld: { userId: ownerColumn } },
   { table: commentReports, section: "commentReports", withheld: { userId: ownerColumn } },
@@ -263,6 +267,8 @@ export async function exportAccountData(userId: number) {
     recovery,
     waiting,
     enrolments,
+    questions,
+    qaEmails,
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -327,6 +333,8 @@ export async function exportAccountData(userId: number) {
     rowsOf(recoveryCodes, eq(recoveryCodes.userId, userId), recoveryCodes.id),
     rowsOf(signInChallenges, eq(signInChallenges.userId, userId), signInChallenges.id),
     rowsOf(passkeyEnrolments, eq(passkeyEnrolments.userId, userId), passkeyEnrolments.expiresAt),
+    rowsOf(qaQuestions, eq(qaQuestions.userId, userId), qaQuestions.id),
+    rowsOf(qaMails, eq(qaMails.userId, userId), qaMails.id),
   ]);
   return {
     ...exportFormat,
@@ -361,5 +369,7 @@ export async function exportAccountData(userId: number) {
     recoveryCodes: recovery,
     signInsWaitingForSecondStep: waiting,
     passkeyEnrolmentsInProgress: enrolments,
+    qaQuestions: questions,
+    qaEmails,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }
