@@ -95,9 +95,16 @@ export async function saveMonth(
   const members = publish ? await membersToTell(now) : [];
   const fields = { title: input.title, intro: input.intro, visibility: input.visibility, updatedAt: now };
   const outcome = await db().transaction(async (tx) => {
-    const [before] = await tx.select().from(qaMonths).where(eq(qaMonths.month, month)).for("update");
+    // The first save makes the row; of two at once, the other finds it made and updates it, locked.
+    const [created] = await tx
+      .insert(qaMonths)
+      .values({ month, ...fields })
+      .onConflictDoNothing()
+      .returning({ month: qaMonths.month });
+    const [before] = created
+      ? []
+      : await tx.select().from(qaMonths).where(eq(qaMonths.month, month)).for("update");
     if (before) await tx.update(qaMonths).set(fields).where(eq(qaMonths.month, month));
-    else await tx.insert(qaMonths).values({ month, ...fields });
     await recordAudit(tx, actor, {
       action: before ? "qa.update" : "qa.create",
       subjectType: "qaMonth",

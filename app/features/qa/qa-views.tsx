@@ -28,8 +28,6 @@ export function useMonthName() {
     );
 }
 
-const linkClass = "text-primary underline underline-offset-2";
-
 /** Who asks is told what to do: sign in, join (with the way to), or the form with what is left this month. */
 export function AskPanel({
   state,
