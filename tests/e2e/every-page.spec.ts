@@ -33,6 +33,8 @@ const notWalked: Record<string, string> = {
     "the answer from an OAuth provider (tests/server/oauth.test.ts, with the fake one)",
   "/unsubscribe/:token":
     "the link in a release e-mail, with a token of its own (tests/server/release-mails.test.ts)",
+  "/qa/:month":
+    "a published month of Q&A, which the demo content has none of (tests/integration/qa.test.ts reads them)",
   "/pay/test/subscription/:subscription":
     "the test provider's page for a subscription, which starts a real one (tests/e2e/subscription.spec.ts)",
 };

@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { Form, useLocation, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import type { FieldErrors } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
@@ -93,6 +93,8 @@ function MemberForm({
   const { t } = useTranslation();
   const submitting = useNavigation().state === "submitting";
   const { errors, onSubmit } = useFormValidation(questionSchema, failure?.errors);
+  // A new page (the redirect after a question is kept) empties the form, so it is not sent twice.
+  const { key } = useLocation();
   return (
     <div className="flex flex-col gap-4">
       {asked && !failure ? <FormNotice>{t("qa.ask.sent")}</FormNotice> : null}
@@ -119,7 +121,7 @@ function MemberForm({
           {t("qa.errors.limit", { count: QA_LIMITS.perMonth })}
         </p>
       ) : (
-        <Form method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+        <Form key={key} method="post" noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
           <p className="text-sm text-muted" data-testid="qa-left">
             {t("qa.ask.left", { count: state.left })}
           </p>

@@ -59,7 +59,11 @@ export default function AdminQa({ loaderData, actionData }: Route.ComponentProps
             aria-current={row.month === month ? "page" : undefined}
             className={buttonClass(row.month === month ? "primary" : "outline")}
           >
-            {monthName(row.month)} ({row.answered}/{row.questions}){row.published ? " ✓" : ""}
+            {t(row.published ? "admin.qa.monthPublished" : "admin.qa.monthOpen", {
+              month: monthName(row.month),
+              answered: row.answered,
+              questions: row.questions,
+            })}
           </Link>
         ))}
       </nav>
