@@ -43,4 +43,9 @@ ALTER TABLE "qa_questions" ADD CONSTRAINT "qa_questions_user_id_users_id_fk" FOR
 CREATE UNIQUE INDEX "qa_mails_user_month" ON "qa_mails" USING btree ("user_id","month");--> statement-breakpoint
 CREATE INDEX "qa_mails_due" ON "qa_mails" USING btree ("next_attempt_at") WHERE "qa_mails"."status" = 'queued';--> statement-breakpoint
 CREATE INDEX "qa_questions_user_month" ON "qa_questions" USING btree ("user_id","month");--> statement-breakpoint
-CREATE INDEX "qa_questions_month" ON "qa_questions" USING btree ("month","id");
+CREATE INDEX "qa_questions_month" ON "qa_questions" USING btree ("month","id");--> statement-breakpoint
+-- hand-written
+-- A reader's own rows (ADR 53, 79): their questions and their Q&A e-mails go in their data download, so a
+-- change notes an event for their own records, as release_mails does (migration 0026).
+CREATE TRIGGER "qa_questions_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "qa_questions" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();--> statement-breakpoint
+CREATE TRIGGER "qa_mails_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "qa_mails" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();

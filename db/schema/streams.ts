@@ -140,6 +140,8 @@ export const tableStreams: SchemaTables = {
   commentReports: ownRecords("comment_reports"),
   commentBans: ownRecords("comment_bans"),
   releaseMails: ownRecords("release_mails"),
+  qaQuestions: ownRecords("qa_questions"),
+  qaMails: ownRecords("qa_mails"),
   cartItems: ownRecords("cart_items"),
   orders: ownRecords("orders"),
   oauthIdentities: ownRecords("oauth_identities"),
@@ -170,8 +172,6 @@ export const tableStreams: SchemaTables = {
   orderLines: { none: "written with their order, whose trigger notes the reader" },
   inquiries: { none: "messages to the author, read by the admin pages, never kept" },
   qaMonths: { none: "read by the /qa pages, which differ per reader and are never kept (ADR 82)" },
-  qaQuestions: { none: "read by the /qa pages and the admin, never kept (ADR 82)" },
-  qaMails: { none: "mail to send, shown on no kept page" },
   uploads: {
     none: "files, served by their own immutable URLs; what shows them (gallery, chapters) moves content",
   },

@@ -67,17 +67,25 @@ export function AskPanel({
 }
 
 /** A free or Observer reader: why they cannot ask, and the way to a tier that can. */
-export function RefusedNote() {
+function RefusedNote() {
   const { t } = useTranslation();
   return (
     <div className="flex flex-col gap-3" data-testid="qa-refused">
       <FormAlert>{t("qa.errors.tier")}</FormAlert>
-      <p>
-        <Link to="/fundraiser" className={buttonClass("primary")}>
-          {t("qa.join")}
-        </Link>
-      </p>
+      <JoinLink />
     </div>
+  );
+}
+
+/** The way to a tier that holds the monthly Q&A: the fundraiser's tier cards. */
+export function JoinLink() {
+  const { t } = useTranslation();
+  return (
+    <p>
+      <Link to="/fundraiser" className={buttonClass("primary")}>
+        {t("qa.join")}
+      </Link>
+    </p>
   );
 }
 

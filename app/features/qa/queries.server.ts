@@ -6,6 +6,15 @@ import type { MembershipTier } from "~/features/membership/tiers";
 import { getEnv } from "~/lib/env.server";
 import { type MonthKey, mayAsk, monthKeyAt, QA_LIMITS } from "./rules";
 
+/** A question as the pages show it: its words, the asker's name and choice, the answer's Markdown. */
+const questionColumns = {
+  id: qaQuestions.id,
+  body: qaQuestions.body,
+  anonymous: qaQuestions.anonymous,
+  asker: users.username,
+  answer: qaQuestions.answer,
+};
+
 /** What the /qa form shows a reader: whether they may ask, how many they have left, their questions this month. */
 export async function askerView(userId: number, tier: MembershipTier, now = new Date()) {
   const month = monthKeyAt(now, getEnv().SITE_TIME_ZONE);
@@ -71,13 +80,7 @@ export async function publishedMonth(month: MonthKey, tier: MembershipTier) {
     publishedAt: row.publishedAt.toISOString(),
   };
   const answered = await db()
-    .select({
-      id: qaQuestions.id,
-      body: qaQuestions.body,
-      anonymous: qaQuestions.anonymous,
-      asker: users.username,
-      answer: qaQuestions.answer,
-    })
+    .select(questionColumns)
     .from(qaQuestions)
     .innerJoin(users, eq(users.id, qaQuestions.userId))
     .where(and(eq(qaQuestions.month, month), isNotNull(qaQuestions.answer)))
@@ -119,14 +122,7 @@ export async function adminMonth(month: MonthKey) {
   const [[page], questions] = await Promise.all([
     db().select().from(qaMonths).where(eq(qaMonths.month, month)),
     db()
-      .select({
-        id: qaQuestions.id,
-        body: qaQuestions.body,
-        anonymous: qaQuestions.anonymous,
-        asker: users.username,
-        answer: qaQuestions.answer,
-        createdAt: qaQuestions.createdAt,
-      })
+      .select({ ...questionColumns, createdAt: qaQuestions.createdAt })
       .from(qaQuestions)
       .innerJoin(users, eq(users.id, qaQuestions.userId))
       .where(eq(qaQuestions.month, month))

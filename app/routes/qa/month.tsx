@@ -2,11 +2,10 @@ import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import { getMembership } from "~/features/membership/queries.server";
-import { AnsweredList, useMonthName } from "~/features/qa/qa-views";
+import { AnsweredList, JoinLink, useMonthName } from "~/features/qa/qa-views";
 import { publishedMonth } from "~/features/qa/queries.server";
 import { isMonthKey } from "~/features/qa/rules";
 import { useTranslation } from "~/i18n/react";
-import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import type { Route } from "./+types/month";
@@ -42,11 +41,7 @@ export default function QaMonth({ loaderData: page }: Route.ComponentProps) {
           data-testid="qa-members-only"
         >
           <p>{t("qa.membersOnly")}</p>
-          <p>
-            <Link to="/fundraiser" className={buttonClass("primary")}>
-              {t("qa.join")}
-            </Link>
-          </p>
+          <JoinLink />
         </div>
       )}
       <AnsweredList questions={page.questions} />
