@@ -120,6 +120,10 @@ export const siteRoutes = routeTable([
   route("notify/state", "routes/notify-state.ts", unkept),
   route("unsubscribe/:token", "routes/unsubscribe.tsx", { ...unkept, secrets: ["token"] }),
   route("achievements", "routes/achievements.tsx", ownPage),
+  // Monthly Q&A (ADR 82): the ask form and a month's answers differ per reader (tier, questions left), so
+  // no page of them is shared; the months themselves are public.
+  route("qa", "routes/qa/index.tsx", { share: "none", private: false }),
+  route("qa/:month", "routes/qa/month.tsx", { share: "none", private: false }),
   route("coins", "routes/coins/index.tsx", personal),
   route("orders/:id", "routes/orders/order.tsx", personal),
   // The test provider's checkout pages: their ids are the payer's capability.
@@ -149,6 +153,7 @@ export const siteRoutes = routeTable([
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/index.tsx", personal),
     route("admin/chapters", "routes/admin/chapters.tsx", personal),
+    route("admin/qa", "routes/admin/qa.tsx", personal),
     route("admin/chapters/new", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter-new" }),
     route("admin/chapters/:id", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter" }),
     route("admin/chapters/:id/revisions", "routes/admin/revisions.tsx", personal),

@@ -4,8 +4,8 @@
 // so a reader's own kept pages (/account, /settings...) are measured as the first visit renders them, not as
 // one reader's kept copy. For each page: wrk's figures, the replies that were not 2xx/3xx (a 503 of an
 // admission gate is one: an error, never a fast answer), and the server's CPU per request (its /proc CPU time
-// over the run ÷ the requests). Two pages need one reader's state and are asked as one: /login/verify (an
-// author's sign-in from a new device, waiting for the e-mailed code) and /admin/inquiries (the author).
+// over the run ÷ the requests). Three pages need one reader's state and are asked as one: /login/verify (an
+// author's sign-in from a new device, waiting for the e-mailed code), /admin/inquiries and /admin/qa (the author).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -36,10 +36,15 @@ export const READER_PAGES = {
   chapterReadersBr: "/chapter/1",
   welcomeReadersBr: "/welcome",
   confirmEmailReadersBr: "/confirm-email",
+  qaReadersBr: "/qa",
 };
 
 /** Pages asked as one reader (their state is one row), by run name. */
-const ONE_READER_PAGES = { loginVerifyBr: "/login/verify", adminInquiriesBr: "/admin/inquiries" };
+const ONE_READER_PAGES = {
+  loginVerifyBr: "/login/verify",
+  adminInquiriesBr: "/admin/inquiries",
+  adminQaBr: "/admin/qa",
+};
 
 const br = { "Accept-Encoding": "br" };
 

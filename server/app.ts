@@ -16,6 +16,7 @@ import { startDiscordRoles, stopDiscordRoles } from "~/features/discord/worker.s
 import { startOrderExpiry, stopOrderExpiry } from "~/features/orders/expiry.server";
 import { queryCanonicaliser } from "~/features/page-cache/query.server";
 import { isOneReader, pageRevisionOf, sharedViewerOf } from "~/features/page-cache/viewer.server";
+import { startQaMails, stopQaMails } from "~/features/qa/worker.server";
 import { settleProgressWrites } from "~/features/reader/progress-writes.server";
 import { startReleaseMails, stopReleaseMails } from "~/features/release-mails/worker.server";
 import { afterResponseOf, settleAfterResponse } from "~/lib/after-response.server";
@@ -186,6 +187,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   await startReleaseMails();
   // Discord roles follow the tiers: a tier change within seconds, a lapse nobody saw every minute (ADR 84).
   await startDiscordRoles();
+  // A published month's Q&A e-mails, queued once by the publish, sent every minute (ADR 82).
+  startQaMails();
   const pages = vite
     ? undefined
     : new PageCache({
@@ -286,6 +289,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     stopOrderExpiry();
     await stopReleaseMails();
     await stopDiscordRoles();
+    await stopQaMails();
     await settleAfterResponse(DRAIN_MS);
     // Progress writes still queued or being written (their readers may have gone): written before closing.
     await settleProgressWrites();

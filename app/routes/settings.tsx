@@ -89,7 +89,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       detected: canonicalTimeZone(readCookies(request).get("tz")) ?? null,
       zones: timeZoneNames(choices.timeZone),
     },
-    emails: { newChapters: choices.newChapters, accountNotices: choices.accountNotices },
+    emails: {
+      newChapters: choices.newChapters,
+      accountNotices: choices.accountNotices,
+      qaPublished: choices.qaPublished,
+    },
     sessions,
     linked,
     providers: listConfiguredProviders(),

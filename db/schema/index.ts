@@ -12,6 +12,7 @@ export * from "./fundraiser";
 export * from "./notifications";
 export * from "./payments";
 export * from "./polls";
+export * from "./qa";
 export * from "./reader";
 export * from "./shop";
 export * from "./uploads";

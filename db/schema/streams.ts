@@ -143,6 +143,8 @@ export const tableStreams: SchemaTables = {
   commentReports: ownRecords("comment_reports"),
   commentBans: ownRecords("comment_bans"),
   releaseMails: ownRecords("release_mails"),
+  qaQuestions: ownRecords("qa_questions"),
+  qaMails: ownRecords("qa_mails"),
   cartItems: ownRecords("cart_items"),
   orders: ownRecords("orders"),
   oauthIdentities: ownRecords("oauth_identities"),
@@ -176,6 +178,7 @@ export const tableStreams: SchemaTables = {
   achievements: { none: "the catalogue, written only by a content import, whose other tables move content" },
   orderLines: { none: "written with their order, whose trigger notes the reader" },
   inquiries: { none: "messages to the author, read by the admin pages, never kept" },
+  qaMonths: { none: "read by the /qa pages, which differ per reader and are never kept (ADR 82)" },
   uploads: {
     none: "files, served by their own immutable URLs; what shows them (gallery, chapters) moves content",
   },

@@ -37,6 +37,8 @@ export const users = pgTable(
     /** E-mail choices (/settings): new chapters are opt-in; account notices are on until turned off. */
     emailNewChapters: boolean("email_new_chapters").notNull().default(false),
     emailAccountNotices: boolean("email_account_notices").notNull().default(true),
+    /** A published month's Q&A (ADR 82), sent to members only: a perk they pay for, on until turned off. */
+    emailQa: boolean("email_qa").notNull().default(true),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Set while the author has suspended the account: it cannot sign in and has no sessions. */
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),

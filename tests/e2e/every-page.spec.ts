@@ -35,6 +35,8 @@ const notWalked: Record<string, string> = {
     "the link in a release e-mail, with a token of its own (tests/server/release-mails.test.ts)",
   "/admin/polls/:id":
     "a poll's editor: the demo content has no poll to link to (tests/e2e/polls.spec.ts creates and edits one)",
+  "/qa/:month":
+    "a published month of Q&A, which the demo content has none of (tests/integration/qa.test.ts reads them)",
   "/pay/test/subscription/:subscription":
     "the test provider's page for a subscription, which starts a real one (tests/e2e/subscription.spec.ts)",
 };

@@ -46,9 +46,17 @@ describe.each(drivers)("/settings on %s", (driver) => {
       await submit(reader, { intent: "reading", fontSize: "19", fontFamily: "serif", lineHeight: "2" }),
     ).toMatchObject({ status: 400, body: { errors: { reading: "settings.reading.invalid" } } });
 
-    expect((await page(reader)).emails).toEqual({ newChapters: false, accountNotices: true });
+    expect((await page(reader)).emails).toEqual({
+      newChapters: false,
+      accountNotices: true,
+      qaPublished: true,
+    });
     await submit(reader, { intent: "emailChoices", newChapters: "on" });
-    expect((await page(reader)).emails).toEqual({ newChapters: true, accountNotices: false });
+    expect((await page(reader)).emails).toEqual({
+      newChapters: true,
+      accountNotices: false,
+      qaPublished: false,
+    });
 
     // The browser's zone (its cookie) is detected; the account follows it until the reader fixes one.
     expect((await page(reader, "tz=America/Denver")).timeZone).toMatchObject({

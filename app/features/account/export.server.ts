@@ -27,6 +27,8 @@ import {
   payments,
   pollOptions,
   pollVotes,
+  qaMails,
+  qaQuestions,
   readingDays,
   readingProgress,
   readingSettings,
@@ -136,6 +138,8 @@ export const exportedTables = [
     },
   },
   { table: userAchievements, section: "achievements", withheld: { userId: ownerColumn } },
+  { table: qaQuestions, section: "qaQuestions", withheld: { userId: ownerColumn } },
+  { table: qaMails, section: "qaEmails", withheld: { userId: ownerColumn } },
   { table: comments, section: "comments", withheld: { userId: ownerColumn } },
   { table: commentHearts, section: "commentHearts", withheld: { userId: ownerColumn } },
   { table: commentReports, section: "commentReports", withheld: { userId: ownerColumn } },
@@ -275,6 +279,8 @@ export async function exportAccountData(userId: number) {
     enrolments,
     votes,
     [discord],
+    questions,
+    qaEmails,
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -341,6 +347,8 @@ export async function exportAccountData(userId: number) {
     rowsOf(passkeyEnrolments, eq(passkeyEnrolments.userId, userId), passkeyEnrolments.expiresAt),
     rowsOf(pollVotes, eq(pollVotes.userId, userId), pollVotes.votedAt),
     rowsOf(discordLinks, eq(discordLinks.userId, userId), discordLinks.userId),
+    rowsOf(qaQuestions, eq(qaQuestions.userId, userId), qaQuestions.id),
+    rowsOf(qaMails, eq(qaMails.userId, userId), qaMails.id),
   ]);
   return {
     ...exportFormat,
@@ -377,5 +385,7 @@ export async function exportAccountData(userId: number) {
     passkeyEnrolmentsInProgress: enrolments,
     pollVotes: votes,
     discordLink: discord ?? null,
+    qaQuestions: questions,
+    qaEmails,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

@@ -24,7 +24,8 @@ function compose(
     | "signInCode"
     | "inquiry.author"
     | "inquiry.copy"
-    | "shipped",
+    | "shipped"
+    | "qaPublished",
   values: Record<string, string>,
   link?: { href: string; label: string },
   quote?: string,
@@ -43,6 +44,18 @@ function compose(
     `<p>${escapeHtml(signature)}</p>`,
   ].join("\n");
   return { to, subject, text, html };
+}
+
+/** A month's Q&A is out (ADR 82): its title, the link to read it, and where the choice is changed. */
+export function qaPublishedMail(
+  language: Language,
+  to: string,
+  values: { username: string; site: string; title: string; link: string; settingsLink: string },
+) {
+  return compose(language, to, "qaPublished", values, {
+    href: values.link,
+    label: serverTranslator(language)("mail.qaPublished.button"),
+  });
 }
 
 export function resetPasswordMail(

@@ -13,6 +13,7 @@ export async function getAccountChoices(userId: number) {
       timeZoneFixed: users.timeZoneFixed,
       newChapters: users.emailNewChapters,
       accountNotices: users.emailAccountNotices,
+      qaPublished: users.emailQa,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -38,11 +39,16 @@ export async function saveLanguage(userId: number, language: Language) {
 
 export async function saveEmailChoices(
   userId: number,
-  choices: { newChapters: boolean; accountNotices: boolean },
+  choices: { newChapters: boolean; accountNotices: boolean; qaPublished?: boolean },
 ) {
   await db()
     .update(users)
-    .set({ emailNewChapters: choices.newChapters, emailAccountNotices: choices.accountNotices })
+    .set({
+      emailNewChapters: choices.newChapters,
+      emailAccountNotices: choices.accountNotices,
+      // The form always sends it; a caller that does not name it leaves it as it is.
+      ...(choices.qaPublished === undefined ? {} : { emailQa: choices.qaPublished }),
+    })
     .where(eq(users.id, userId));
 }
 

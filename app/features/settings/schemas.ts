@@ -15,7 +15,11 @@ export const timeZoneSchema = z.object({
     .max(64, { error: "settings.timeZone.unknown" }),
 });
 
-export const emailChoicesSchema = z.object({ newChapters: checkbox, accountNotices: checkbox });
+export const emailChoicesSchema = z.object({
+  newChapters: checkbox,
+  accountNotices: checkbox,
+  qaPublished: checkbox,
+});
 
 export const sessionSchema = z.object({
   session: wholeNumber(1, 2_147_483_647, "settings.sessions.unknown"),

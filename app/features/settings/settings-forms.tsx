@@ -170,10 +170,12 @@ export function TimeZoneForm({
 export function EmailChoicesForm({
   newChapters,
   accountNotices,
+  qaPublished,
   actionData,
 }: {
   newChapters: boolean;
   accountNotices: boolean;
+  qaPublished: boolean;
   actionData?: ActionResult;
 }) {
   const { t } = useTranslation();
@@ -187,6 +189,7 @@ export function EmailChoicesForm({
         label={t("settings.emails.accountNotices")}
         defaultChecked={accountNotices}
       />
+      <Checkbox name="qaPublished" label={t("settings.emails.qaPublished")} defaultChecked={qaPublished} />
       <p className="text-sm text-muted">{t("settings.emails.always")}</p>
       <button type="submit" className={buttonClass("primary", "self-start")}>
         {t("settings.emails.submit")}
