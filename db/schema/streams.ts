@@ -148,8 +148,7 @@ export const tableStreams: SchemaTables = {
   cartItems: ownRecords("cart_items"),
   orders: ownRecords("orders"),
   oauthIdentities: ownRecords("oauth_identities"),
-  // Only an update of what the settings page shows (migration 0035): not the sync's lease and times.
-  // Only an update of what the settings page shows (migration 0035), not the sync's lease and times.
+  // Only an update of what the settings page shows (migration 0036), not the sync's lease and times.
   discordLinks: ownRecords("discord_links"),
   passwordResetTokens: ownRecords("password_reset_tokens"),
   knownDevices: ownRecords("known_devices"),

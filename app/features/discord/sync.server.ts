@@ -110,7 +110,7 @@ export async function applyClaimed(
 
 /**
  * Writes what the sync did and frees the lease. The columns the settings page shows are written only when
- * they change: their trigger is a reader event (migration 0035), the rest is bookkeeping.
+ * they change: their trigger is a reader event (migration 0036), the rest is bookkeeping.
  */
 export async function releaseLink(
   link: ClaimedLink,

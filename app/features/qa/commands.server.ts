@@ -1,7 +1,7 @@
 import { and, count, eq, isNull, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { qaMails, qaMonths, qaQuestions } from "#db/schema";
-import { type Actor, recordAudit } from "~/features/admin/audit.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
