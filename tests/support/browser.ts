@@ -100,7 +100,7 @@ export async function uploadPng(page: Page, name: string, width: number, height:
 /**
  * Deletes the chapter whose editor is at `editor` (/admin/chapters/N) as an author does, from its page. A test
  * that writes a chapter deletes it: chapter numbers are the next free one, and tests/e2e/release.spec.ts
- * writes chapter 11 after every other project.
+ * writes chapter 12 (after the demo's draft, 11) after every other project.
  */
 export async function deleteChapter(page: Page, editor: string): Promise<string> {
   await page.goto(editor);
