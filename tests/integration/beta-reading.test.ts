@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
@@ -6,6 +8,9 @@ import { postFeedback, setBetaReaders } from "~/features/beta/commands.server";
 import { BETA_LIMITS } from "~/features/beta/limits";
 import { blockTexts } from "~/features/beta/paragraphs";
 import { loadBetaChapter } from "~/features/beta/queries.server";
+import { exportContent } from "~/features/content/export.server";
+import { readContentDir } from "~/features/content/files.server";
+import { importContent } from "~/features/content/import.server";
 import { releasesFeed } from "~/features/feeds/releases.server";
 import { robots, sitemap } from "~/features/feeds/sitemap.server";
 import { siteRoutes } from "~/routes";
@@ -18,6 +23,7 @@ import { loader as tocLoader } from "~/routes/toc";
 import { loader as wikiLoader } from "~/routes/wiki/index";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader, grantMembership, type TestReader } from "../support/factories";
+import { tempDir } from "../support/temp";
 
 /** The demo's beta draft (content/chapters/11.md): its number and words of its text. */
 const BETA = 11;
@@ -245,6 +251,34 @@ describe.each(drivers)("beta reading on %s", (driver) => {
     expect(await postFeedback(first.id, chapter, { body: "Later", paragraph: 0 }, later)).toMatchObject({
       ok: true,
     });
+  });
+});
+
+describe.each(drivers)("the beta mark in content files on %s", (driver) => {
+  let source: DatabaseHandle;
+  let fresh: DatabaseHandle;
+  beforeAll(async () => {
+    source = await openTestDatabase(driver);
+    fresh = await openTestDatabase(driver, { content: false });
+  });
+  afterAll(async () => {
+    await source?.close();
+    await fresh?.close();
+  });
+
+  it("goes out with the export and comes back with the import, written only where it is set", async () => {
+    const folder = tempDir("cc-beta-export-");
+    await exportContent(source.db, folder);
+    const eleven = fs.readFileSync(path.join(folder, "chapters", `${BETA}.md`), "utf8");
+    expect(eleven).toMatch(/^status: draft$/m);
+    expect(eleven).toMatch(/^betaReaders: true$/m);
+    expect(fs.readFileSync(path.join(folder, "chapters", "1.md"), "utf8")).not.toContain("betaReaders");
+    await importContent(fresh.db, await readContentDir(folder));
+    const marks = await fresh.db
+      .select({ number: chapters.number, betaReaders: chapters.betaReaders })
+      .from(chapters)
+      .where(eq(chapters.betaReaders, true));
+    expect(marks).toEqual([{ number: BETA, betaReaders: true }]);
   });
 });
 
