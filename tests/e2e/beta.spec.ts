@@ -66,7 +66,7 @@ test("a First Human supporter reads the beta draft and notes a paragraph; the au
   await page.getByRole("button", { name: b.writeNote }).click();
   const note = page.getByLabel(b.noteParagraph.replace("{{number}}", "3"));
   await expect(note).toBeFocused();
-  await expect(page.getByLabel(b.paragraph)).toHaveValue("3");
+  await expect(page.getByLabel(b.paragraph, { exact: true })).toHaveValue("3");
   await expect(page.getByTestId("beta-quote")).toContainText("I didn't");
   const text = unique(`Jonah's voice here is perfect (${testInfo.project.name}) `);
   await note.fill(text);
