@@ -73,6 +73,7 @@ test("a First Human supporter reads the beta draft and notes a paragraph; the au
   await page.getByRole("button", { name: b.send }).click();
   await expect(page.getByRole("status").filter({ hasText: "the author has your note" })).toBeVisible();
   await expect(page.getByLabel(b.noteChapter)).toHaveValue("");
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: testInfo.outputPath("beta-sent.png"), fullPage: true });
 
   // A free reader: the same address is the 404, with no word of the draft.
@@ -94,6 +95,7 @@ test("a First Human supporter reads the beta draft and notes a paragraph; the au
   const item = admin.getByTestId("beta-feedback").getByRole("listitem").filter({ hasText: text });
   await expect(item).toContainText("paragraph 3");
   await expect(item.locator("blockquote")).toContainText("I didn't");
+  await admin.evaluate(() => window.scrollTo(0, 0));
   await admin.screenshot({ path: testInfo.outputPath("admin-feedback.png"), fullPage: true });
   await admin.context().close();
 });

@@ -10,11 +10,7 @@ const form = (values: Record<string, string>) => {
   return data;
 };
 
-const MESSAGE_KEYS = new Set([
-  "beta.errors.empty",
-  "beta.errors.tooLong",
-  "beta.errors.paragraph",
-]);
+const MESSAGE_KEYS = new Set(["beta.errors.empty", "beta.errors.tooLong", "beta.errors.paragraph"]);
 
 describe("feedbackSchema", () => {
   it("reads a note on the whole chapter, trimmed, its line breaks made \\n", () => {

@@ -9,7 +9,16 @@ import type { BetaState } from "./queries.server";
  * The chapter editor's "for beta readers" switch (ADR 83), sent to the chapter's feedback page without
  * leaving the editor, with a link to the notes. A published chapter can only be unmarked.
  */
-export function BetaMarkForm({ id, state }: { id: number; state: BetaState }) {
+export function BetaMarkForm({
+  id,
+  state,
+  onNotesPage = false,
+}: {
+  id: number;
+  state: BetaState;
+  /** Shown on the notes page itself: no link to it. */
+  onNotesPage?: boolean;
+}) {
   const { t } = useTranslation();
   const fetcher = useFetcher<{ error?: string }>();
   const pending = fetcher.state !== "idle";
@@ -44,9 +53,11 @@ export function BetaMarkForm({ id, state }: { id: number; state: BetaState }) {
       )}
       <p className="text-sm text-muted">{t("beta.admin.hint")}</p>
       <p className="flex flex-wrap gap-4">
-        <Link to={`/admin/chapters/${id}/feedback`} className="underline">
-          {t("beta.admin.feedbackLink", { count: state.feedback })}
-        </Link>
+        {onNotesPage ? null : (
+          <Link to={`/admin/chapters/${id}/feedback`} className="underline">
+            {t("beta.admin.feedbackLink", { count: state.feedback })}
+          </Link>
+        )}
         {state.betaReaders && state.status === "draft" ? (
           <Link to={`/beta/${state.number}`} className="underline">
             {t("beta.admin.open")}

@@ -48,7 +48,7 @@ export default function ChapterFeedback({ loaderData }: Route.ComponentProps) {
           {t("beta.admin.backToEditor")}
         </Link>
       </div>
-      <BetaMarkForm id={id} state={state} />
+      <BetaMarkForm id={id} state={state} onNotesPage />
       <h2 className="font-display text-2xl">{t("beta.admin.feedbackTitle", { count: feedback.length })}</h2>
       <FeedbackList items={feedback} />
     </>
