@@ -51,6 +51,8 @@ test("a First Human supporter reads the beta draft and notes a paragraph; the au
 
   await joinFirstHuman(page);
   await page.goto("/beta");
+  await expect(page.getByTestId("beta-list")).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath("beta-list.png"), fullPage: true });
   await page.getByRole("link", { name: `${BETA}. ${TITLE}` }).click();
   await expect(page).toHaveURL(`/beta/${BETA}`);
   await expect(page.getByRole("heading", { level: 1, name: TITLE })).toBeVisible();
