@@ -1,6 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
-import { grantAuthor, register } from "../support/browser";
+import { grantAuthor, joinFirstHuman, register } from "../support/browser";
 import { expect as baseExpect, hydrated, test } from "../support/fixtures";
 import { unique } from "../support/unique";
 
@@ -18,18 +18,6 @@ async function readerBeside(browser: Browser, page: Page): Promise<Page> {
   const other = await context.newPage();
   await register(other);
   return other;
-}
-
-/** The reader joins First Human on the test provider, as a supporter does from /account. */
-async function joinFirstHuman(page: Page) {
-  await page.goto("/account");
-  const panel = page.getByRole("region", { name: en.subscriptions.panelTitle });
-  await hydrated(page);
-  await panel.getByRole("radio", { name: /^First Human/ }).check();
-  await panel.getByRole("button", { name: en.subscriptions.joinForm.submit }).click();
-  await expect(page).toHaveURL(/\/pay\/test\/tps_/);
-  await page.getByRole("button", { name: en.payments.test.approve }).click();
-  await expect(page).toHaveURL(/\/fundraiser\/thanks\?payment=\d+$/);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Browser, devices, type Page } from "@playwright/test";
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
-import { grantAuthor, register, uploadPng } from "../support/browser";
+import { grantAuthor, joinFirstHuman, register, uploadPng } from "../support/browser";
 import { expect as baseExpect, hydrated, test } from "../support/fixtures";
 
 // Four readers, two payment pages and the admin on a machine that may be busy: a ceiling for each wait.
@@ -63,14 +63,7 @@ test("chapter 12, scheduled for tomorrow: locked to a visitor, read ahead by a m
 
   // A First Human member (joined on the test provider) reads it now, its picture re-encoded with its size.
   const member = await newReader(browser);
-  await member.goto("/account");
-  const panel = member.getByRole("region", { name: en.subscriptions.panelTitle });
-  await hydrated(member);
-  await panel.getByRole("radio", { name: /^First Human/ }).check();
-  await panel.getByRole("button", { name: en.subscriptions.joinForm.submit }).click();
-  await expect(member).toHaveURL(/\/pay\/test\/tps_/);
-  await member.getByRole("button", { name: en.payments.test.approve }).click();
-  await expect(member).toHaveURL(/\/fundraiser\/thanks\?payment=\d+$/);
+  await joinFirstHuman(member);
   await member.goto("/chapter/12");
   await expect(member.getByText("The bell rang once, at the appointed minute.")).toBeVisible();
   const image = member.locator("figure picture img");
