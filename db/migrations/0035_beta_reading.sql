@@ -14,4 +14,7 @@ ALTER TABLE "chapters" ADD COLUMN "beta_readers" boolean DEFAULT false NOT NULL;
 ALTER TABLE "beta_feedback" ADD CONSTRAINT "beta_feedback_chapter_id_chapters_id_fk" FOREIGN KEY ("chapter_id") REFERENCES "public"."chapters"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "beta_feedback" ADD CONSTRAINT "beta_feedback_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "beta_feedback_chapter_created" ON "beta_feedback" USING btree ("chapter_id","created_at");--> statement-breakpoint
-CREATE INDEX "beta_feedback_user_chapter_created" ON "beta_feedback" USING btree ("user_id","chapter_id","created_at");
+CREATE INDEX "beta_feedback_user_chapter_created" ON "beta_feedback" USING btree ("user_id","chapter_id","created_at");--> statement-breakpoint
+-- hand-written
+-- A note is a row of its writer's own (their data download): an event for their own records (ADR 53, 79).
+CREATE TRIGGER "beta_feedback_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "beta_feedback" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();

@@ -138,6 +138,7 @@ export const tableStreams: SchemaTables = {
   feedTokens: ownRecords("feed_tokens"),
   coinLedger: ownRecords("coin_ledger"),
   commentReports: ownRecords("comment_reports"),
+  betaFeedback: ownRecords("beta_feedback"),
   commentBans: ownRecords("comment_bans"),
   releaseMails: ownRecords("release_mails"),
   cartItems: ownRecords("cart_items"),
@@ -152,7 +153,6 @@ export const tableStreams: SchemaTables = {
 
   // No stream.
   auditLog: { none: "a log, read by the admin pages, which are never kept" },
-  betaFeedback: { none: "notes to the author, read by the admin pages and /beta, which are never kept" },
   chapterRevisions: { none: "past texts, read only by the editor, never kept" },
   editorDrafts: { none: "the editor's drafts, never shown on a kept page" },
   chapterRedirects: {
