@@ -46,6 +46,9 @@ export const siteRoutes = routeTable([
   // A batch of progress entries.
   route("reader/progress", "routes/reader/progress.ts", { ...personal, body: 16 * KB }),
   route("reader/settings", "routes/reader/settings.ts", personal),
+  // Beta reading (ADR 83): drafts for First Human supporters. Never kept, never indexed; a 404 for anyone else.
+  route("beta", "routes/beta/index.tsx", personal),
+  route("beta/:id", "routes/beta/chapter.tsx", personal),
   route("wiki", "routes/wiki/index.tsx", publicPageNoChapter),
   route("wiki/:section", "routes/wiki/section.tsx", publicPageNoChapter),
   route("wiki/:section/:slug", "routes/wiki/page.tsx", publicPageNoChapter),
@@ -157,6 +160,7 @@ export const siteRoutes = routeTable([
     route("admin/chapters/new", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter-new" }),
     route("admin/chapters/:id", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter" }),
     route("admin/chapters/:id/revisions", "routes/admin/revisions.tsx", personal),
+    route("admin/chapters/:id/feedback", "routes/admin/chapter-feedback.tsx", personal),
     // One image of up to 10 MB (ADR 33) in a multipart body.
     route("admin/uploads", "routes/admin/uploads.tsx", {
       ...personal,

@@ -27,6 +27,7 @@ export const READER_PAGES = {
   cartReadersBr: "/cart",
   checkoutReadersBr: "/checkout",
   accountReadersBr: "/account",
+  betaReadersBr: "/beta",
   achievementsReadersBr: "/achievements",
   settingsReadersBr: "/settings",
   securityReadersBr: "/settings/security",

@@ -112,7 +112,7 @@ describe("a fresh PGlite data directory (ADR 52)", () => {
     const dataDir = path.join(dir, "pgdata");
     let handle = await openDatabase({ kind: "pglite", dataDir, template });
     expect(fs.existsSync(path.join(dataDir, "PG_VERSION"))).toBe(true);
-    expect(await handle.db.select({ number: chapters.number }).from(chapters)).toHaveLength(10);
+    expect(await handle.db.select({ number: chapters.number }).from(chapters)).toHaveLength(11);
     await handle.db.delete(chapters);
     await handle.close();
     handle = await openDatabase({ kind: "pglite", dataDir, template });

@@ -1,6 +1,7 @@
 /** The published content: what the importer writes from `content/` (site, chapters, wiki, gallery). */
 import { sql } from "drizzle-orm";
 import {
+  boolean,
   check,
   integer,
   jsonb,
@@ -79,6 +80,11 @@ export const chapters = pgTable(
     status: text("status", { enum: ["draft", "published"] })
       .notNull()
       .default("published"),
+    /**
+     * A draft the author offers to First Human supporters before its release (ADR 83, features/beta): read
+     * at /beta only while it is a draft. Published, it is a chapter like any other and the mark means nothing.
+     */
+    betaReaders: boolean("beta_readers").notNull().default(false),
     /**
      * Moves on every change (an admin save, an import that changes the row): a save names the version it
      * was made from, and one made from an older version is a conflict, never an overwrite.

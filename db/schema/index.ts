@@ -4,6 +4,7 @@
  */
 
 export * from "./admin";
+export * from "./beta";
 export * from "./coins";
 export * from "./comments";
 export * from "./content";

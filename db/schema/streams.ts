@@ -141,6 +141,7 @@ export const tableStreams: SchemaTables = {
   feedTokens: ownRecords("feed_tokens"),
   coinLedger: ownRecords("coin_ledger"),
   commentReports: ownRecords("comment_reports"),
+  betaFeedback: ownRecords("beta_feedback"),
   commentBans: ownRecords("comment_bans"),
   releaseMails: ownRecords("release_mails"),
   qaQuestions: ownRecords("qa_questions"),

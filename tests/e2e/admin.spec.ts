@@ -76,7 +76,7 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await expect(page.getByText("Saved as version 4.")).toBeVisible();
   await expect(posted(page)).toHaveValue("The first version of the night.");
 
-  // Deleted, so the next chapter number is the demo's again (tests/e2e/release.spec.ts writes chapter 11).
+  // Deleted, so the next chapter number is the demo's again (tests/e2e/release.spec.ts writes chapter 12).
   await deleteChapter(page, editor);
 });
 

@@ -49,6 +49,15 @@ const pages: Record<string, Sample[] | "resource"> = {
   ],
   "reader/progress": "resource",
   "reader/settings": "resource",
+  // Beta reading (ADR 83): the perk explained to a reader without it; the draft is their 404.
+  beta: [
+    { path: "/beta", status: 200, translated: true },
+    { path: "/beta", status: 200, translated: true, signedIn: true },
+  ],
+  "beta/:id": [
+    { path: "/beta/11", status: 404, translated: true },
+    { path: "/beta/11", status: 404, translated: true, signedIn: true },
+  ],
   wiki: [{ path: "/wiki", status: 200, translated: true }],
   "wiki/:section": [
     { path: "/wiki/characters", status: 200, translated: true },
@@ -176,6 +185,9 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/chapters/new": [{ path: "/admin/chapters/new", status: 404, translated: true }],
   "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],
   "admin/chapters/:id/revisions": [{ path: "/admin/chapters/1/revisions", status: 404, translated: true }],
+  "admin/chapters/:id/feedback": [
+    { path: "/admin/chapters/1/feedback", status: 404, translated: true, signedIn: true },
+  ],
   "admin/preview": "resource",
   "admin/comments": [{ path: "/admin/comments", status: 404, translated: true, signedIn: true }],
   "admin/inquiries": [{ path: "/admin/inquiries", status: 404, translated: true, signedIn: true }],

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import en from "../../app/i18n/locales/en.json" with { type: "json" };
 import { expect, hydrated } from "./fixtures";
 import { findMail } from "./mail";
 import { newReader } from "./unique";
@@ -100,7 +101,7 @@ export async function uploadPng(page: Page, name: string, width: number, height:
 /**
  * Deletes the chapter whose editor is at `editor` (/admin/chapters/N) as an author does, from its page. A test
  * that writes a chapter deletes it: chapter numbers are the next free one, and tests/e2e/release.spec.ts
- * writes chapter 11 after every other project.
+ * writes chapter 12 (after the demo's draft, 11) after every other project.
  */
 export async function deleteChapter(page: Page, editor: string): Promise<string> {
   await page.goto(editor);
@@ -111,4 +112,19 @@ export async function deleteChapter(page: Page, editor: string): Promise<string>
   await page.getByRole("button", { name: `Delete chapter ${number}` }).click();
   await expect(page.getByText(`Chapter ${number} was deleted.`)).toBeVisible();
   return number;
+}
+
+/**
+ * The signed-in reader joins First Human with a support subscription on the test provider, from /account's
+ * panel, as a supporter does; ends on the thanks page.
+ */
+export async function joinFirstHuman(page: Page, timeout = 15_000) {
+  await page.goto("/account");
+  const panel = page.getByRole("region", { name: en.subscriptions.panelTitle });
+  await hydrated(page);
+  await panel.getByRole("radio", { name: /^First Human/ }).check();
+  await panel.getByRole("button", { name: en.subscriptions.joinForm.submit }).click();
+  await expect(page).toHaveURL(/\/pay\/test\/tps_/, { timeout });
+  await page.getByRole("button", { name: en.payments.test.approve }).click();
+  await expect(page).toHaveURL(/\/fundraiser\/thanks\?payment=\d+$/, { timeout });
 }

@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { db } from "#db/client.server";
 import {
   auditLog,
+  betaFeedback,
   cartItems,
   chapterRevisions,
   chapters,
@@ -142,6 +143,8 @@ export const exportedTables = [
   { table: qaMails, section: "qaEmails", withheld: { userId: ownerColumn } },
   { table: comments, section: "comments", withheld: { userId: ownerColumn } },
   { table: commentHearts, section: "commentHearts", withheld: { userId: ownerColumn } },
+  // The notes the reader left the author on beta drafts (ADR 83).
+  { table: betaFeedback, section: "betaNotes", withheld: { userId: ownerColumn } },
   { table: commentReports, section: "commentReports", withheld: { userId: ownerColumn } },
   // The reader's votes on art: which option of which poll, and when.
   { table: pollVotes, section: "pollVotes", withheld: { userId: ownerColumn } },
@@ -270,6 +273,7 @@ export async function exportAccountData(userId: number) {
     releaseEmails,
     ownComments,
     hearts,
+    betaNotes,
     reports,
     [barred],
     devices,
@@ -338,6 +342,12 @@ export async function exportAccountData(userId: number) {
       .where(eq(comments.userId, userId))
       .orderBy(asc(comments.id)) as Promise<Row[]>,
     rowsOf(commentHearts, eq(commentHearts.userId, userId), commentHearts.commentId),
+    db()
+      .select({ ...exportedColumns(entryFor(betaFeedback)), ...chapterNumber })
+      .from(betaFeedback)
+      .innerJoin(chapters, eq(betaFeedback.chapterId, chapters.id))
+      .where(eq(betaFeedback.userId, userId))
+      .orderBy(asc(betaFeedback.id)) as Promise<Row[]>,
     rowsOf(commentReports, eq(commentReports.userId, userId), commentReports.createdAt),
     rowsOf(commentBans, eq(commentBans.userId, userId), commentBans.createdAt),
     rowsOf(knownDevices, eq(knownDevices.userId, userId), knownDevices.id),
@@ -376,6 +386,7 @@ export async function exportAccountData(userId: number) {
     releaseEmails,
     comments: ownComments,
     commentHearts: hearts,
+    betaNotes,
     commentReports: reports,
     commentingBarred: barred ?? null,
     knownDevices: devices,

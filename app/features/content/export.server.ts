@@ -46,6 +46,7 @@ export async function exportContent(database: Database, dir: string, media?: Med
           coinsRequired: chapter.coinsRequired,
           tags: chapter.tags,
           status: chapter.status === "published" ? undefined : chapter.status,
+          betaReaders: chapter.betaReaders || undefined,
           artwork: chapter.artwork.length ? chapter.artwork : undefined,
         },
         chapter.bodyMd,

@@ -107,6 +107,7 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
         coinsRequired: c % perVolume === 0 ? 0 : 1,
         tags: ["generated"],
         status: "published",
+        betaReaders: false,
         artwork: [],
       },
       body: paragraphs.join("\n\n"),

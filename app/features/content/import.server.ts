@@ -197,6 +197,7 @@ export async function importContent(
           tags: data.tags,
           artwork: data.artwork,
           status: data.status,
+          betaReaders: data.betaReaders,
         };
       }),
       [t.chapters.number],

@@ -70,6 +70,8 @@ export const chapterSchema = z.object({
   coinsRequired: z.number().int().min(0).default(0),
   tags: z.array(z.string().min(1)).default([]),
   status: z.enum(["draft", "published"]).default("published"),
+  /** A draft offered to First Human supporters at /beta (ADR 83). */
+  betaReaders: z.boolean().default(false),
   artwork: z
     .array(
       z.object({ url: mediaUrl, position: z.enum(["before", "after"]), caption: z.string().default("") }),

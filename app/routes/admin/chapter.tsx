@@ -17,6 +17,8 @@ import {
   saveChapter,
 } from "~/features/content/chapter-editing.server";
 import { moveChapter } from "~/features/content/chapter-numbers.server";
+import { BetaMarkForm } from "~/features/beta/mark-form";
+import { betaState } from "~/features/beta/queries.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { artworkChoices } from "~/features/uploads/author-uploads.server";
 import { useTranslation } from "~/i18n/react";
@@ -33,11 +35,12 @@ import type { Route } from "./+types/chapter";
 export async function loader({ request, params }: Route.LoaderArgs) {
   const author = await requireAuthor(request);
   const id = rowIdParam(params.id);
-  const [chapter, volumes, draft, images] = await Promise.all([
+  const [chapter, volumes, draft, images, beta] = await Promise.all([
     id ? getChapterForEdit(id) : undefined,
     listVolumes(),
     getDraft(author.id, id ? `chapter:${id}` : "new"),
     artworkChoices(),
+    id ? betaState(id) : undefined,
   ]);
   if (id && !chapter) throw data(null, { status: 404 });
   const zone = author.timeZone;
@@ -70,6 +73,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     volumes,
     timeZone: zone,
     images,
+    beta,
     // The version just saved (the action sends the author here with ?saved=N), read here rather than in the
     // browser, so the page hydrates as the server wrote it.
     savedVersion: /^\d{1,10}$/.exec(new URL(request.url).searchParams.get("saved") ?? "")?.[0],
@@ -360,6 +364,7 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           </span>
         </div>
       </Form>
+      {id && loaderData.beta ? <BetaMarkForm id={id} state={loaderData.beta} /> : null}
       {id && number !== undefined ? (
         <MoveChapterForm number={number} error={result?.moveRefused} to={result?.moveTo} />
       ) : null}
