@@ -1,5 +1,4 @@
 import { type Browser, devices, type Page } from "@playwright/test";
-import en from "../../app/i18n/locales/en.json" with { type: "json" };
 import { grantAuthor, joinFirstHuman, register, uploadPng } from "../support/browser";
 import { expect as baseExpect, hydrated, test } from "../support/fixtures";
 

@@ -1,7 +1,7 @@
 import { and, count, eq, gt, min } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { betaFeedback, chapters, users } from "#db/schema";
-import { type Actor, recordAudit } from "~/features/admin/audit.server";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { BETA_LIMITS, type FeedbackInput } from "./limits";
 import { blockTexts, quoteOf } from "./paragraphs";
 import type { BetaChapter } from "./queries.server";

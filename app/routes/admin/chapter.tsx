@@ -5,6 +5,8 @@ import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
 import { rowIdParam } from "~/features/admin/route-params";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
+import { BetaMarkForm } from "~/features/beta/mark-form";
+import { betaState } from "~/features/beta/queries.server";
 import { listVolumes } from "~/features/chapters/admin-list.server";
 import { ArtworkFields } from "~/features/chapters/artwork-fields";
 import { artworkSlots, artworkValues, chapterSchema, moveSchema } from "~/features/chapters/chapter-form";
@@ -17,8 +19,6 @@ import {
   saveChapter,
 } from "~/features/content/chapter-editing.server";
 import { moveChapter } from "~/features/content/chapter-numbers.server";
-import { BetaMarkForm } from "~/features/beta/mark-form";
-import { betaState } from "~/features/beta/queries.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { artworkChoices } from "~/features/uploads/author-uploads.server";
 import { useTranslation } from "~/i18n/react";
