@@ -3,6 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
 import { getSessionUser } from "~/features/auth/session.server";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
+import { perkPlaces } from "~/features/discord/perk-places.server";
 import {
   GIFT_CURRENCY,
   GIFT_MAX_CENTS,
@@ -15,7 +16,6 @@ import { fundraiserFigures, type GoalFigures, listSupportTiers } from "~/feature
 import { joinSchema, toSupporterChoice } from "~/features/fundraiser/wall-choice";
 import { WallChoiceFields } from "~/features/fundraiser/wall-choice-fields";
 import { PerkLinks } from "~/features/membership/perk-links";
-import { perkPlaces } from "~/features/membership/perk-places.server";
 import { perkLinks, perksAddedBy } from "~/features/membership/perks";
 import { type MembershipTier, tierRank } from "~/features/membership/tiers";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";

@@ -112,13 +112,13 @@ export function neighbours(catalog: ChapterCatalog, number: number) {
 }
 
 /**
- * Whether the chapter is its volume's last (no later chapter in the same volume, released or not): its page
- * ends with the credits' link.
+ * Whether the chapter is its volume's last (no later published chapter in the same volume, released or not;
+ * a draft, which no reader sees, does not count): its page ends with the credits' link.
  */
 export function endsVolume(catalog: ChapterCatalog, number: number): boolean {
   const volume = catalog.byNumber.get(number)?.volume.number;
   if (volume === undefined) return false;
-  for (const chapter of catalog.byNumber.values())
+  for (const chapter of catalog.published)
     if (chapter.volume.number === volume && chapter.number > number) return false;
   return true;
 }

@@ -1,10 +1,10 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { orderLines, orders, payments, subscriptions, users } from "#db/schema";
+import { perkPlaces } from "~/features/discord/perk-places.server";
 import { accountMail, type MailLink } from "~/features/mail/account-mail.server";
 import type { MailMessage } from "~/features/mail/mailer.server";
 import { sendInBackground } from "~/features/mail/mailer.server";
-import { perkPlaces } from "~/features/membership/perk-places.server";
 import { type PerkLink, perkLinks, perksOf } from "~/features/membership/perks";
 import { orderNumber } from "~/features/order-fulfilment/number";
 import { getSiteSettings } from "~/features/site/queries.server";

@@ -13,10 +13,10 @@ import {
   StreakCard,
 } from "~/features/dashboard/dashboard";
 import { loadDashboardAndMembership } from "~/features/dashboard/queries.server";
+import { perkPlaces } from "~/features/discord/perk-places.server";
 import { GiftHistory, SupporterPanel } from "~/features/fundraiser/supporter-panel";
 import { MembershipSummary } from "~/features/membership/membership-summary";
 import { PerkLinks } from "~/features/membership/perk-links";
-import { perkPlaces } from "~/features/membership/perk-places.server";
 import { perkLinks, perksOf } from "~/features/membership/perks";
 import { membershipView } from "~/features/membership/queries.server";
 import { OrderList } from "~/features/orders/order-list";
