@@ -17,3 +17,11 @@ export async function loader({ request }: Route.LoaderArgs) {
     : "invalid";
   return redirect(backToSection(outcome), { headers: { "Set-Cookie": stateCookie(null) } });
 }
+
+/**
+ * Never shown (the loader always redirects); a page of its own lets a refusal (Discord not configured) render
+ * the site's ordinary, translated 404 rather than a bare one.
+ */
+export default function DiscordCallback() {
+  return null;
+}

@@ -116,6 +116,20 @@ const pages: Record<string, Sample[] | "resource"> = {
   settings: [{ path: "/settings", status: 200, translated: true, signedIn: true }],
   "settings/security": [{ path: "/settings/security", status: 200, translated: true, signedIn: true }],
   "settings/security/passkey": "resource",
+  "settings/discord": "resource",
+  // Without a Discord bot configured (this server has none), the link's return is the ordinary 404.
+  "settings/discord/callback": [
+    { path: "/settings/discord/callback", status: 404, translated: true, signedIn: true },
+  ],
+  qa: [
+    { path: "/qa", status: 200, translated: true },
+    { path: "/qa", status: 200, translated: true, signedIn: true },
+  ],
+  // A month not published, and one that is no month.
+  "qa/:month": [
+    { path: "/qa/2026-11", status: 404, translated: true },
+    { path: "/qa/november", status: 404, translated: true },
+  ],
   achievements: [{ path: "/achievements", status: 200, translated: true, signedIn: true }],
   coins: [{ path: "/coins", status: 200, translated: true }],
   checkout: [{ path: "/checkout", status: 200, translated: true, signedIn: true }],
@@ -181,6 +195,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/polls": [{ path: "/admin/polls", status: 404, translated: true, signedIn: true }],
   "admin/polls/new": [{ path: "/admin/polls/new", status: 404, translated: true }],
   "admin/polls/:id": [{ path: "/admin/polls/1", status: 404, translated: true, signedIn: true }],
+  "admin/qa": [{ path: "/admin/qa", status: 404, translated: true, signedIn: true }],
   "admin/credits": [{ path: "/admin/credits", status: 404, translated: true, signedIn: true }],
   "admin/chapters/new": [{ path: "/admin/chapters/new", status: 404, translated: true }],
   "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],
