@@ -1,3 +1,4 @@
+import "~/i18n/full-catalogue";
 import { data, redirect } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
 import { readStateCookie, stateCookie } from "~/features/auth/oauth.server";
