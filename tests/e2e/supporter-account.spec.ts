@@ -36,7 +36,7 @@ test("a subscriber's tier reads as theirs on /fundraiser, the others offer a cha
   await expect(page.getByRole("button", { name: /^Join as / })).toHaveCount(0);
   const observer = tierCard(page, "observer");
   await expect(observer).toHaveAttribute("aria-current", "true");
-  await expect(observer.getByText(f.yourTier)).toBeVisible();
+  await expect(observer.getByText(f.yourTier, { exact: true })).toBeVisible();
   await expect(observer.getByTestId("own-tier")).toContainText(s.renews.split("{{")[0] ?? "");
   await expect(observer.getByRole("link", { name: f.manage })).toHaveAttribute(
     "href",
@@ -60,7 +60,7 @@ test("a subscriber's tier reads as theirs on /fundraiser, the others offer a cha
   await expect(page.getByTestId("subscription-tier")).toHaveText("Analyst");
 
   await page.goto("/fundraiser");
-  await expect(tierCard(page, "analyst").getByText(f.yourTier)).toBeVisible();
+  await expect(tierCard(page, "analyst").getByText(f.yourTier, { exact: true })).toBeVisible();
   await expect(tierCard(page, "observer")).not.toHaveAttribute("aria-current", "true");
   await expect(
     tierCard(page, "observer").getByRole("button", { name: f.downgrade.replace("{{tier}}", "Observer") }),
