@@ -51,18 +51,18 @@ test("two authors edit one chapter: the second save is a conflict that loses not
   await second.goto(editor);
   await hydrated(second);
   await write(page, "The second version of the night.");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText("Saved as version 2.")).toBeVisible();
 
   // The second author's save is refused as a conflict: their text stays, the first author's is shown.
   await write(second, "The second author's night.");
-  await second.getByRole("button", { name: "Save" }).click();
+  await second.getByRole("button", { name: "Save", exact: true }).click();
   await expect(second.getByRole("alert")).toContainText("since you opened it (version 2");
   await expect(posted(second)).toHaveValue("The second author's night.");
   await expect(second.getByLabel("Their text (version 2)")).toHaveValue("The second version of the night.");
   await second.screenshot({ path: testInfo.outputPath("conflict.png"), fullPage: true });
   // Saved again, knowingly.
-  await second.getByRole("button", { name: "Save" }).click();
+  await second.getByRole("button", { name: "Save", exact: true }).click();
   await expect(second.getByText("Saved as version 3.")).toBeVisible();
   await context.close();
 
