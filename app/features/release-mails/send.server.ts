@@ -1,10 +1,11 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
 import { releaseMails, users } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { excerptOf, textsOf } from "~/features/feeds/releases.server";
 import { getMailer, type Mailer } from "~/features/mail/mailer.server";
+import { claimDue, finishAttempt } from "~/features/mail/queue.server";
 import { releaseMail } from "~/features/mail/templates.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
@@ -16,46 +17,23 @@ import { describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
 import { hashToken, randomToken } from "~/lib/tokens.server";
 
-/** How long a claimed e-mail is held by its worker: far longer than sending a tick's batch takes. */
-export const LEASE_MS = 5 * 60_000;
-/** Waits after each failed attempt; past the last, the e-mail is kept as failed. */
-export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
-
 export const unsubscribePath = (token: string) => `/unsubscribe/${token}`;
 
 type Claimed = { id: number; userId: number; chapterId: number; kind: "release" | "early"; attempts: number };
 
-/**
- * Claims up to `limit` due e-mails in one statement: rows another worker holds (locked now, or leased) are
- * skipped, not waited for. The claim sets a lease and counts the attempt, and commits at once: no transaction
- * stays open while mail is sent.
- */
-export async function claimDueMails(now: Date, limit: number, database: Database = db()): Promise<Claimed[]> {
-  const due = database
-    .select({ id: releaseMails.id })
-    .from(releaseMails)
-    .where(
-      and(
-        eq(releaseMails.status, "queued"),
-        lte(releaseMails.nextAttemptAt, now),
-        or(isNull(releaseMails.lockedUntil), lte(releaseMails.lockedUntil, now)),
-      ),
-    )
-    .orderBy(asc(releaseMails.nextAttemptAt), asc(releaseMails.id))
-    .limit(limit)
-    .for("update", { skipLocked: true });
-  return database
-    .update(releaseMails)
-    .set({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${releaseMails.attempts} + 1` })
-    .where(inArray(releaseMails.id, due))
-    .returning({
+/** Claims up to `limit` due release e-mails (`claimDue`: leased, skipped by other workers). */
+export function claimDueMails(now: Date, limit: number, database: Database = db()): Promise<Claimed[]> {
+  return claimDue(
+    releaseMails,
+    {
       id: releaseMails.id,
       userId: releaseMails.userId,
       chapterId: releaseMails.chapterId,
       kind: releaseMails.kind,
       attempts: releaseMails.attempts,
-    });
+    },
+    { now, limit, database },
+  );
 }
 
 export type SendOptions = {
@@ -110,10 +88,7 @@ export async function sendDueMails({
     const reader = readerOf.get(mail.userId);
     const chapter = chapterOf.get(mail.chapterId);
     if (!reader || !chapter || !reader.optedIn || reader.suspendedAt) {
-      await database
-        .update(releaseMails)
-        .set({ status: "cancelled", lockedUntil: null })
-        .where(eq(releaseMails.id, mail.id));
+      await finishAttempt(releaseMails, mail, { outcome: "cancelled" }, { now, database });
       outcome.cancelled++;
       continue;
     }
@@ -146,30 +121,23 @@ export async function sendDueMails({
       );
     } catch (error) {
       const { code } = describeError(error);
-      const failed = mail.attempts >= MAX_ATTEMPTS;
-      const delay = RETRY_DELAYS_MS[mail.attempts - 1] ?? 0;
-      await database
-        .update(releaseMails)
-        .set({
-          lockedUntil: null,
-          lastError: code,
-          ...(failed ? { status: "failed" as const } : { nextAttemptAt: new Date(now.getTime() + delay) }),
-        })
-        .where(eq(releaseMails.id, mail.id));
+      const { retryInMs } = await finishAttempt(
+        releaseMails,
+        mail,
+        { outcome: "failed", code },
+        { now, database },
+      );
       const line = { event: "release-mail.failed", mailId: mail.id, attempts: mail.attempts, code };
-      if (failed) {
+      if (retryInMs === undefined) {
         logger.error(line, "release e-mail failed for good (kept as failed)");
         outcome.failed++;
       } else {
-        logger.warn({ ...line, retryInMs: delay }, "release e-mail failed, trying again later");
+        logger.warn({ ...line, retryInMs }, "release e-mail failed, trying again later");
         outcome.retried++;
       }
       continue;
     }
-    await database
-      .update(releaseMails)
-      .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null })
-      .where(eq(releaseMails.id, mail.id));
+    await finishAttempt(releaseMails, mail, { outcome: "sent" }, { now, database });
     outcome.sent++;
   }
   return outcome;

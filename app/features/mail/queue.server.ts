@@ -1,0 +1,88 @@
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Database } from "#db/client.server";
+
+/**
+ * A table of queued e-mails (release e-mails, Q&A e-mails: ADR 45): one row an e-mail, claimed by a worker
+ * under a lease, sent once, retried after a failure with growing waits, kept as failed past the last.
+ */
+export type MailQueue = PgTable & {
+  id: PgColumn;
+  status: PgColumn;
+  attempts: PgColumn;
+  nextAttemptAt: PgColumn;
+  lockedUntil: PgColumn;
+  sentAt: PgColumn;
+  lastError: PgColumn;
+};
+
+/** How long a claimed e-mail is held by its worker: far longer than sending a tick's batch takes. */
+export const LEASE_MS = 5 * 60_000;
+/** Waits after each failed attempt; past the last, the e-mail is kept as failed. */
+export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+/**
+ * Claims up to `limit` due e-mails of a queue in one statement: rows another worker holds (locked now, or
+ * leased) are skipped, not waited for. The claim sets a lease and counts the attempt, and commits at once: no
+ * transaction stays open while mail is sent. Returns the `fields` asked for of each claimed row.
+ */
+export function claimDue<Fields extends Record<string, PgColumn>>(
+  queue: MailQueue,
+  fields: Fields,
+  { now, limit, database }: { now: Date; limit: number; database: Database },
+) {
+  const due = database
+    .select({ id: queue.id })
+    .from(queue)
+    .where(
+      and(
+        eq(queue.status, "queued"),
+        lte(queue.nextAttemptAt, now),
+        or(isNull(queue.lockedUntil), lte(queue.lockedUntil, now)),
+      ),
+    )
+    .orderBy(asc(queue.nextAttemptAt), asc(queue.id))
+    .limit(limit)
+    .for("update", { skipLocked: true });
+  return database
+    .update(queue)
+    .set(queueSet({ lockedUntil: new Date(now.getTime() + LEASE_MS), attempts: sql`${queue.attempts} + 1` }))
+    .where(inArray(queue.id, due))
+    .returning(fields);
+}
+
+/** What an attempt ended in: sent, cancelled (the reader no longer wants it), or failed with an error code. */
+export type Attempt = { outcome: "sent" } | { outcome: "cancelled" } | { outcome: "failed"; code: string };
+
+/**
+ * Writes what an attempt ended in and frees the lease. A failure is tried again after the wait its attempt
+ * number names, or kept as failed past MAX_ATTEMPTS. Returns whether it was retried and after how long.
+ */
+export async function finishAttempt(
+  queue: MailQueue,
+  mail: { id: number; attempts: number },
+  attempt: Attempt,
+  { now, database }: { now: Date; database: Database },
+): Promise<{ retryInMs?: number }> {
+  let values: Record<string, unknown>;
+  let retryInMs: number | undefined;
+  if (attempt.outcome === "sent") values = { status: "sent", sentAt: now, lastError: null };
+  else if (attempt.outcome === "cancelled") values = { status: "cancelled" };
+  else if (mail.attempts >= MAX_ATTEMPTS) values = { status: "failed", lastError: attempt.code };
+  else {
+    retryInMs = RETRY_DELAYS_MS[mail.attempts - 1] ?? 0;
+    values = { lastError: attempt.code, nextAttemptAt: new Date(now.getTime() + retryInMs) };
+  }
+  await database
+    .update(queue)
+    .set(queueSet({ lockedUntil: null, ...values }))
+    .where(eq(queue.id, mail.id));
+  return retryInMs === undefined ? {} : { retryInMs };
+}
+
+/**
+ * An update's values by the columns every queue table has. Drizzle types `set` by one concrete table; the
+ * names here are the `MailQueue` columns, so the cast only widens what the type cannot see.
+ */
+const queueSet = (values: Record<string, unknown>) => values as never;
