@@ -1,7 +1,7 @@
 import { isLanguage, type Language } from "./config";
 
 /**
- * Each language's own URL (issue 40; the decision is recorded with the language URLs' ADR): `/<lang>/<path>`
+ * Each language's own URL (the decision and its reasons: the language URLs' ADR): `/<lang>/<path>`
  * shows the page in that language whatever the reader's preference; an unprefixed path is the `x-default`,
  * shown in the reader's own language (cookie, account, Accept-Language) as before.
  */
