@@ -175,8 +175,7 @@ describe("the EPUB download", () => {
       (chapter) => chapterStatus(chapter, now) === "locked",
     );
     const early = scheduled[0];
-    const late = scheduled.at(-1);
-    if (!early || !late || early === late) throw new Error("the demo has two unreleased chapters");
+    if (!early) throw new Error("the demo has an unreleased chapter");
     const member = await createReader({ prefix: "epubmember" });
     // 400 days bought: an Observer at least, who reads three unreleased chapters early.
     await grantMembership(member.id, 400);

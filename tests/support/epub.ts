@@ -33,10 +33,36 @@ export function firstEntry(bytes: Uint8Array) {
   };
 }
 
-/** Whether the text is well-formed XML (the validator's error otherwise). */
+/** A code point XML 1.0 allows, as a character or a reference. */
+const xmlChar = (code: number) =>
+  code === 0x9 ||
+  code === 0xa ||
+  code === 0xd ||
+  (code >= 0x20 && code <= 0xd7ff) ||
+  (code >= 0xe000 && code <= 0xfffd) ||
+  (code >= 0x10000 && code <= 0x10ffff);
+
+/**
+ * Why the text is not well-formed XML, or undefined: the tags, attributes and nesting (fast-xml-parser's
+ * validator), and what that validator lets pass: a reference XML does not define (`&nbsp;`), a character or a
+ * character reference XML refuses (controls, lone surrogates), and `]]>` in character data.
+ */
 export function xmlProblem(text: string): string | undefined {
   const result = XMLValidator.validate(text);
-  return result === true ? undefined : `${result.err.code} ${result.err.msg} at line ${result.err.line}`;
+  if (result !== true) return `${result.err.code} ${result.err.msg} at line ${result.err.line}`;
+  const entity = /&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)[^;\s]{0,12};?/.exec(text);
+  if (entity) return `an undefined reference or a bare ampersand: ${entity[0]}`;
+  for (const match of text.matchAll(/&#(x[0-9a-fA-F]+|\d+);/g)) {
+    const value = match[1] as string;
+    const code = value.startsWith("x") ? Number.parseInt(value.slice(1), 16) : Number(value);
+    if (!xmlChar(code)) return `a reference to a character XML refuses: ${match[0]}`;
+  }
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (!xmlChar(code)) return `a character XML refuses: U+${code.toString(16)}`;
+  }
+  if (/\]\]>/.test(text.replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ""))) return "]]> in character data";
+  return undefined;
 }
 
 export const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: "@", isArray: () => false });

@@ -74,7 +74,7 @@ const paragraphs = (text: string) =>
  * volume, every chapter they may open in full (the chapter page's sanitised HTML as XHTML, with its artwork
  * packed) and every other as a title page linking to it on the site, the navigation document and the package.
  */
-export async function buildEpub(contents: BookContents): Promise<Uint8Array> {
+export async function buildEpub(contents: BookContents): Promise<Uint8Array<ArrayBuffer>> {
   const { language, origin, volumes } = contents;
   const t = serverTranslator(language);
   const site = await getSiteSettings();

@@ -21,11 +21,11 @@ export class EpubTooLarge extends AppError {
  * `EPUB_LIMITS.cacheBytes`. A file is made once per reader's access, name and content revision; a request for
  * one being made waits for it rather than making it again.
  */
-const kept = new Map<string, Uint8Array>();
+const kept = new Map<string, Uint8Array<ArrayBuffer>>();
 let keptBytes = 0;
-const making = new Map<string, Promise<Uint8Array>>();
+const making = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
-function keep(key: string, file: Uint8Array) {
+function keep(key: string, file: Uint8Array<ArrayBuffer>) {
   // A file larger than half the budget would push out everything else: it is made again when asked.
   if (file.length > EPUB_LIMITS.cacheBytes / 2) return;
   kept.set(key, file);
@@ -67,7 +67,7 @@ export async function downloadEpub(
   scope: EpubScope,
   language: Language,
   meta: RequestMeta,
-): Promise<{ file: Uint8Array; filename: string } | undefined> {
+): Promise<{ file: Uint8Array<ArrayBuffer>; filename: string } | undefined> {
   await consume(user ? `epub:user:${user.id}` : `epub:ip:${meta.ip}`, epubDownloadRule, meta);
   const contents = await bookContents(user, scope, language);
   if (!contents) return undefined;
