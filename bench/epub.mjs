@@ -2,8 +2,9 @@
 // access, text, pictures, cover, zip) and their second (the kept file), for up to 12 volumes (within the
 // download limit of 30 an hour), and the whole serial once built and once kept, with its size. Sequential
 // requests, timed from the client: the figure is how long a reader waits, not a throughput.
-import { median } from "./median.mjs";
+
 import { memoryTrail, signedIn, startApp } from "./lib.mjs";
+import { median } from "./median.mjs";
 
 async function timed(url, cookie) {
   const started = performance.now();
@@ -18,7 +19,10 @@ export default async function measure(results) {
   try {
     const { cookie } = await signedIn(app.base);
     const toc = await (await fetch(`${app.base}/toc`)).text();
-    const volumes = [...new Set([...toc.matchAll(/href="\/epub\/volume\/(\d+)"/g)].map((m) => m[1]))].slice(0, 12);
+    const volumes = [...new Set([...toc.matchAll(/href="\/epub\/volume\/(\d+)"/g)].map((m) => m[1]))].slice(
+      0,
+      12,
+    );
     const builds = [];
     const kept = [];
     for (const volume of volumes) {
@@ -34,7 +38,12 @@ export default async function measure(results) {
       serialBuild: { medianMs: serial.ms, bytes: serial.bytes },
       serialKept: { medianMs: serialKept.ms },
     };
-    memoryTrail.push({ server: app.name, run: "epub downloads", rssMB: Math.round(app.rssMB()), peakRssMB: Math.round(app.peakRssMB()) });
+    memoryTrail.push({
+      server: app.name,
+      run: "epub downloads",
+      rssMB: Math.round(app.rssMB()),
+      peakRssMB: Math.round(app.peakRssMB()),
+    });
   } finally {
     await app.stop();
   }

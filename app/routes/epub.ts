@@ -1,8 +1,6 @@
 import { data } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
-import { Throttled } from "~/features/auth/throttle.server";
-import { downloadEpub, EpubTooLarge } from "~/features/epub/download.server";
-import { serverTranslator } from "~/i18n/server";
+import { downloadEpub, refusedDownload } from "~/features/epub/download.server";
 import { parseId } from "~/lib/parse";
 import { getPreferences } from "~/lib/preferences.server";
 import type { Route } from "./+types/epub";
@@ -16,32 +14,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (params.volume !== undefined && volume === undefined) throw data(null, { status: 404 });
   const user = await getSessionUser(request);
   const { language } = getPreferences(request);
-  try {
-    const download = await downloadEpub(user, { volume }, language, context);
-    if (!download) throw data(null, { status: 404 });
-    return new Response(download.file, {
-      headers: {
-        "Content-Type": "application/epub+zip",
-        "Content-Disposition": `attachment; filename="${download.filename}"`,
-        "Content-Length": String(download.file.length),
-        "Cache-Control": "private, no-store",
-        "X-Content-Type-Options": "nosniff",
-      },
-    });
-  } catch (error) {
-    if (!(error instanceof Throttled || error instanceof EpubTooLarge)) throw error;
-    const t = serverTranslator(language);
-    const message =
-      error instanceof Throttled
-        ? t("epub.throttled", { count: Math.max(1, Math.ceil(error.retryAfterSeconds / 60)) })
-        : t("epub.tooLarge");
-    return new Response(message, {
-      status: error.status,
-      headers: {
-        "Content-Type": "text/plain; charset=utf-8",
-        "Cache-Control": "no-store",
-        ...(error instanceof Throttled ? { "Retry-After": String(error.retryAfterSeconds) } : {}),
-      },
-    });
-  }
+  const download = await downloadEpub(user, { volume }, language, context).catch((error: unknown) => {
+    const refused = refusedDownload(error, language);
+    if (refused) return refused;
+    throw error;
+  });
+  if (download instanceof Response) return download;
+  if (!download) throw data(null, { status: 404 });
+  return new Response(download.file, {
+    headers: {
+      "Content-Type": "application/epub+zip",
+      "Content-Disposition": `attachment; filename="${download.filename}"`,
+      "Content-Length": String(download.file.length),
+      "Cache-Control": "private, no-store",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
 }

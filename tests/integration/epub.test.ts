@@ -1,6 +1,6 @@
 import path from "node:path";
-import fc from "fast-check";
 import { eq } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { chapters } from "#db/schema";
@@ -22,7 +22,11 @@ import { unique } from "../support/unique";
 const builds = vi.hoisted(() => ({ count: 0 }));
 vi.mock("~/features/epub/build.server", async (importOriginal) => {
   const { countingCalls } = await import("../support/counting");
-  return countingCalls(await importOriginal<typeof import("~/features/epub/build.server")>(), "buildEpub", builds);
+  return countingCalls(
+    await importOriginal<typeof import("~/features/epub/build.server")>(),
+    "buildEpub",
+    builds,
+  );
 });
 
 /** The download as a browser asks for it: its own address (throttled per address) unless signed in. */
@@ -43,7 +47,10 @@ async function book(pathname: string, cookie?: string) {
 
 /** A chapter's paragraphs as a reader reads them (the chapter page's pipeline), the longer ones. */
 async function paragraphsOf(number: number): Promise<string[]> {
-  const [row] = await db().select({ bodyMd: chapters.bodyMd }).from(chapters).where(eq(chapters.number, number));
+  const [row] = await db()
+    .select({ bodyMd: chapters.bodyMd })
+    .from(chapters)
+    .where(eq(chapters.number, number));
   return [...chapterTextHtml(row?.bodyMd ?? "").matchAll(/<p[^>]*>([\s\S]*?)<\/p>/g)]
     .map((match) => wordsOf(match[1] ?? "").trim())
     .filter((text) => text.length > 60);
@@ -95,12 +102,19 @@ describe("the EPUB download", () => {
     );
 
     const base = path.posix.dirname(opfPath);
-    const items = [opf.manifest.item].flat() as { "@id": string; "@href": string; "@media-type": string; "@properties"?: string }[];
+    const items = [opf.manifest.item].flat() as {
+      "@id": string;
+      "@href": string;
+      "@media-type": string;
+      "@properties"?: string;
+    }[];
     // Every file in the manifest is in the container, and every file of the container is in the manifest.
-    for (const item of items) expect(epub.files[path.posix.join(base, item["@href"])], item["@href"]).toBeDefined();
+    for (const item of items)
+      expect(epub.files[path.posix.join(base, item["@href"])], item["@href"]).toBeDefined();
     const listed = new Set(items.map((item) => path.posix.join(base, item["@href"])));
     for (const file of Object.keys(epub.files))
-      if (!["mimetype", "META-INF/container.xml", opfPath].includes(file)) expect(listed, file).toContain(file);
+      if (!["mimetype", "META-INF/container.xml", opfPath].includes(file))
+        expect(listed, file).toContain(file);
     // No NCX: the navigation document is the table of contents.
     expect(items.some((item) => item["@media-type"] === "application/x-dtbncx+xml")).toBe(false);
     expect(opf.spine["@toc"]).toBeUndefined();

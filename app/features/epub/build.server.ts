@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
-import { getSiteSettings } from "~/features/site/queries.server";
 import { chapterHtml } from "~/features/reader/access.server";
+import { getSiteSettings } from "~/features/site/queries.server";
 import { serverTranslator } from "~/i18n/server";
+import { logger, safeError } from "~/lib/logger.server";
 import { mediaStore } from "~/lib/media-store.server";
 import { contentTypeOf, safeKey } from "~/lib/storage.server";
-import { logger, safeError } from "~/lib/logger.server";
 import type { BookChapter, BookContents } from "./contents.server";
 import { coverPng } from "./cover.server";
 import {
@@ -38,7 +38,8 @@ async function readImages(urls: string[]): Promise<Map<string, PackedImage>> {
       const mediaType = contentTypeOf(key);
       if (!IMAGE_TYPES.has(mediaType)) continue;
       const bytes = await mediaStore().get(key);
-      if (!bytes || bytes.length > EPUB_LIMITS.imageBytes || total + bytes.length > EPUB_LIMITS.imagesBytes) continue;
+      if (!bytes || bytes.length > EPUB_LIMITS.imageBytes || total + bytes.length > EPUB_LIMITS.imagesBytes)
+        continue;
       total += bytes.length;
       const name = createHash("sha256").update(key).digest("hex").slice(0, 16);
       const extension = key.slice(key.lastIndexOf(".")).toLowerCase();
@@ -56,7 +57,9 @@ const volumeFile = (number: number) => `volume-${number}.xhtml`;
 
 /** A v5-shaped UUID of the site and the part: the same book keeps its identifier across downloads. */
 function bookIdentifier(origin: string, volume: number | undefined): string {
-  const hex = createHash("sha256").update(`${origin}|${volume ?? "serial"}`).digest("hex");
+  const hex = createHash("sha256")
+    .update(`${origin}|${volume ?? "serial"}`)
+    .digest("hex");
   return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
@@ -98,7 +101,8 @@ export async function buildEpub(contents: BookContents): Promise<Uint8Array<Arra
     image: (url: string) => images.get(url)?.href,
     link: (href: string) => {
       const chapter = /^\/chapter\/(\d+)(#[\w-]*)?$/.exec(href);
-      if (chapter && inBook.has(Number(chapter[1]))) return `${chapterFile(Number(chapter[1]))}${chapter[2] ?? ""}`;
+      if (chapter && inBook.has(Number(chapter[1])))
+        return `${chapterFile(Number(chapter[1]))}${chapter[2] ?? ""}`;
       return href.startsWith("/") && !href.startsWith("//") ? `${origin}${href}` : href;
     },
   };
@@ -111,7 +115,9 @@ export async function buildEpub(contents: BookContents): Promise<Uint8Array<Arra
     const heading = `<h1><small>${escapeXml(t("reader.chapterNumber", { number: facts.number }))}</small><br/>${escapeXml(facts.title)}</h1>`;
     if (lock) {
       const why =
-        lock.kind === "release" ? t("epub.lockedRelease") : t("epub.lockedCoins", { count: lock.coinsRequired });
+        lock.kind === "release"
+          ? t("epub.lockedRelease")
+          : t("epub.lockedCoins", { count: lock.coinsRequired });
       return `<section class="locked" epub:type="chapter">${heading}
 <p>${escapeXml(why)}</p>
 <p><a href="${escapeXml(`${origin}/chapter/${facts.number}`)}">${escapeXml(t("epub.readOnSite", { site: site.title }))}</a></p>
@@ -141,7 +147,10 @@ ${art("after")}
   ];
   const spine: string[] = [];
   const page = (id: string, href: string, pageTitle: string, body: string, bodyClass?: string) => {
-    files.push({ path: `EPUB/${href}`, data: xhtmlDocument({ title: pageTitle, language, body, bodyClass }) });
+    files.push({
+      path: `EPUB/${href}`,
+      data: xhtmlDocument({ title: pageTitle, language, body, bodyClass }),
+    });
     manifest.push({ id, href, mediaType: "application/xhtml+xml" });
     spine.push(id);
   };
@@ -193,7 +202,9 @@ ${art("after")}
       landmarks: [
         { type: "cover", title: t("epub.cover"), href: "cover.xhtml" },
         { type: "toc", title: t("epub.contents"), href: "nav.xhtml" },
-        ...(first ? [{ type: "bodymatter" as const, title: t("epub.start"), href: volumeFile(first.number) }] : []),
+        ...(first
+          ? [{ type: "bodymatter" as const, title: t("epub.start"), href: volumeFile(first.number) }]
+          : []),
       ],
     }),
   });

@@ -38,9 +38,16 @@ export type BookContents = {
 async function withAccess(user: SessionUser, now: Date): Promise<KeptSessionUser> {
   const [membership, unlocked] = await Promise.all([
     getMembership(user.id, now),
-    db().select({ id: chapterUnlocks.chapterId }).from(chapterUnlocks).where(eq(chapterUnlocks.userId, user.id)),
+    db()
+      .select({ id: chapterUnlocks.chapterId })
+      .from(chapterUnlocks)
+      .where(eq(chapterUnlocks.userId, user.id)),
   ]);
-  return { ...user, membershipTier: membership.tier, unlockedChapterIds: new Set(unlocked.map((row) => row.id)) };
+  return {
+    ...user,
+    membershipTier: membership.tier,
+    unlockedChapterIds: new Set(unlocked.map((row) => row.id)),
+  };
 }
 
 /**
@@ -69,7 +76,12 @@ export async function bookContents(
   chapters.forEach((facts, index) => {
     let volume = volumes.at(-1);
     if (volume?.number !== facts.volume.number) {
-      volume = { number: facts.volume.number, title: facts.volume.title, summary: facts.volume.summaryMd, chapters: [] };
+      volume = {
+        number: facts.volume.number,
+        title: facts.volume.title,
+        summary: facts.volume.summaryMd,
+        chapters: [],
+      };
       volumes.push(volume);
     }
     const lock = locks[index];

@@ -41,7 +41,9 @@ export function coverPng(text: CoverText): Promise<Buffer> {
   const key = JSON.stringify(text);
   let cover = covers.get(key);
   if (!cover) {
-    cover = sharp(Buffer.from(coverSvg(text))).png({ compressionLevel: 9 }).toBuffer();
+    cover = sharp(Buffer.from(coverSvg(text)))
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     cover.catch(() => covers.delete(key));
     if (covers.size >= COVERS_KEPT) covers.delete(covers.keys().next().value as string);
     covers.set(key, cover);

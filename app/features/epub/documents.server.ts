@@ -27,9 +27,17 @@ figcaption { font-style: italic; font-size: 0.9em; }
 `;
 
 /** An XHTML content document: `body` is XHTML already (escaped by whoever made it). */
-export function xhtmlDocument(
-  { title, language, body, bodyClass }: { title: string; language: string; body: string; bodyClass?: string },
-): string {
+export function xhtmlDocument({
+  title,
+  language,
+  body,
+  bodyClass,
+}: {
+  title: string;
+  language: string;
+  body: string;
+  bodyClass?: string;
+}): string {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE html>
 <html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="${escapeXml(language)}" xml:lang="${escapeXml(language)}">
@@ -70,7 +78,10 @@ export function navDocument({
   landmarks: { type: "cover" | "bodymatter" | "toc"; title: string; href: string }[];
 }): string {
   const marks = landmarks
-    .map((mark) => `<li><a epub:type="${mark.type}" href="${escapeXml(mark.href)}">${escapeXml(mark.title)}</a></li>`)
+    .map(
+      (mark) =>
+        `<li><a epub:type="${mark.type}" href="${escapeXml(mark.href)}">${escapeXml(mark.title)}</a></li>`,
+    )
     .join("\n");
   return xhtmlDocument({
     title,

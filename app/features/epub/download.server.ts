@@ -1,7 +1,8 @@
 import type { SessionUser } from "~/features/auth/session.server";
-import { consume } from "~/features/auth/throttle.server";
+import { consume, Throttled } from "~/features/auth/throttle.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import type { Language } from "~/i18n/config";
+import { serverTranslator } from "~/i18n/server";
 import type { RequestMeta } from "~/lib/context";
 import { AppError } from "~/lib/errors";
 import { buildEpub } from "./build.server";
@@ -88,4 +89,25 @@ export async function downloadEpub(
   if (file.length > EPUB_LIMITS.fileBytes) throw new EpubTooLarge();
   if (!kept.has(contents.key)) keep(contents.key, file);
   return { file, filename };
+}
+
+/**
+ * A refused download as the reader's browser shows it, a short translated text (429 with Retry-After past the
+ * download limit, 413 for a book past its size); undefined for any other error.
+ */
+export function refusedDownload(error: unknown, language: Language): Response | undefined {
+  if (!(error instanceof Throttled || error instanceof EpubTooLarge)) return undefined;
+  const t = serverTranslator(language);
+  const message =
+    error instanceof Throttled
+      ? t("epub.throttled", { count: Math.max(1, Math.ceil(error.retryAfterSeconds / 60)) })
+      : t("epub.tooLarge");
+  return new Response(message, {
+    status: error.status,
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Cache-Control": "no-store",
+      ...(error instanceof Throttled ? { "Retry-After": String(error.retryAfterSeconds) } : {}),
+    },
+  });
 }
