@@ -8,12 +8,13 @@ import { chapterStatus } from "~/features/chapters/access";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { unlockChapter } from "~/features/coins/unlock.server";
 import { chapterTextHtml } from "~/features/content/markdown.server";
+import { forgetKeptEpubs } from "~/features/epub/download.server";
 import { epubDownloadRule } from "~/features/epub/limits";
 import { getEnv } from "~/lib/env.server";
 import { setMediaStore } from "~/lib/media-store.server";
 import { LocalMediaStore } from "~/lib/storage.server";
 import { loader } from "~/routes/epub";
-import { openTestDatabase } from "../support/database";
+import { drivers, openTestDatabase } from "../support/database";
 import { firstEntry, unpackEpub, wordsOf, xml, xmlProblem } from "../support/epub";
 import { createReader, grantCoins, grantMembership } from "../support/factories";
 import { unique } from "../support/unique";
@@ -59,17 +60,18 @@ async function paragraphsOf(number: number): Promise<string[]> {
 let handle: DatabaseHandle;
 const db = () => handle.db;
 
-beforeAll(async () => {
-  handle = await openTestDatabase("pglite");
-  // The demo content's media, as the import copies it into the store.
-  setMediaStore(new LocalMediaStore(path.resolve("content/media")));
-});
-afterAll(async () => {
-  setMediaStore(undefined);
-  await handle.close();
-});
+describe.each(drivers)("the EPUB download on %s", (driver) => {
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+    forgetKeptEpubs();
+    // The demo content's media, as the import copies it into the store.
+    setMediaStore(new LocalMediaStore(path.resolve("content/media")));
+  });
+  afterAll(async () => {
+    setMediaStore(undefined);
+    await handle.close();
+  });
 
-describe("the EPUB download", () => {
   it("is a valid EPUB 3: mimetype first and stored, the container, the package, the navigation, well-formed XHTML", async () => {
     const { response, epub } = await book("/epub");
     expect(response.headers.get("content-type")).toBe("application/epub+zip");
@@ -251,6 +253,17 @@ describe("the EPUB download", () => {
     const { epub } = await book("/epub", reader.cookie);
     expect(builds.count).toBe(before + 3);
     expect(epub.text("EPUB/chapter-4.xhtml")).not.toContain('class="locked"');
+
+    // An edit moves the content revision: the next download is a new file holding it.
+    const [chapterTwo] = await db()
+      .select({ title: chapters.title })
+      .from(chapters)
+      .where(eq(chapters.number, 2));
+    const retitled = `${chapterTwo?.title} ${unique("revised")}`;
+    await db().update(chapters).set({ title: retitled }).where(eq(chapters.number, 2));
+    const { epub: edited } = await book("/epub", reader.cookie);
+    expect(builds.count).toBe(before + 4);
+    expect(edited.text("EPUB/chapter-2.xhtml")).toContain(retitled);
   });
 
   it("refuses a reader past the download limit with 429, a translated message and Retry-After", async () => {
