@@ -35,6 +35,9 @@ export const siteRoutes = routeTable([
   route("chapters", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "chapters" }),
   route("toc", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "toc" }),
   route("toc/volume/:volume", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "toc-volume" }),
+  // The EPUB of what the reader may open (ADR 89), of the serial or of one volume: each reader's own file.
+  route("epub", "routes/epub.ts", personal, { id: "epub" }),
+  route("epub/volume/:volume", "routes/epub.ts", personal, { id: "epub-volume" }),
   route("chapter", "routes/chapter-start.ts", unkept),
   route("chapter/:id", "routes/chapter.tsx", { share: "chapter", retiredBy: "chapter", private: false }),
   route("chapter/:id/comments", "routes/chapter-comments.tsx", {

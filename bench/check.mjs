@@ -20,6 +20,7 @@ const check = (name, ok, detail) => {
 /** The part of bench/run.mjs that measures a budget's figure. */
 function partOf(b) {
   if (b.analytics) return "analytics";
+  if (b.epub) return "epub";
   if (b.lighthouse) return "lighthouse";
   if (b.cacheMiss) return "cacheMiss";
   if (b.maxGrowthMB !== undefined) return "leak";
@@ -145,6 +146,17 @@ for (const [name, b] of Object.entries(budgets)) {
         name,
         miss.medianMs <= b.maxMedianMs && miss.otherKeptRounds === miss.rounds,
         `${miss.page} after an edit: median ${miss.medianMs} ms over ${miss.rounds} edits (max ${b.maxMedianMs}), another chapter kept through ${miss.otherKeptRounds} of them`,
+      );
+  }
+  // The EPUB download (bench/epub.mjs): how long a reader waits for a build, and for the kept file.
+  if (b.epub) {
+    const figure = results.epub?.[b.epub];
+    if (!figure) notMeasured(name, b);
+    else
+      check(
+        name,
+        figure.medianMs <= b.maxMedianMs && (b.maxBytes === undefined || figure.bytes <= b.maxBytes),
+        `${b.epub}: median ${figure.medianMs} ms (max ${b.maxMedianMs})${figure.bytes === undefined ? "" : `, ${figure.bytes} B`}`,
       );
   }
   // The same load three times over on one server: its RSS after the last round against after the first.

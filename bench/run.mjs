@@ -403,7 +403,7 @@ const parts = {
   releaseMinute,
   analytics,
   ...Object.fromEntries(
-    ["progress-writes", "starvation", "renders", "release-evening"].map((name) => [
+    ["progress-writes", "starvation", "renders", "release-evening", "epub"].map((name) => [
       name,
       async (results) => (await import(`./${name}.mjs`)).default(results),
     ]),

@@ -11,9 +11,10 @@ export const coreNamespaces = ["common", "nav", "error", "notFound", "reader"];
 
 /**
  * Namespaces only the server uses (e-mails, pages the server answers itself, an upload's refusal, which the
- * admin's action words, the footer's links: features/layout/site-nav.server.ts): never sent to the browser.
+ * admin's action words, the footer's links: features/layout/site-nav.server.ts; the EPUB file's words:
+ * features/epub): never sent to the browser.
  */
-export const serverNamespaces = ["mail", "httpErrors", "notices", "uploads", "footer"];
+export const serverNamespaces = ["mail", "httpErrors", "notices", "uploads", "footer", "epub"];
 
 /** Each language's own name for itself: shown as is in every interface language. */
 export const languageNames: Record<Language, string> = {

@@ -57,6 +57,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       path: requested === undefined ? "/toc" : `/toc/volume/${requested}`,
       marks,
       notify,
+      // The EPUB links' words: a visitor's copy holds the free chapters.
+      signedIn: user !== undefined,
       comments,
       // The release time of the render: an upcoming chapter's words (a date, or today's time) are chosen by it.
       now: now.toISOString(),
@@ -152,6 +154,21 @@ function ClosedVolume({ volume }: { volume: TocPageVolume }) {
   );
 }
 
+/** The EPUB of the serial (ADR 89): a plain link, the file comes as an attachment. */
+function EpubDownload({ signedIn }: { signedIn: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <div className="mb-8 flex flex-wrap items-center gap-3 rounded-lg border border-line px-4 py-3">
+      <a href="/epub" download className={buttonClass("outline")} data-testid="epub-serial">
+        {t("toc.epubDownload")}
+      </a>
+      <p className="min-w-0 flex-1 basis-60 text-sm text-muted">
+        {signedIn ? t("toc.epubReader") : t("toc.epubVisitor")}
+      </p>
+    </div>
+  );
+}
+
 export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [reversed, setReversed] = useState(false);
@@ -214,6 +231,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
       <div className="mb-8">
         <NotifyButton on={loaderData.notify} returnTo={pathname} />
       </div>
+      <EpubDownload signedIn={loaderData.signedIn} />
       <div className="flex flex-col gap-10">
         {ordered(loaderData.volumes).map((volume) => (
           <section
@@ -225,7 +243,17 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
             <h2 id={`volume-${volume.number}-title`} className="mb-1 font-display text-2xl text-primary">
               {t("reader.volumeTitle", { number: volume.number, title: volume.title })}
             </h2>
-            <p className="mb-4 text-muted">{volume.summaryMd}</p>
+            <p className="mb-2 text-muted">{volume.summaryMd}</p>
+            <p className="mb-4">
+              <a
+                href={`/epub/volume/${volume.number}`}
+                download
+                className="text-sm text-primary underline underline-offset-2"
+                data-testid="epub-volume"
+              >
+                {t("toc.epubVolume", { number: volume.number })}
+              </a>
+            </p>
             {volume.chapters ? (
               // Volumes out of view are laid out only when scrolled near; the estimate of a row's height keeps
               // the scroll bar steady meanwhile.

@@ -287,6 +287,11 @@ describe.runIf(inject("postgres"))("a database outage on PostgreSQL", () => {
     const data = await reader.get("/about.data");
     expect(data.status).toBe(503);
     expect(data.headers.get("retry-after")).toMatch(/^\d+$/);
+    // A download (ADR 89): 503 to try again, never a half-made file.
+    const book = await reader.get("/epub");
+    expect(book.status).toBe(503);
+    expect(book.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(book.headers.get("content-disposition")).toBeNull();
     const write = await saveProgress(reader, 7);
     expect(write.status).toBe(503);
     expect(write.headers.get("retry-after")).toMatch(/^\d+$/);

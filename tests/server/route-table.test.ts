@@ -36,6 +36,9 @@ const pages: Record<string, Sample[] | "resource"> = {
     { path: "/toc/volume/999", status: 404, translated: true },
     { path: "/toc/volume/two", status: 404, translated: true },
   ],
+  // The EPUB downloads (ADR 89): files, tested in tests/integration/epub.test.ts and tests/e2e/epub.spec.ts.
+  epub: "resource",
+  "epub/volume/:volume": "resource",
   chapter: "resource",
   "chapter/:id": [
     { path: "/chapter/1", status: 200, translated: false },

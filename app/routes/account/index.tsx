@@ -14,6 +14,8 @@ import {
 } from "~/features/dashboard/dashboard";
 import { loadDashboardAndMembership } from "~/features/dashboard/queries.server";
 import { perkPlaces } from "~/features/discord/perk-places.server";
+import { AccountBooks } from "~/features/epub/account-books";
+import { epubVolumes } from "~/features/epub/contents.server";
 import { GiftHistory, SupporterPanel } from "~/features/fundraiser/supporter-panel";
 import { MembershipSummary } from "~/features/membership/membership-summary";
 import { PerkLinks } from "~/features/membership/perk-links";
@@ -40,12 +42,14 @@ export const headers = keptForItsReader;
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
   // A fixed number of statements, whatever the reader's history (ADR 31; tests/integration/dashboard.test.ts).
-  const [{ dashboard, membership }, panels, discord, site, places] = await Promise.all([
+  const [{ dashboard, membership }, panels, discord, site, places, books] = await Promise.all([
     loadDashboardAndMembership(user.id, getPreferences(request).language),
     loadAccountPanels(user),
     getDiscord(user.id),
     getSiteSettings(),
     perkPlaces(),
+    // The volumes for the EPUB downloads, from the chapter catalogue (no statement once it is kept).
+    epubVolumes(),
   ]);
   return {
     dashboard,
@@ -72,6 +76,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     community: { label: site.communityLabel, url: site.communityUrl },
     supporter: panels.supporter,
     subscription: panels.subscription,
+    books,
   };
 }
 
@@ -140,6 +145,9 @@ export default function Account({ loaderData }: Route.ComponentProps) {
         </div>
       </Panel>
       <DashboardLinks />
+      <Panel id="books" title={t("account.epub.title")}>
+        <AccountBooks volumes={loaderData.books} />
+      </Panel>
       <Panel id="streak" title={t("streaks.title")}>
         <StreakCard streak={dashboard.streak} />
       </Panel>
