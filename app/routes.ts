@@ -35,6 +35,8 @@ export const siteRoutes = routeTable([
   route("chapters", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "chapters" }),
   route("toc", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "toc" }),
   route("toc/volume/:volume", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "toc-volume" }),
+  // A volume's locked coin chapters unlocked at once: the price shown first, then all or none (ADR 90).
+  route("unlock/volume/:volume", "routes/toc-volume-unlock.tsx", personal),
   route("chapter", "routes/chapter-start.ts", unkept),
   route("chapter/:id", "routes/chapter.tsx", { share: "chapter", retiredBy: "chapter", private: false }),
   route("chapter/:id/comments", "routes/chapter-comments.tsx", {
