@@ -84,7 +84,9 @@ export default function VolumeUnlock({ loaderData, actionData }: Route.Component
             {chapters.map((chapter) => (
               <li key={chapter.number} className="flex justify-between gap-4 border-b border-line py-2">
                 <span>{t("toc.chapterTitle", { number: chapter.number, title: chapter.title })}</span>
-                <span className="shrink-0 text-primary">{t("toc.coins", { count: chapter.coinsRequired })}</span>
+                <span className="shrink-0 text-primary">
+                  {t("toc.coins", { count: chapter.coinsRequired })}
+                </span>
               </li>
             ))}
           </ul>

@@ -23,6 +23,7 @@ import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { useSiteFacts } from "~/ui/page-meta";
+import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/toc";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -58,6 +59,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       marks,
       notify,
       comments,
+      // A signed-in reader's own table offers to unlock a volume's locked chapters at once (ADR 90).
+      signedIn: Boolean(user),
       // The release time of the render: an upcoming chapter's words (a date, or today's time) are chosen by it.
       now: now.toISOString(),
     },
@@ -102,6 +105,7 @@ const ChapterRow = memo(function ChapterRow({
   now: string;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const label = (
     <>
       <span className="flex flex-col">
@@ -111,8 +115,10 @@ const ChapterRow = memo(function ChapterRow({
       <span className="flex shrink-0 flex-col items-end gap-1">
         <ChapterStatusBadge chapter={chapter} now={now} />
         <ProgressBadge mark={mark} />
-        <span className="text-xs text-muted">
-          {t("toc.minutes", { count: chapter.minutes })}
+        <span className="text-right text-xs text-muted">
+          <time dateTime={chapter.releaseAt}>{format.date(chapter.releaseAt)}</time>
+          {` · ${t("toc.words", { count: chapter.words, formatted: format.number(chapter.words) })}`}
+          {` · ${t("toc.minutes", { count: chapter.minutes })}`}
           {comments ? ` · ${t("toc.comments", { count: comments })}` : ""}
         </span>
       </span>
@@ -149,6 +155,32 @@ function ClosedVolume({ volume }: { volume: TocPageVolume }) {
         {t("toc.showChapters", { number: volume.number })}
       </Link>
     </p>
+  );
+}
+
+/** The serial's totals: released chapters, words and hours of reading. */
+function Totals({ totals }: { totals: { chapters: number; words: number; hours: number } }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <p className="mb-6 text-muted">
+      {t("toc.totals", {
+        chapters: t("toc.chapterCount", { count: totals.chapters }),
+        words: t("toc.words", { count: totals.words, formatted: format.number(totals.words) }),
+        hours: t("toc.hours", { count: totals.hours, formatted: format.number(totals.hours) }),
+      })}
+    </p>
+  );
+}
+
+/** A signed-in reader's offer to unlock a volume's locked coin chapters at once: the price comes first. */
+function UnlockVolume({ volume }: { volume: TocPageVolume }) {
+  const { t } = useTranslation();
+  if (volume.locked.count === 0) return null;
+  return (
+    <Link to={`/unlock/volume/${volume.number}`} className={`${buttonClass("outline")} mb-4`}>
+      {t("toc.unlockVolume", { count: volume.locked.count, coins: volume.locked.coins })}
+    </Link>
   );
 }
 
@@ -211,6 +243,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
           {t("toc.reverseOrder")}
         </button>
       </div>
+      <Totals totals={loaderData.totals} />
       <div className="mb-8">
         <NotifyButton on={loaderData.notify} returnTo={pathname} />
       </div>
@@ -226,6 +259,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
               {t("reader.volumeTitle", { number: volume.number, title: volume.title })}
             </h2>
             <p className="mb-4 text-muted">{volume.summaryMd}</p>
+            {loaderData.signedIn ? <UnlockVolume volume={volume} /> : null}
             {volume.chapters ? (
               // Volumes out of view are laid out only when scrolled near; the estimate of a row's height keeps
               // the scroll bar steady meanwhile.

@@ -149,7 +149,10 @@ describe.each(drivers)("unlocking in one go on %s", (driver) => {
     expect(await unlocksOf(reader.id)).toEqual([]);
     await grantCoins(reader.id, 10);
     // A price other than the one shown: nothing.
-    expect(await unlockVolume(reader.id, volume, 8, new Date())).toEqual({ ok: false, reason: "price-changed" });
+    expect(await unlockVolume(reader.id, volume, 8, new Date())).toEqual({
+      ok: false,
+      reason: "price-changed",
+    });
     expect(await coinBalance(reader.id)).toBe(balance + 10);
     expect(await unlockVolume(reader.id, volume, 9, new Date())).toEqual({ ok: true, count: 3, coins: 9 });
     expect((await unlocksOf(reader.id)).map((row) => row.number)).toEqual(numbers.slice(1));
@@ -184,7 +187,9 @@ describe.each(drivers)("unlocking in one go on %s", (driver) => {
     // A random fuzz of both fields: always an answer of the 4xx family.
     for (let i = 0; i < 40; i++) {
       const random = () =>
-        String.fromCodePoint(...Array.from({ length: 1 + (i % 12) }, () => Math.floor(Math.random() * 0x3000)));
+        String.fromCodePoint(
+          ...Array.from({ length: 1 + (i % 12) }, () => Math.floor(Math.random() * 0x3000)),
+        );
       const status = statusOf(await post(random(), random()));
       expect(status).toBeGreaterThanOrEqual(400);
       expect(status).toBeLessThan(500);
@@ -227,10 +232,15 @@ describe.skipIf(!drivers.includes("postgres"))("unlocking in one go under concur
     const { numbers } = await volumeWith(Array.from({ length: 12 }, () => 1));
     const before = await coinBalance(reader.id);
     // Each chapter reached four times at once: 48 requests.
-    await Promise.all(numbers.flatMap((number) => Array.from({ length: 4 }, () => reach(reader.cookie, number))));
+    await Promise.all(
+      numbers.flatMap((number) => Array.from({ length: 4 }, () => reach(reader.cookie, number))),
+    );
     expect(await unlocksOf(reader.id)).toHaveLength(3);
     expect(await coinBalance(reader.id)).toBe(before - 3);
-    const [row] = await db().select({ balance: users.coinBalance }).from(users).where(eq(users.id, reader.id));
+    const [row] = await db()
+      .select({ balance: users.coinBalance })
+      .from(users)
+      .where(eq(users.id, reader.id));
     expect(await ledgerBalance(handle.db, reader.id)).toBe(row?.balance);
   });
 });

@@ -2,8 +2,8 @@ import { asc, type Column, eq, getTableColumns, getTableName, type SQL } from "d
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { db } from "#db/client.server";
 import {
-  autoUnlockSettings,
   auditLog,
+  autoUnlockSettings,
   betaFeedback,
   cartItems,
   chapterRevisions,

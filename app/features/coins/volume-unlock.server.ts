@@ -80,27 +80,29 @@ export async function unlockVolume(
   now: Date,
   meta?: RequestMeta,
 ): Promise<VolumeUnlockResult> {
-  return db().transaction(async (tx) => {
-    const [reader] = await tx
-      .select({ balance: users.coinBalance })
-      .from(users)
-      .where(eq(users.id, userId))
-      .for("update");
-    const locked = await lockedChapters(tx, userId, volumeNumber, now);
-    const total = locked.reduce((sum, chapter) => sum + chapter.coinsRequired, 0);
-    if (locked.length === 0) return { ok: false, reason: "nothing-to-unlock" } as const;
-    if (total !== expectedTotal) return { ok: false, reason: "price-changed" } as const;
-    if (!reader || reader.balance < total) return { ok: false, reason: "insufficient-coins" } as const;
-    for (const chapter of locked) {
-      const result = await unlockIn(tx, userId, chapter.number, chapter, meta);
-      // The chapter went (deleted) since it was read: roll everything back rather than sell part of the volume.
-      if (!result.ok || !result.charged) throw new VolumeChanged();
-    }
-    return { ok: true, count: locked.length, coins: total } as const;
-  }).catch((error: unknown) => {
-    if (error instanceof VolumeChanged) return { ok: false, reason: "price-changed" } as const;
-    throw error;
-  });
+  return db()
+    .transaction(async (tx) => {
+      const [reader] = await tx
+        .select({ balance: users.coinBalance })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for("update");
+      const locked = await lockedChapters(tx, userId, volumeNumber, now);
+      const total = locked.reduce((sum, chapter) => sum + chapter.coinsRequired, 0);
+      if (locked.length === 0) return { ok: false, reason: "nothing-to-unlock" } as const;
+      if (total !== expectedTotal) return { ok: false, reason: "price-changed" } as const;
+      if (!reader || reader.balance < total) return { ok: false, reason: "insufficient-coins" } as const;
+      for (const chapter of locked) {
+        const result = await unlockIn(tx, userId, chapter.number, chapter, meta);
+        // The chapter went (deleted) since it was read: roll everything back rather than sell part of the volume.
+        if (!result.ok || !result.charged) throw new VolumeChanged();
+      }
+      return { ok: true, count: locked.length, coins: total } as const;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof VolumeChanged) return { ok: false, reason: "price-changed" } as const;
+      throw error;
+    });
 }
 
 class VolumeChanged extends Error {

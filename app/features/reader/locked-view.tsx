@@ -39,7 +39,6 @@ export function LockedView({
   // asked again, and their automatic unlocking applies (ADR 90).
   const auto = lock.kind === "coins" ? lock.auto : undefined;
   const revalidator = useRevalidator();
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per chapter reached, not per revalidator state.
   useEffect(() => {
     if (auto === "withheld") void revalidator.revalidate();
   }, [auto, chapter]);
