@@ -111,16 +111,17 @@ const ChapterRow = memo(function ChapterRow({
       <span className="flex flex-col">
         <span className="text-sm text-muted">{t("reader.chapterNumber", { number: chapter.number })}</span>
         <span className="font-display text-lg">{chapter.title}</span>
-      </span>
-      <span className="flex shrink-0 flex-col items-end gap-1">
-        <ChapterStatusBadge chapter={chapter} now={now} />
-        <ProgressBadge mark={mark} />
-        <span className="text-right text-xs text-muted">
+        {/* Under the title, so a narrow screen keeps the title's width. */}
+        <span className="text-xs text-muted">
           <time dateTime={chapter.releaseAt}>{format.date(chapter.releaseAt)}</time>
           {` · ${t("toc.words", { count: chapter.words, formatted: format.number(chapter.words) })}`}
           {` · ${t("toc.minutes", { count: chapter.minutes })}`}
           {comments ? ` · ${t("toc.comments", { count: comments })}` : ""}
         </span>
+      </span>
+      <span className="flex shrink-0 flex-col items-end gap-1">
+        <ChapterStatusBadge chapter={chapter} now={now} />
+        <ProgressBadge mark={mark} />
       </span>
     </>
   );
