@@ -38,6 +38,8 @@ export const siteRoutes = routeTable([
   // The EPUB of what the reader may open (ADR 89), of the serial or of one volume: each reader's own file.
   route("epub", "routes/epub.ts", personal, { id: "epub" }),
   route("epub/volume/:volume", "routes/epub.ts", personal, { id: "epub-volume" }),
+  // A volume's locked coin chapters unlocked at once: the price shown first, then all or none (ADR 90).
+  route("unlock/volume/:volume", "routes/toc-volume-unlock.tsx", personal),
   route("chapter", "routes/chapter-start.ts", unkept),
   route("chapter/:id", "routes/chapter.tsx", { share: "chapter", retiredBy: "chapter", private: false }),
   route("chapter/:id/comments", "routes/chapter-comments.tsx", {

@@ -34,6 +34,7 @@ export const READER_PAGES = {
   commentsReadersBr: "/chapter/1/comments",
   commentsDataReadersBr: "/chapter/1/comments.data",
   tocReadersBr: "/toc",
+  volumeUnlockReadersBr: "/unlock/volume/2",
   chapterReadersBr: "/chapter/1",
   welcomeReadersBr: "/welcome",
   confirmEmailReadersBr: "/confirm-email",

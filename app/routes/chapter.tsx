@@ -4,6 +4,7 @@ import { getSessionUser } from "~/features/auth/session.server";
 import { movedChapterNumber } from "~/features/chapters/catalog.server";
 import { CommentsSlot } from "~/features/comments/slot";
 import { loadChapterForReader, previewAudiences } from "~/features/reader/access.server";
+import { unlockOnArrival } from "~/features/reader/arrival.server";
 import { ChapterMeta } from "~/features/reader/chapter-meta";
 import { ChapterPage } from "~/features/reader/chapter-page";
 import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server";
@@ -29,13 +30,21 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const as = new URL(request.url).searchParams.get("as");
   const previewAs = previewAudiences.find((audience) => audience === as);
-  const chapter =
+  let chapter =
     number === undefined ? undefined : await loadChapterForReader(number, user, releaseTime(), previewAs);
   if (!chapter) {
     const moved = number === undefined ? undefined : await movedChapterNumber(number);
     if (moved !== undefined) throw redirect(`/chapter/${moved}${new URL(request.url).search}`);
     throw data({ chapterNotFound: true }, { status: 404 });
   }
+  // Reaching a coin-locked chapter unlocks it when the reader turned automatic unlocking on (ADR 90).
+  if (
+    chapter.lock?.kind === "coins" &&
+    user &&
+    !chapter.preview &&
+    (await unlockOnArrival(request, user, chapter.number, chapter.lock, releaseTime(), context))
+  )
+    chapter = (await loadChapterForReader(chapter.number, user, releaseTime())) ?? chapter;
   if (chapter.lock?.kind === "coins" && user && !chapter.preview)
     Object.assign(
       chapter.lock,

@@ -20,6 +20,8 @@ import {
   parseForm,
 } from "~/features/auth/schemas";
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
+import { autoUnlockSetting, parseDailyCap, saveAutoUnlock } from "~/features/coins/auto-unlock.server";
+import { AutoUnlockForm } from "~/features/coins/auto-unlock-form";
 import { DiscordSection } from "~/features/discord/discord-section";
 import { outcomeFrom } from "~/features/discord/outcomes";
 import { getDiscordSection } from "~/features/discord/queries.server";
@@ -67,13 +69,14 @@ export const headers = keptForItsReader;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [choices, sessions, linked, feed, factors, discord] = await Promise.all([
+  const [choices, sessions, linked, feed, factors, discord, autoUnlock] = await Promise.all([
     getAccountChoices(user.id),
     listSessions(user.id, user.sessionId),
     getLinkedIdentities(user.id),
     hasFeedToken(user.id),
     listFactors(user.id),
     getDiscordSection(user.id),
+    autoUnlockSetting(user.id),
   ]);
   const preferences = getPreferences(request);
   return {
@@ -98,6 +101,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     linked,
     providers: listConfiguredProviders(),
     feed,
+    autoUnlock,
     discord: { ...discord, outcome: outcomeFrom(new URL(request.url).searchParams.get("discord")) },
   };
 }
@@ -179,6 +183,19 @@ export async function action({ request, context }: Route.ActionArgs) {
           feedUrl: `${getEnv().origin}${privateFeedPath(token)}`,
         };
       }
+      case "autoUnlock": {
+        // Unlocking on arrival (ADR 90): the first "on" asks to confirm what it spends.
+        const dailyCap = parseDailyCap(form.get("dailyCap"));
+        if (dailyCap === undefined) return fail({ dailyCap: "settings.autoUnlock.capInvalid" });
+        const enabled = form.get("enabled") === "on";
+        const saved = await saveAutoUnlock(user.id, {
+          enabled,
+          dailyCap,
+          confirmed: form.get("confirmed") === "1",
+        });
+        if (saved === "confirm") return { intent, confirmCap: dailyCap };
+        return done(enabled ? "settings.autoUnlock.on" : "settings.autoUnlock.off");
+      }
       case "feedTokenOff":
         await revokeFeedToken(user.id);
         return done("settings.feed.turnedOff");
@@ -198,6 +215,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 const sections = [
   "reading",
+  "auto-unlock",
   "appearance",
   "time-zone",
   "emails",
@@ -213,7 +231,7 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { user, timeZone } = loaderData;
-  const result = actionData as ActionResult | undefined;
+  const result = actionData as (ActionResult & { confirmCap?: number }) | undefined;
   const showDiscord = Boolean(loaderData.discord.perk || loaderData.discord.invite);
   return (
     <div
@@ -237,6 +255,9 @@ export default function Settings({ loaderData, actionData }: Route.ComponentProp
       {result?.formError ? <FormAlert>{t(result.formError)}</FormAlert> : null}
       <Panel id="reading" title={t("settings.reading.title")}>
         <ReadingForm saved={loaderData.reading} actionData={result} />
+      </Panel>
+      <Panel id="auto-unlock" title={t("settings.autoUnlock.title")}>
+        <AutoUnlockForm {...loaderData.autoUnlock} actionData={result} />
       </Panel>
       <Panel id="appearance" title={t("settings.appearance.title")}>
         <AppearanceForm language={loaderData.language} theme={loaderData.theme} />

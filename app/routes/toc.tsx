@@ -23,6 +23,7 @@ import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { useSiteFacts } from "~/ui/page-meta";
+import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/toc";
 
 export async function loader({ request, params }: Route.LoaderArgs) {
@@ -57,9 +58,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       path: requested === undefined ? "/toc" : `/toc/volume/${requested}`,
       marks,
       notify,
-      // The EPUB links' words: a visitor's copy holds the free chapters.
-      signedIn: user !== undefined,
       comments,
+      // A signed-in reader's own table offers to unlock a volume's locked chapters at once (ADR 90), and the
+      // EPUB links say whose copy it is (a visitor's holds the free chapters).
+      signedIn: Boolean(user),
       // The release time of the render: an upcoming chapter's words (a date, or today's time) are chosen by it.
       now: now.toISOString(),
     },
@@ -104,19 +106,23 @@ const ChapterRow = memo(function ChapterRow({
   now: string;
 }) {
   const { t } = useTranslation();
+  const format = useFormat();
   const label = (
     <>
       <span className="flex flex-col">
         <span className="text-sm text-muted">{t("reader.chapterNumber", { number: chapter.number })}</span>
         <span className="font-display text-lg">{chapter.title}</span>
+        {/* Under the title, so a narrow screen keeps the title's width. */}
+        <span className="text-xs text-muted">
+          <time dateTime={chapter.releaseAt}>{format.date(chapter.releaseAt)}</time>
+          {` · ${t("toc.words", { count: chapter.words, formatted: format.number(chapter.words) })}`}
+          {` · ${t("toc.minutes", { count: chapter.minutes })}`}
+          {comments ? ` · ${t("toc.comments", { count: comments })}` : ""}
+        </span>
       </span>
       <span className="flex shrink-0 flex-col items-end gap-1">
         <ChapterStatusBadge chapter={chapter} now={now} />
         <ProgressBadge mark={mark} />
-        <span className="text-xs text-muted">
-          {t("toc.minutes", { count: chapter.minutes })}
-          {comments ? ` · ${t("toc.comments", { count: comments })}` : ""}
-        </span>
       </span>
     </>
   );
@@ -166,6 +172,32 @@ function EpubDownload({ signedIn }: { signedIn: boolean }) {
         {signedIn ? t("toc.epubReader") : t("toc.epubVisitor")}
       </p>
     </div>
+  );
+}
+
+/** The serial's totals: released chapters, words and hours of reading. */
+function Totals({ totals }: { totals: { chapters: number; words: number; hours: number } }) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <p className="mb-6 text-muted">
+      {t("toc.totals", {
+        chapters: t("toc.chapterCount", { count: totals.chapters }),
+        words: t("toc.words", { count: totals.words, formatted: format.number(totals.words) }),
+        hours: t("toc.hours", { count: totals.hours, formatted: format.number(totals.hours) }),
+      })}
+    </p>
+  );
+}
+
+/** A signed-in reader's offer to unlock a volume's locked coin chapters at once: the price comes first. */
+function UnlockVolume({ volume }: { volume: TocPageVolume }) {
+  const { t } = useTranslation();
+  if (volume.locked.count === 0) return null;
+  return (
+    <Link to={`/unlock/volume/${volume.number}`} className={`${buttonClass("outline")} mb-4`}>
+      {t("toc.unlockVolume", { count: volume.locked.count, coins: volume.locked.coins })}
+    </Link>
   );
 }
 
@@ -228,6 +260,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
           {t("toc.reverseOrder")}
         </button>
       </div>
+      <Totals totals={loaderData.totals} />
       <div className="mb-8">
         <NotifyButton on={loaderData.notify} returnTo={pathname} />
       </div>
@@ -254,6 +287,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
                 {t("toc.epubVolume", { number: volume.number })}
               </a>
             </p>
+            {loaderData.signedIn ? <UnlockVolume volume={volume} /> : null}
             {volume.chapters ? (
               // Volumes out of view are laid out only when scrolled near; the estimate of a row's height keeps
               // the scroll bar steady meanwhile.

@@ -2,6 +2,7 @@
 import { sql } from "drizzle-orm";
 import {
   type AnyPgColumn,
+  boolean,
   check,
   index,
   integer,
@@ -50,6 +51,8 @@ export const chapterUnlocks = pgTable(
       .notNull()
       .references(() => chapters.id, { onDelete: "cascade" }),
     coinsSpent: integer("coins_spent").notNull(),
+    /** Unlocked by the reader's automatic unlocking on reaching it (ADR 90): counted against their daily cap. */
+    auto: boolean("auto").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -57,6 +60,24 @@ export const chapterUnlocks = pgTable(
     // A chapter's unlocks (the admin's analytics of one chapter): the unique index leads with the reader.
     index("chapter_unlocks_chapter_id").on(t.chapterId),
   ],
+);
+
+/**
+ * A reader's automatic unlocking (ADR 90): off until they turn it on, at most `daily_cap` chapters a day in their
+ * time zone. `confirmed_at`: when they first confirmed what it spends (asked once, kept when turned off).
+ */
+export const autoUnlockSettings = pgTable(
+  "auto_unlock_settings",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    enabled: boolean("enabled").notNull().default(false),
+    dailyCap: integer("daily_cap").notNull().default(5),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check("auto_unlock_settings_daily_cap", sql`${t.dailyCap} between 1 and 50`)],
 );
 
 /** A coin pack sold on /coins (content the author edits: `content/coin-packs/`). */

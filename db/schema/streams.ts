@@ -158,6 +158,8 @@ export const tableStreams: SchemaTables = {
   secondFactors: ownRecords("second_factors"),
   signInChallenges: ownRecords("sign_in_challenges"),
   pollVotes: ownRecords("poll_votes"),
+  // Shown on /settings, a page kept for its reader (ADR 53, 90).
+  autoUnlockSettings: ownRecords("auto_unlock_settings"),
 
   // No stream.
   auditLog: { none: "a log, read by the admin pages, which are never kept" },

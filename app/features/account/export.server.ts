@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { db } from "#db/client.server";
 import {
   auditLog,
+  autoUnlockSettings,
   betaFeedback,
   cartItems,
   chapterRevisions,
@@ -124,6 +125,7 @@ export const exportedTables = [
   { table: chapterUnlocks, section: "chapterUnlocks", withheld: { userId: ownerColumn } },
   { table: readingProgress, section: "readingProgress", withheld: { userId: ownerColumn } },
   { table: readingSettings, section: "readingSettings", withheld: { userId: ownerColumn } },
+  { table: autoUnlockSettings, section: "autoUnlock", withheld: { userId: ownerColumn } },
   { table: readingDays, section: "readingDays", withheld: { userId: ownerColumn } },
   {
     table: feedTokens,
@@ -285,6 +287,7 @@ export async function exportAccountData(userId: number) {
     [discord],
     questions,
     qaEmails,
+    [autoUnlock],
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
     rowsOf(sessions, eq(sessions.userId, userId), sessions.createdAt),
@@ -359,6 +362,7 @@ export async function exportAccountData(userId: number) {
     rowsOf(discordLinks, eq(discordLinks.userId, userId), discordLinks.userId),
     rowsOf(qaQuestions, eq(qaQuestions.userId, userId), qaQuestions.id),
     rowsOf(qaMails, eq(qaMails.userId, userId), qaMails.id),
+    rowsOf(autoUnlockSettings, eq(autoUnlockSettings.userId, userId), autoUnlockSettings.userId),
   ]);
   return {
     ...exportFormat,
@@ -398,5 +402,6 @@ export async function exportAccountData(userId: number) {
     discordLink: discord ?? null,
     qaQuestions: questions,
     qaEmails,
+    autoUnlock: autoUnlock ?? null,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

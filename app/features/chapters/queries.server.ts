@@ -14,6 +14,7 @@ export type TocChapter = {
   coinsRequired: number;
   releaseAt: string;
   minutes: number;
+  words: number;
 };
 
 export type TocVolume = { number: number; title: string; summaryMd: string; chapters: TocChapter[] };
@@ -54,6 +55,7 @@ export async function getTableOfContents(
       coinsRequired: chapter.coinsRequired,
       releaseAt: chapter.releaseAt.toISOString(),
       minutes: readingMinutes(chapter.wordCount),
+      words: chapter.wordCount,
     });
   }
   return [...byVolume.values()].sort((a, b) => a.number - b.number);

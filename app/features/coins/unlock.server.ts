@@ -5,14 +5,14 @@ import { releaseTime } from "~/lib/clock.server";
 import type { RequestMeta } from "~/lib/context";
 import { book, InsufficientCoins } from "./ledger.server";
 
-type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
-
 export type UnlockResult =
   | { ok: true; charged: boolean }
   | { ok: false; reason: "not-found" | "not-for-sale" | "insufficient-coins" };
 
+export type Tx = Parameters<Parameters<Database["transaction"]>[0]>[0];
+
 /** A released paid chapter, by number: the only kind coins unlock. */
-async function forSale(database: Database | Tx, chapterNumber: number, now: Date) {
+export async function forSale(database: Database | Tx, chapterNumber: number, now: Date) {
   const [chapter] = await database
     .select({ id: chapters.id, coinsRequired: chapters.coinsRequired })
     .from(chapters)
@@ -32,12 +32,14 @@ async function forSale(database: Database | Tx, chapterNumber: number, now: Date
  * unlock a no-op that charges nothing; the balance CHECK and the guarded debit make an overdraft impossible.
  * Throws InsufficientCoins (the caller's transaction then rolls back).
  */
-async function unlockIn(
+export async function unlockIn(
   tx: Tx,
   userId: number,
   chapterNumber: number,
   chapter: { id: number; coinsRequired: number },
   meta?: RequestMeta,
+  /** An automatic unlock (ADR 90): marked, and dated by the release clock its daily cap counts by. */
+  auto?: { at: Date },
 ) {
   // The chapter row is locked (as the author's deletion locks it: content/chapter-editing.server.ts): a chapter
   // deleted meanwhile is not for sale, rather than a foreign-key error.
@@ -49,7 +51,12 @@ async function unlockIn(
   if (!still) return { ok: false, reason: "not-for-sale" } as const;
   const [unlock] = await tx
     .insert(chapterUnlocks)
-    .values({ userId, chapterId: chapter.id, coinsSpent: chapter.coinsRequired })
+    .values({
+      userId,
+      chapterId: chapter.id,
+      coinsSpent: chapter.coinsRequired,
+      ...(auto ? { auto: true, createdAt: auto.at } : {}),
+    })
     .onConflictDoNothing()
     .returning({ id: chapterUnlocks.id });
   if (!unlock) return { ok: true, charged: false } as const;

@@ -32,6 +32,11 @@ export type Lock =
       /** For a signed-in reader, added by the route (purchase.server.ts). */
       offer?: PurchaseOffer;
       payment?: ReturnedPayment;
+      /**
+       * Why the reader's automatic unlocking did not unlock it on arrival (ADR 90): their daily cap, too few
+       * coins, or "withheld" (a prefetch, which spends nothing: the page asks again once it shows).
+       */
+      auto?: "cap" | "insufficient-coins" | "withheld";
     };
 
 /** A chapter as the catalog has it, or undefined when it does not exist for this reader (drafts). */

@@ -256,7 +256,7 @@ export function ChapterPage({
         ) : null}
         {chapter.lock ? (
           <Suspense fallback={null}>
-            <LockedView lock={chapter.lock} chapter={chapter.number}>
+            <LockedView lock={chapter.lock} chapter={chapter.number} volume={chapter.volume.number}>
               {lockedExtra}
             </LockedView>
           </Suspense>

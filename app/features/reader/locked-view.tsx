@@ -1,5 +1,6 @@
 import "~/i18n/full-catalogue";
-import { Form, useNavigation } from "react-router";
+import { useEffect } from "react";
+import { Form, useNavigation, useRevalidator } from "react-router";
 import { PaymentResult } from "~/features/payments/payment-result";
 import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pending";
 import { useTranslation } from "~/i18n/react";
@@ -15,10 +16,13 @@ const GET_MORE_BELOW = 5;
 export function LockedView({
   lock,
   chapter,
+  volume,
   children,
 }: {
   lock: Lock;
   chapter: number;
+  /** The chapter's volume: a signed-in reader may unlock all of its locked chapters at once. */
+  volume: number;
   /** More the page offers here (the route's "Notify me"). */
   children?: React.ReactNode;
 }) {
@@ -31,6 +35,13 @@ export function LockedView({
   // A payment started here and not yet confirmed by the provider: look again until it is.
   useRecheckWhilePending(payment?.status === "pending" && !payment.cancelled);
   const moreCoins = `/coins?chapter=${chapter}`;
+  // Answered to a prefetch, which spends nothing: now that the reader has reached the chapter, the server is
+  // asked again, and their automatic unlocking applies (ADR 90).
+  const auto = lock.kind === "coins" ? lock.auto : undefined;
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (auto === "withheld") void revalidator.revalidate();
+  }, [auto, chapter]);
   return (
     <section
       className="mx-auto flex max-w-xl flex-col items-center gap-5 rounded-xl border border-line bg-[color:var(--surface)] px-6 py-10 text-center"
@@ -53,6 +64,11 @@ export function LockedView({
             {t("readerPanels.locked.coins", { count: lock.coinsRequired })}
           </h2>
           {payment ? <PaymentResult payment={payment} cancelled={payment.cancelled} /> : null}
+          {auto === "cap" || auto === "insufficient-coins" ? (
+            <p role="status" className="text-sm">
+              {t(auto === "cap" ? "readerPanels.locked.autoCap" : "readerPanels.locked.autoCoins")}
+            </p>
+          ) : null}
           {!lock.signedIn ? (
             <Link
               to={`/login?redirectTo=${encodeURIComponent(`/chapter/${chapter}`)}`}
@@ -86,6 +102,11 @@ export function LockedView({
               </Link>
             </>
           )}
+          {lock.signedIn ? (
+            <Link to={`/unlock/volume/${volume}`} className="text-primary underline underline-offset-2">
+              {t("readerPanels.locked.unlockVolume", { number: volume })}
+            </Link>
+          ) : null}
           {lock.signedIn ? (
             <p className="text-sm text-muted">
               {t("readerPanels.locked.balance", { count: lock.balance })}

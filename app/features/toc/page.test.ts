@@ -10,6 +10,7 @@ function chapter(number: number, status: TocChapter["status"] = "free"): TocChap
     coinsRequired: 0,
     releaseAt: "2026-01-01",
     minutes: 5,
+    words: 1150,
   };
 }
 
@@ -56,5 +57,23 @@ describe("the table of contents page", () => {
   it("keeps an empty volume without a range", () => {
     const page = tocPage([{ number: 1, title: "Empty", summaryMd: "", chapters: [] }]);
     expect(page.volumes[0]).toMatchObject({ chapterCount: 0, first: 0, last: 0, chapters: [] });
+  });
+});
+
+describe("the serial's totals and each volume's locked coin chapters", () => {
+  it("counts released chapters only, with their words and hours at the reading-time rule", () => {
+    const volumes = serial(2, 3);
+    const paid = (number: number, coins: number): TocChapter => ({
+      ...chapter(number, "paid"),
+      coinsRequired: coins,
+    });
+    volumes[1]?.chapters.splice(0, 2, paid(4, 2), paid(5, 3));
+    const page = tocPage(volumes);
+    // Six chapters, the last one not released yet: five of 1,150 words, 5,750 words, 25 minutes.
+    expect(page.totals).toEqual({ chapters: 5, words: 5750, hours: 0.4 });
+    expect(page.volumes.map((volume) => volume.locked)).toEqual([
+      { count: 0, coins: 0 },
+      { count: 2, coins: 5 },
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import type { TocChapter, TocVolume } from "~/features/chapters/queries.server";
 import { continueTarget, type ProgressMark } from "~/features/reader/continue";
+import { readingMinutes } from "~/lib/words";
 
 /**
  * A serial up to this many chapters shows every volume open. A longer one shows one volume open and the others
@@ -15,12 +16,18 @@ export type TocPageVolume = Omit<TocVolume, "chapters"> & {
   first: number;
   last: number;
   chapters?: TocChapter[];
+  /** Its released coin chapters this reader has not unlocked, and their price (the "unlock the volume" offer). */
+  locked: { count: number; coins: number };
 };
+
+/** The serial's totals: released chapters, their words and the hours they take at the reading-time rule. */
+export type TocTotals = { chapters: number; words: number; hours: number };
 
 export type TocPage = {
   volumes: TocPageVolume[];
   /** Every chapter a reader may open, ascending: where "Continue reading" may lead. */
   readable: number[];
+  totals: TocTotals;
 };
 
 /**
@@ -39,14 +46,30 @@ export function tocPage(
   const next = marks && continueTarget(marks, readable);
   const readerVolume = volumes.find((volume) => volume.chapters.some((chapter) => chapter.number === next));
   const open = requested ?? readerVolume?.number ?? volumes[0]?.number;
+  const released = volumes.flatMap((volume) =>
+    volume.chapters.filter((chapter) => chapter.status !== "locked" && chapter.status !== "early"),
+  );
+  const words = released.reduce((sum, chapter) => sum + chapter.words, 0);
   return {
     volumes: volumes.map(({ chapters, ...volume }) => ({
       ...volume,
+      locked: chapters
+        .filter((chapter) => chapter.status === "paid")
+        .reduce((sum, chapter) => ({ count: sum.count + 1, coins: sum.coins + chapter.coinsRequired }), {
+          count: 0,
+          coins: 0,
+        }),
       chapterCount: chapters.length,
       first: chapters[0]?.number ?? 0,
       last: chapters.at(-1)?.number ?? 0,
       ...(total <= TOC_ALL_OPEN_UP_TO || volume.number === open ? { chapters } : {}),
     })),
     readable,
+    // Hours at the site's reading-time rule (lib/words.ts), to a tenth.
+    totals: {
+      chapters: released.length,
+      words,
+      hours: released.length ? Math.round(readingMinutes(words) / 6) / 10 : 0,
+    },
   };
 }
