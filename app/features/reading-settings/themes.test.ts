@@ -14,7 +14,9 @@ function tokens(theme: string): Record<string, string> {
   const start = css.indexOf(`:root[data-theme="${theme}"],`);
   expect(start, theme).toBeGreaterThan(-1);
   const block = css.slice(css.indexOf("{", start) + 1, css.indexOf("}", start));
-  return Object.fromEntries([...block.matchAll(/--([\w-]+):\s*([^;]+);/g)].map((m) => [m[1], m[2].trim()]));
+  return Object.fromEntries(
+    [...block.matchAll(/--([\w-]+):\s*([^;]+);/g)].map((m) => [m[1], (m[2] ?? "").trim()]),
+  );
 }
 
 function parse(colour: string): Rgba {
