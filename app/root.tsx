@@ -78,6 +78,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       data-font-size={data?.readingSettings?.fontSize}
       data-line-height={data?.readingSettings?.lineHeight}
       data-font-family={data?.readingSettings?.fontFamily}
+      data-theme={data?.readingSettings?.theme}
+      data-text-width={data?.readingSettings?.textWidth}
+      data-paragraph-spacing={data?.readingSettings?.paragraphSpacing}
+      data-text-align={data?.readingSettings?.textAlign}
       suppressHydrationWarning
     >
       <head>

@@ -119,7 +119,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     switch (intent) {
       case "reading": {
-        const settings = parseSettings(Object.fromEntries(form));
+        const settings = parseSettings(Object.fromEntries(form), user.readingSettings);
         if (!settings) return fail({ reading: "settings.reading.invalid" });
         await saveReadingSettings(user.id, settings);
         return done("settings.reading.done");

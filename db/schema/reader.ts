@@ -82,7 +82,12 @@ export const visitorViewKey = pgTable("visitor_view_key", {
   secret: text("secret").notNull(),
 });
 
-export const fontFamilies = ["serif", "sans-serif", "gothic", "dyslexic"] as const;
+/** The choices as app/features/reading-settings/settings.ts lists them (tests save each one). */
+const fontFamilies = ["serif", "sans-serif", "gothic", "dyslexic"] as const;
+const themes = ["auto", "sepia", "contrast"] as const;
+const textWidths = ["narrow", "medium", "wide"] as const;
+const paragraphSpacings = ["small", "medium", "large"] as const;
+const textAligns = ["start", "justify"] as const;
 
 /** A signed-in reader's reading settings, rendered by the server so the first paint is right. */
 export const readingSettings = pgTable(
@@ -94,11 +99,23 @@ export const readingSettings = pgTable(
     fontSize: integer("font_size").notNull().default(16),
     fontFamily: text("font_family", { enum: fontFamilies }).notNull().default("serif"),
     lineHeight: real("line_height").notNull().default(1.75),
+    theme: text("theme", { enum: themes }).notNull().default("auto"),
+    textWidth: text("text_width", { enum: textWidths }).notNull().default("medium"),
+    paragraphSpacing: text("paragraph_spacing", { enum: paragraphSpacings }).notNull().default("medium"),
+    textAlign: text("text_align", { enum: textAligns }).notNull().default("start"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     check("reading_settings_font_size", sql`${t.fontSize} in (14, 16, 18, 20)`),
     check("reading_settings_line_height", sql`${t.lineHeight} in (1.5, 1.75, 2)`),
+    check(
+      "reading_settings_font_family",
+      sql`${t.fontFamily} in ('serif', 'sans-serif', 'gothic', 'dyslexic')`,
+    ),
+    check("reading_settings_theme", sql`${t.theme} in ('auto', 'sepia', 'contrast')`),
+    check("reading_settings_text_width", sql`${t.textWidth} in ('narrow', 'medium', 'wide')`),
+    check("reading_settings_paragraph_spacing", sql`${t.paragraphSpacing} in ('small', 'medium', 'large')`),
+    check("reading_settings_text_align", sql`${t.textAlign} in ('start', 'justify')`),
   ],
 );
 

@@ -13,6 +13,7 @@ import { startCheckout } from "~/features/payments/checkout.server";
 import { answerTestCheckout } from "~/features/payments/test-checkout.server";
 import { emptyProgress } from "~/features/reader/progress";
 import { saveProgress, saveReadingSettings } from "~/features/reader/queries.server";
+import { defaultSettings } from "~/features/reading-settings/settings";
 import { loader as dataLoader } from "~/routes/account/data";
 import { drivers, openTestDatabase } from "../support/database";
 import { unique } from "../support/unique";
@@ -26,7 +27,7 @@ async function activeReader(marker: string) {
   const email = `${name}@example.com`;
   const id = await createAccount({ username: name, email, password: "secret1" });
   const cookie = await createSession(id, { remember: true, ip: "203.0.113.9", userAgent: `agent-${name}` });
-  await saveReadingSettings(id, { fontSize: 20, fontFamily: "gothic", lineHeight: 2 });
+  await saveReadingSettings(id, { ...defaultSettings, fontSize: 20, fontFamily: "gothic", lineHeight: 2 });
   // Opened ten minutes before the write that brings its reading time (the server counts from its first write).
   await saveProgress(
     id,

@@ -20,6 +20,7 @@ import {
 } from "~/features/auth/session.server";
 import { processEvent } from "~/features/payments/fulfil.server";
 import { saveReadingSettings } from "~/features/reader/queries.server";
+import { defaultSettings } from "~/features/reading-settings/settings";
 import { holdClock, passSeconds, releaseClock } from "../support/clock";
 import { drivers, openTestDatabase, twoPostgresInstances } from "../support/database";
 import { createAuthor, createReader, grantMembership } from "../support/factories";
@@ -53,7 +54,12 @@ describe.each(drivers)("session events on %s (ADR 49)", (driver) => {
     await db().update(users).set({ coinBalance: 7 }).where(eq(users.id, other.id));
     expect(await eventsSince(from)).toEqual([other.id]);
     from = await lastEvent();
-    await saveReadingSettings(reader.id, { fontSize: 20, fontFamily: "sans-serif", lineHeight: 2 });
+    await saveReadingSettings(reader.id, {
+      ...defaultSettings,
+      fontSize: 20,
+      fontFamily: "sans-serif",
+      lineHeight: 2,
+    });
     await db().update(users).set({ role: "author" }).where(eq(users.id, reader.id));
     await db().update(users).set({ suspendedAt: new Date() }).where(eq(users.id, reader.id));
     await db().delete(sessions).where(eq(sessions.userId, reader.id));
@@ -62,7 +68,12 @@ describe.each(drivers)("session events on %s (ADR 49)", (driver) => {
     expect(events.length).toBeGreaterThanOrEqual(4);
     // A deleted account takes its session and its settings with it: each says so.
     const leaving = await createReader({ prefix: "leaving" });
-    await saveReadingSettings(leaving.id, { fontSize: 18, fontFamily: "serif", lineHeight: 1.75 });
+    await saveReadingSettings(leaving.id, {
+      ...defaultSettings,
+      fontSize: 18,
+      fontFamily: "serif",
+      lineHeight: 1.75,
+    });
     from = await lastEvent();
     await db().delete(users).where(eq(users.id, leaving.id));
     const left = await eventsSince(from);

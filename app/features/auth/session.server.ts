@@ -177,6 +177,10 @@ const sessionColumns = {
   fontSize: readingSettings.fontSize,
   fontFamily: readingSettings.fontFamily,
   lineHeight: readingSettings.lineHeight,
+  theme: readingSettings.theme,
+  textWidth: readingSettings.textWidth,
+  paragraphSpacing: readingSettings.paragraphSpacing,
+  textAlign: readingSettings.textAlign,
 };
 type SessionRow = {
   [K in keyof typeof sessionColumns]: (typeof sessionColumns)[K]["_"]["notNull"] extends true
@@ -242,6 +246,10 @@ async function resolveSession(tokenHash: string): Promise<{ value: SessionUser; 
     fontSize,
     fontFamily,
     lineHeight,
+    theme,
+    textWidth,
+    paragraphSpacing,
+    textAlign,
     ...user
   } = row;
   return {
@@ -251,8 +259,23 @@ async function resolveSession(tokenHash: string): Promise<{ value: SessionUser; 
       hasPassword: passwordHash !== null,
       emailConfirmed: emailConfirmedAt !== null,
       readingSettings:
-        fontSize !== null && fontFamily !== null && lineHeight !== null
-          ? { fontSize, fontFamily, lineHeight }
+        // Every column or none (no row yet: the left join's nulls).
+        fontSize !== null &&
+        fontFamily !== null &&
+        lineHeight !== null &&
+        theme !== null &&
+        textWidth !== null &&
+        paragraphSpacing !== null &&
+        textAlign !== null
+          ? {
+              fontSize,
+              fontFamily,
+              lineHeight,
+              theme,
+              textWidth,
+              paragraphSpacing,
+              textAlign,
+            }
           : defaultSettings,
     },
   };

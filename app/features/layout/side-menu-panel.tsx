@@ -47,7 +47,7 @@ export default function SideMenuPanel({
       open={open}
       onClose={close}
       labelledBy="side-menu-title"
-      className="side-menu fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-none w-[min(20rem,85vw)] max-w-none flex-col gap-2 overflow-y-auto border-l border-line bg-[#f8f4ec] p-4 text-ink shadow-2xl open:flex dark:bg-[#120e0b]"
+      className="side-menu fixed inset-y-0 right-0 left-auto m-0 h-dvh max-h-none w-[min(20rem,85vw)] max-w-none flex-col gap-2 overflow-y-auto border-l border-line bg-sheet p-4 text-ink shadow-2xl open:flex"
     >
       <div className="flex items-center justify-between">
         <h2 id="side-menu-title" className="font-display text-lg text-primary">

@@ -15,6 +15,7 @@ import {
   visibleChapter,
 } from "~/features/reader/access.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
+import { type ReadingSettings, settingChoices } from "~/features/reading-settings/settings";
 import {
   broadRevision,
   chapterTextRevision,
@@ -92,13 +93,16 @@ export function isOneReader(group: string): boolean {
   return group.startsWith(OWN_GROUP);
 }
 
+const settingKeys = Object.keys(settingChoices) as (keyof ReadingSettings)[];
+
 /** The group of signed-in readers who see the same chapter page, or undefined when it is the reader's own. */
 function readerGroup(user: KeptSessionUser, lock: Lock | undefined): string | undefined {
   if (!mayShareChapterPage(user, lock)) return undefined;
-  const { fontSize, fontFamily, lineHeight } = user.readingSettings;
+  // Every setting, in a fixed order: each is rendered on <html>.
+  const settings = settingKeys.map((key) => user.readingSettings[key]).join(" ");
   // Readers still waiting for the chapter apart from those who may read it (members read ahead): one
   // group's page holds the text, the other's only the release date.
-  return `reader${lock ? " waiting" : ""} ${fontSize} ${fontFamily} ${lineHeight}`;
+  return `reader${lock ? " waiting" : ""} ${settings}`;
 }
 
 /**

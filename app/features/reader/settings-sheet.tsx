@@ -33,7 +33,7 @@ export function SettingsSheet({
       open={open}
       onClose={() => onOpenChange(false)}
       labelledBy="reader-settings-title"
-      className="bottom-sheet fixed inset-x-0 top-auto bottom-0 mx-auto mb-0 max-h-[85dvh] w-full max-w-2xl flex-col gap-5 overflow-y-auto rounded-t-2xl border border-line bg-[#f8f4ec] p-6 text-ink shadow-2xl open:flex dark:bg-[#120e0b]"
+      className="bottom-sheet fixed inset-x-0 top-auto bottom-0 mx-auto mb-0 max-h-[85dvh] w-full max-w-2xl flex-col gap-5 overflow-y-auto rounded-t-2xl border border-line bg-sheet p-6 text-ink shadow-2xl open:flex"
     >
       <div className="flex items-center justify-between">
         <h2 id="reader-settings-title" className="font-display text-xl text-primary">

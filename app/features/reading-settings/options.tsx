@@ -1,5 +1,5 @@
 import { useTranslation } from "~/i18n/react";
-import { fontFamilyKeys, fontSizes, lineHeights, type ReadingSettings } from "./settings";
+import { type ReadingSettings, settingChoices } from "./settings";
 
 /**
  * One reading setting as a group of radio buttons drawn as chips: used by the chapter's settings sheet
@@ -43,7 +43,18 @@ export function Options<T extends string | number>({
   );
 }
 
-/** The three reading settings (size, font, spacing), each a group of chips. */
+/** Each setting's legend and its choices' labels, as the catalogues name them (`readerPanels.settings`). */
+const labels: { [K in keyof ReadingSettings]: [legend: string, group: string, keys: string[]] } = {
+  fontSize: ["fontSize", "sizes", ["small", "medium", "large", "extraLarge"]],
+  fontFamily: ["fontFamily", "families", [...settingChoices.fontFamily]],
+  lineHeight: ["lineHeight", "spacing", ["compact", "normal", "relaxed"]],
+  theme: ["theme", "themes", [...settingChoices.theme]],
+  textWidth: ["textWidth", "widths", [...settingChoices.textWidth]],
+  paragraphSpacing: ["paragraphSpacing", "paragraphs", [...settingChoices.paragraphSpacing]],
+  textAlign: ["textAlign", "alignments", [...settingChoices.textAlign]],
+};
+
+/** The reading settings (colours, size, font, spacing, width, alignment), each a group of chips. */
 export function ReadingChoices({
   settings,
   onChange,
@@ -52,38 +63,33 @@ export function ReadingChoices({
   onChange: (settings: ReadingSettings) => void;
 }) {
   const { t } = useTranslation();
+  const order: (keyof ReadingSettings)[] = [
+    "theme",
+    "fontSize",
+    "fontFamily",
+    "lineHeight",
+    "paragraphSpacing",
+    "textWidth",
+    "textAlign",
+  ];
   return (
     <>
-      <Options
-        legend={t("readerPanels.settings.fontSize")}
-        name="fontSize"
-        value={settings.fontSize}
-        options={fontSizes.map((s) => ({
-          value: s.value as number,
-          label: t(`readerPanels.settings.sizes.${s.key}`),
-        }))}
-        onChange={(fontSize) => onChange({ ...settings, fontSize })}
-      />
-      <Options
-        legend={t("readerPanels.settings.fontFamily")}
-        name="fontFamily"
-        value={settings.fontFamily}
-        options={fontFamilyKeys.map((key) => ({
-          value: key,
-          label: t(`readerPanels.settings.families.${key}`),
-        }))}
-        onChange={(fontFamily) => onChange({ ...settings, fontFamily })}
-      />
-      <Options
-        legend={t("readerPanels.settings.lineHeight")}
-        name="lineHeight"
-        value={settings.lineHeight}
-        options={lineHeights.map((h) => ({
-          value: h.value as number,
-          label: t(`readerPanels.settings.spacing.${h.key}`),
-        }))}
-        onChange={(lineHeight) => onChange({ ...settings, lineHeight })}
-      />
+      {order.map((name) => {
+        const [legend, group, keys] = labels[name];
+        return (
+          <Options<string | number>
+            key={name}
+            legend={t(`readerPanels.settings.${legend}`)}
+            name={name}
+            value={settings[name]}
+            options={settingChoices[name].map((value, index) => ({
+              value,
+              label: t(`readerPanels.settings.${group}.${keys[index]}`),
+            }))}
+            onChange={(value) => onChange({ ...settings, [name]: value })}
+          />
+        );
+      })}
     </>
   );
 }

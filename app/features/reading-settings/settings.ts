@@ -1,52 +1,65 @@
-/** Reading settings (docs/product-rules.md "Reading settings"): shared by the sheet, browser storage and the server. */
-export const fontSizes = [
-  { value: 14, key: "small" },
-  { value: 16, key: "medium" },
-  { value: 18, key: "large" },
-  { value: 20, key: "extraLarge" },
-] as const;
+/**
+ * Reading settings (docs/product-rules.md "Reading settings"): shared by the sheet, browser storage and the
+ * server. The choices alone, which the chapter page loads first; their labels are in options.tsx, loaded
+ * with the sheet.
+ */
+export const settingChoices = {
+  fontSize: [14, 16, 18, 20],
+  fontFamily: ["serif", "sans-serif", "gothic", "dyslexic"],
+  lineHeight: [1.5, 1.75, 2],
+  /** "auto" is the site's light or dark; sepia and contrast replace both while chosen (ADR 88). */
+  theme: ["auto", "sepia", "contrast"],
+  textWidth: ["narrow", "medium", "wide"],
+  paragraphSpacing: ["small", "medium", "large"],
+  textAlign: ["start", "justify"],
+} as const;
 
-export const lineHeights = [
-  { value: 1.5, key: "compact" },
-  { value: 1.75, key: "normal" },
-  { value: 2, key: "relaxed" },
-] as const;
+type Choices = typeof settingChoices;
+/** Numbers as numbers (the database's columns), words as their union. */
+export type ReadingSettings = {
+  -readonly [K in keyof Choices]: Choices[K][number] extends number ? number : Choices[K][number];
+};
+export type FontFamily = ReadingSettings["fontFamily"];
 
-export const fontFamilyKeys = ["serif", "sans-serif", "gothic", "dyslexic"] as const;
-export type FontFamily = (typeof fontFamilyKeys)[number];
-
-export type ReadingSettings = { fontSize: number; fontFamily: FontFamily; lineHeight: number };
-
-/** Checks settings from storage or a form (values may be strings); hand-written to keep zod off the page. */
-export function parseSettings(value: unknown): ReadingSettings | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  const fontSize = Number(v.fontSize);
-  const lineHeight = Number(v.lineHeight);
-  const fontFamily = fontFamilyKeys.find((key) => key === v.fontFamily);
-  if (
-    !fontSizes.some((s) => s.value === fontSize) ||
-    !lineHeights.some((h) => h.value === lineHeight) ||
-    !fontFamily
-  ) {
-    return undefined;
-  }
-  return { fontSize, fontFamily, lineHeight };
-}
-
-export const defaultSettings: ReadingSettings = { fontSize: 16, fontFamily: "serif", lineHeight: 1.75 };
+export const defaultSettings: ReadingSettings = {
+  fontSize: 16,
+  fontFamily: "serif",
+  lineHeight: 1.75,
+  theme: "auto",
+  textWidth: "medium",
+  paragraphSpacing: "medium",
+  textAlign: "start",
+};
 
 /**
- * Settings are data attributes on <html> (`data-font-size`, `data-line-height`, `data-font-family`), which
- * app.css turns into the reader's text style: the server renders them for signed-in readers, the head script
- * (app/lib/head-script.ts) sets them from storage for visitors before the first paint, and this sets them on
- * a change. A value app.css does not list leaves the default.
+ * Checks settings from storage or a form (values may be strings); hand-written to keep zod off the page. A
+ * setting left out keeps its value in `base` (settings kept before it existed, a form naming only some), so
+ * nothing chosen is lost; one given with a value not among its choices refuses the whole.
+ */
+export function parseSettings(value: unknown, base = defaultSettings): ReadingSettings | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const given = value as Record<string, unknown>;
+  const settings: Record<string, unknown> = {};
+  for (const [key, choices] of Object.entries(settingChoices)) {
+    const v = given[key];
+    settings[key] =
+      v === undefined
+        ? base[key as keyof ReadingSettings]
+        : (typeof v === "string" || typeof v === "number") &&
+          (choices as readonly unknown[]).find((choice) => String(choice) === String(v));
+    if (!settings[key]) return undefined;
+  }
+  return settings as ReadingSettings;
+}
+
+/**
+ * Settings are data attributes on <html> (`data-font-size`, `data-theme`, `data-text-width`…), which app.css
+ * turns into the reader's text style and colours: the server renders them for signed-in readers, the head
+ * script (app/lib/head-script.ts) sets them from storage for visitors before the first paint, and this sets
+ * them on a change. A value app.css does not list leaves the default.
  */
 export function showSettings(settings: ReadingSettings) {
-  const { dataset } = document.documentElement;
-  dataset.fontSize = String(settings.fontSize);
-  dataset.lineHeight = String(settings.lineHeight);
-  dataset.fontFamily = settings.fontFamily;
+  for (const [key, value] of Object.entries(settings)) document.documentElement.dataset[key] = String(value);
 }
 
 /** The one browser-storage key for visitors' reading data (settings and per-chapter progress). */

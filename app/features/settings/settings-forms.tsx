@@ -29,7 +29,7 @@ function SectionMessages({ intent, actionData }: { intent: string; actionData?: 
 }
 
 /**
- * The chapter settings sheet's three choices as a form, with a paragraph set in them: the preview follows
+ * The chapter settings sheet's choices as a form, with a paragraph set in them: the preview follows
  * each click (with JavaScript), the form saves them to the account.
  */
 export function ReadingForm({ saved, actionData }: { saved: ReadingSettings; actionData?: ActionResult }) {
@@ -49,6 +49,7 @@ export function ReadingForm({ saved, actionData }: { saved: ReadingSettings; act
             fontSize: `${settings.fontSize}px`,
             lineHeight: settings.lineHeight,
             fontFamily: `var(--font-reader-${settings.fontFamily})`,
+            textAlign: settings.textAlign,
           }}
         >
           {t("settings.reading.sample")}

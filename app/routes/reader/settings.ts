@@ -10,7 +10,7 @@ import type { Route } from "./+types/settings";
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUserForApi(request);
   const form = await readForm(request);
-  const settings = parseSettings(Object.fromEntries(form));
+  const settings = parseSettings(Object.fromEntries(form), user.readingSettings);
   if (!settings) return data({ error: "bad-settings" }, { status: 400 });
   await saveReadingSettings(user.id, settings);
   const back = form.get("redirectTo");
