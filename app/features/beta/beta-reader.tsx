@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { blockAt, blockIndexOf } from "~/features/reader/blocks";
+import { blockAt } from "~/features/reader/blocks";
 import { ChapterBody } from "~/features/reader/chapter-body";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
@@ -18,6 +18,13 @@ export type FeedbackResult = {
   sent?: { id: number; left: number };
   values?: { body: string; paragraph: string };
 };
+
+/** The place of the block holding `target`, or -1 when it is not inside one of the article's blocks. */
+function blockIndexOf(article: Element, target: Element): number {
+  let block: Element | null = target;
+  while (block && block.parentElement !== article) block = block.parentElement;
+  return block ? [...article.children].indexOf(block) : -1;
+}
 
 /** The words of the block at a place in the text on the page (the note's form shows what it is about). */
 function blockWords(article: HTMLElement | null, index: number | undefined): string {

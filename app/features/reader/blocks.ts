@@ -7,10 +7,3 @@
 /** The block at a place in the text. */
 export const blockAt = (article: Element | null | undefined, index: number) =>
   article?.children[index] as HTMLElement | undefined;
-
-/** The place of the block holding `target`, or -1 when it is not inside one of the article's blocks. */
-export function blockIndexOf(article: Element, target: Element): number {
-  let block: Element | null = target;
-  while (block && block.parentElement !== article) block = block.parentElement;
-  return block ? [...article.children].indexOf(block) : -1;
-}
