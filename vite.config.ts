@@ -41,6 +41,7 @@ const layout = modulesPattern(path.resolve(), [
   "app/i18n/catalogues.client",
   "app/features/layout/preference-controls",
   "app/features/layout/side-menu",
+  "app/features/reader/blocks",
   "app/features/reader/chapter-body",
   "app/features/reader/storage",
   "app/features/reader/progress",

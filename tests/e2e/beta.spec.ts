@@ -49,7 +49,7 @@ test("a First Human supporter reads the beta draft and notes a paragraph; the au
   await page.screenshot({ path: testInfo.outputPath("beta-chapter.png") });
 
   // A press on the third paragraph chooses it: the bar offers a note, the form quotes it.
-  const third = page.getByTestId("beta-text").locator('[data-p="2"]');
+  const third = page.getByTestId("beta-text").locator("#p-2");
   await third.click();
   await expect(page.getByText(b.selected.replace("{{number}}", "3"))).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("beta-selected.png") });

@@ -13,13 +13,13 @@ test("a new reader unlocks a chapter, buys coins on the test provider's page, an
 
   await page.goto("/chapter/4");
   await page.getByRole("button", { name: "Unlock for 1 coin" }).click();
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   await page.goto("/coins");
   await expect(page.getByTestId("coin-balance")).toHaveText("2");
   await page.goto("/chapter/4");
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   await page.reload();
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
 
   await page.goto("/coins");
   await hydrated(page);

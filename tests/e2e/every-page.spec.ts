@@ -7,8 +7,9 @@ import { confirmEmail, grantAuthor, register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
 /**
- * Every page of app/routes.ts, walked as a visitor, a reader and the author, in the light and the dark theme:
- * no element id may be used twice (a label would focus another form's field), and axe-core may find nothing
+ * Every page of app/routes.ts, walked as a visitor, a reader and the author, in the light and the dark theme
+ * (the dark on the desktop only; on the phone, the author's walk checks the admin's pages): no element id may
+ * be used twice (a label would focus another form's field), and axe-core may find nothing
  * serious or critical. The list of pages is read from the route config, so a page added there is walked
  * without touching this file; a route's parameters are filled from the links the walk has seen (the demo
  * content's chapters, products, readers…), and the author's walk fails on a page route it could not reach.
@@ -98,6 +99,8 @@ async function axeFindings(page: Page, rules?: string[]) {
 /** Colour is all the theme changes: in the dark theme only the rules about colour are run again. */
 const colourRules = ["color-contrast", "link-in-text-block"];
 
+const onPhone = (testInfo: TestInfo) => testInfo.project.name === "phone";
+
 /** The volumes of the demo content (content/volumes/N.md): /toc/volume/N is only linked for a long serial. */
 const volumePages = readdirSync("content/volumes")
   .filter((file) => /^\d+\.md$/.test(file))
@@ -109,7 +112,11 @@ const volumePages = readdirSync("content/volumes")
  * a visitor, and the 404 page are checked once); `everyPage` visits every pattern, filling parameters from
  * links seen on the pages walked so far, so a list leads to its items. It answers the patterns left unreached.
  */
-function walker(page: Page, testInfo: TestInfo) {
+function walker(
+  page: Page,
+  testInfo: TestInfo,
+  { checks = (_path: string): boolean => true }: { checks?: (path: string) => boolean } = {},
+) {
   const seenLinks = new Set<string>(volumePages);
   const requested = new Set<string>();
   const checked = new Set<string>();
@@ -137,7 +144,10 @@ function walker(page: Page, testInfo: TestInfo) {
       const link = new URL(href);
       if (link.origin === landed.origin) seenLinks.add(link.pathname);
     }
+    if (!checks(landed.pathname)) return;
     for (const finding of await axeFindings(page)) problems.push(`${key} (light): ${finding}`);
+    // The colours are the same tokens at every width: the dark theme is checked on the desktop only.
+    if (onPhone(testInfo)) return;
     // The dark theme as the site's theme switch sets it: the class on <html> (reduced motion: no transition).
     await page.evaluate(() => document.documentElement.classList.add("dark"));
     for (const finding of await axeFindings(page, colourRules)) problems.push(`${key} (dark): ${finding}`);
@@ -282,7 +292,11 @@ test("every page, as the author, has unique ids and no serious accessibility fin
   const author = await register(page);
   await grantAuthor(author.email);
   await commentAndInquire(page, author);
-  const walk = walker(page, testInfo);
+  // On the phone the reader's and the visitor's walks check the public pages; the author's checks the admin
+  // (and still reaches every page route).
+  const walk = walker(page, testInfo, {
+    checks: (path) => !onPhone(testInfo) || path === "/admin" || path.startsWith("/admin/"),
+  });
   await buyArtPrint(page, walk);
   const unreached = await walk.everyPage();
   testInfo.annotations.push({ type: "pages checked", description: String(walk.checked.size) });

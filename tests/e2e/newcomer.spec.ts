@@ -48,7 +48,7 @@ test("Get More Coins from a locked chapter comes back to it with the Unlock butt
   for (const chapter of [5, 6, 7]) {
     await page.goto(`/chapter/${chapter}`);
     await page.getByRole("button", { name: "Unlock for 1 coin" }).click();
-    await expect(page.locator("article [data-p]").first()).toBeVisible();
+    await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   }
   await page.goto("/chapter/4");
   await hydrated(page);
@@ -63,7 +63,7 @@ test("Get More Coins from a locked chapter comes back to it with the Unlock butt
   await expect(page.getByText("Payment confirmed: 5 coins were added to your balance.")).toBeVisible();
   await expect(page.getByText("Your balance: 5 coins")).toBeVisible();
   await page.getByRole("button", { name: "Unlock for 1 coin" }).click();
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
 });
 
 test("buy and unlock: one payment opens the chapter; the table of contents shows it open to this reader only", async ({
@@ -74,7 +74,7 @@ test("buy and unlock: one payment opens the chapter; the table of contents shows
   for (const chapter of [5, 6, 7]) {
     await page.goto(`/chapter/${chapter}`);
     await page.getByRole("button", { name: "Unlock for 1 coin" }).click();
-    await expect(page.locator("article [data-p]").first()).toBeVisible();
+    await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   }
   await page.goto("/chapter/4");
   await hydrated(page);
@@ -84,7 +84,7 @@ test("buy and unlock: one payment opens the chapter; the table of contents shows
   await hydrated(page);
   await page.getByRole("button", { name: en.payments.test.approve }).click();
   await expect(page).toHaveURL(/\/chapter\/4\?payment=\d+$/);
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   await page.goto("/coins");
   await expect(page.getByTestId("coin-balance")).toHaveText("4");
 

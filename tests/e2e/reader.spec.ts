@@ -8,7 +8,7 @@ test.describe("the chapter reader", () => {
     await page.goto("/chapter/1");
     await expect(page.getByRole("heading", { level: 1, name: "The Tithe Ledger" })).toBeVisible();
     await expect(page.getByText(/Chapter 1 · \d+ min read · [\d,]+ words/)).toBeVisible();
-    expect(await page.locator("article [data-p]").count()).toBeGreaterThan(20);
+    expect(await page.locator("[data-chapter-body] > *").count()).toBeGreaterThan(20);
     await expect(page.getByRole("link", { name: "Next chapter" }).first()).toHaveAttribute(
       "href",
       "/chapter/2",
@@ -29,7 +29,7 @@ test.describe("the chapter reader", () => {
     );
     await expect(page.locator("article")).toHaveCount(0);
     const data = await (await request.get("/chapter/4.data")).text();
-    expect(data).not.toContain("data-p");
+    expect(data).not.toMatch(/id=\\*"p-\d/);
     const response = await page.goto("/chapter/999");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "Chapter not found" })).toBeVisible();
@@ -43,9 +43,9 @@ test.describe("the chapter reader", () => {
     await page.getByText("Extra Large").click();
     await page.getByRole("button", { name: "Close" }).click();
     await expect(page.locator("article")).toHaveCSS("font-size", "20px");
-    await page.locator('[data-p="15"]').scrollIntoViewIfNeeded();
+    await page.locator("#p-15").scrollIntoViewIfNeeded();
     await page.evaluate(() => {
-      const block = document.querySelector('[data-p="15"]') as HTMLElement;
+      const block = document.querySelector("#p-15") as HTMLElement;
       window.scrollTo(0, block.getBoundingClientRect().top + window.scrollY - 160);
     });
     await expect
@@ -57,7 +57,7 @@ test.describe("the chapter reader", () => {
     await hydrated(page);
     await expect(page.locator("article")).toHaveCSS("font-size", "20px");
     const top = await page.evaluate(
-      () => (document.querySelector('[data-p="15"]') as HTMLElement).getBoundingClientRect().top,
+      () => (document.querySelector("#p-15") as HTMLElement).getBoundingClientRect().top,
     );
     expect(top).toBeGreaterThan(0);
     expect(top).toBeLessThan(400);
@@ -113,7 +113,7 @@ test.describe("the chapter reader", () => {
     await page.keyboard.press("j");
     await navigationSettled(page);
     await expect(page).toHaveURL(/\/chapter\/[12]$/);
-    await expect(page.locator("article [data-p]").first()).toBeVisible();
+    await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   });
 });
 
@@ -162,9 +162,9 @@ test("a new reader unlocks chapter 4 with a welcome coin", async ({ page }) => {
   await register(page);
   await page.goto("/chapter/4");
   await page.getByRole("button", { name: "Unlock for 1 coin" }).click();
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   await page.reload();
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   await page.goto("/account");
   await expect(page.getByTestId("coin-balance")).toHaveText("2");
 });

@@ -90,7 +90,7 @@ describe.each(drivers)("beta reading on %s", (driver) => {
     const page = await readBeta(first.cookie);
     expect(page.status).toBe(200);
     expect(page.text).toContain(BETA_WORDS);
-    expect(page.text).toContain('data-p=\\"0\\"');
+    expect(page.text).toContain('id=\\"p-0\\"');
     expect((await readBeta(author.cookie)).text).toContain(BETA_WORDS);
 
     for (const cookie of [undefined, (await reader()).cookie, (await reader(90)).cookie]) {

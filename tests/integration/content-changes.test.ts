@@ -120,7 +120,7 @@ describe.each(drivers)("content changes on %s (ADR 54)", (driver) => {
       )[0];
     // Written by the import with the text.
     expect(await stored(1)).toEqual({
-      html: expect.stringContaining('data-p="0"'),
+      html: expect.stringContaining('id="p-0"'),
       renderer: CHAPTER_RENDERER,
     });
     // A text changed by hand loses its rendering, and the reader renders the new text.

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
+import { blockAt } from "~/features/reader/blocks";
 import { ChapterBody } from "~/features/reader/chapter-body";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
@@ -18,10 +19,17 @@ export type FeedbackResult = {
   values?: { body: string; paragraph: string };
 };
 
-/** The words of the block `data-p` = index in the text on the page (the note's form shows what it is about). */
+/** The place of the block holding `target`, or -1 when it is not inside one of the article's blocks. */
+function blockIndexOf(article: Element, target: Element): number {
+  let block: Element | null = target;
+  while (block && block.parentElement !== article) block = block.parentElement;
+  return block ? [...article.children].indexOf(block) : -1;
+}
+
+/** The words of the block at a place in the text on the page (the note's form shows what it is about). */
 function blockWords(article: HTMLElement | null, index: number | undefined): string {
   if (!article || index === undefined) return "";
-  const text = article.querySelector(`[data-p="${index}"]`)?.textContent?.replace(/\s+/g, " ").trim() ?? "";
+  const text = blockAt(article, index)?.textContent?.replace(/\s+/g, " ").trim() ?? "";
   return text.length > BETA_LIMITS.quoteMax ? `${text.slice(0, BETA_LIMITS.quoteMax - 1)}…` : text;
 }
 
@@ -41,8 +49,8 @@ export function BetaReader({ html, result }: { html: string; result: FeedbackRes
   const [quote, setQuote] = useState("");
 
   useEffect(() => {
-    for (const block of articleRef.current?.querySelectorAll<HTMLElement>("[data-p]") ?? [])
-      block.toggleAttribute("data-selected", block.dataset.p === String(index));
+    for (const [place, block] of [...(articleRef.current?.children ?? [])].entries())
+      block.toggleAttribute("data-selected", place === index);
     setQuote(blockWords(articleRef.current, index));
   }, [index]);
 
@@ -52,9 +60,10 @@ export function BetaReader({ html, result }: { html: string; result: FeedbackRes
 
   const select = (event: React.MouseEvent<HTMLElement>) => {
     if ((event.target as HTMLElement).closest("a")) return;
-    const block = (event.target as HTMLElement).closest<HTMLElement>("[data-p]");
-    if (!block?.dataset.p) return;
-    setParagraph(String(Number(block.dataset.p) + 1));
+    const article = articleRef.current;
+    const place = article ? blockIndexOf(article, event.target as Element) : -1;
+    if (place < 0) return;
+    setParagraph(String(place + 1));
     setBarOpen(true);
   };
 

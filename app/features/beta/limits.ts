@@ -18,7 +18,7 @@ export const betaChapterNumber = wholeNumber(1, 1_000_000, "beta.errors.chapter"
 
 /**
  * A note: its text, and the paragraph it is about, numbered from 1 as the page shows it (empty: the whole
- * chapter). The output's `paragraph` is the block's index in the text (`data-p`, from 0).
+ * chapter). The output's `paragraph` is the block's index in the text (from 0).
  */
 export const feedbackSchema = z.object({
   body: z

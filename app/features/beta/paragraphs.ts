@@ -12,12 +12,15 @@ function plainText(html: string): string {
 }
 
 /**
- * The words of each numbered block of a chapter's rendered text (`data-p="0"`, `"1"`, …, ADR 54), in order:
+ * The words of each numbered block of a chapter's rendered text (`id="p-0"`, or `data-p="0"` beside an
+ * author's own id: features/content/markdown.server.ts), in order:
  * a block runs from its opening tag to the next block's. A note on a paragraph keeps its words from here
  * (at most `quoteMax` characters), and its number is checked against how many there are.
  */
 export function blockTexts(html: string): string[] {
-  const starts = [...html.matchAll(/<[a-z][a-z0-9]*\b[^>]*\sdata-p="\d+"/g)].map((match) => match.index);
+  const starts = [...html.matchAll(/<[a-z][a-z0-9]*\b[^>]*\s(?:id="p-|data-p=")\d+"/g)].map(
+    (match) => match.index,
+  );
   return starts.map((start, i) => plainText(html.slice(start, starts[i + 1] ?? html.length)));
 }
 

@@ -184,16 +184,14 @@ describe("the chapter fixture (raw HTML, GFM table, footnote, every link scheme)
 
   it("numbers the chapter's top-level blocks for places and bookmarks, each an anchor (#p-N)", async () => {
     const html = await renderChapter(1, new Date(0), () => ({ markdown: "One.\n\nTwo.\n\n* * *\n\nThree." }));
-    expect(html).toBe(
-      '<p id="p-0" data-p="0">One.</p>\n<p id="p-1" data-p="1">Two.</p>\n<hr id="p-2" data-p="2">\n<p id="p-3" data-p="3">Three.</p>',
-    );
+    expect(html).toBe('<p id="p-0">One.</p>\n<p id="p-1">Two.</p>\n<hr id="p-2">\n<p id="p-3">Three.</p>');
   });
 
   it("uses the rendering stored with the chapter as it is, and stores what it would render", async () => {
     const stored = chapterText("One.\n\nTwo.");
     expect(stored).toEqual({
       bodyMd: "One.\n\nTwo.",
-      bodyHtml: '<p id="p-0" data-p="0">One.</p>\n<p id="p-1" data-p="1">Two.</p>',
+      bodyHtml: '<p id="p-0">One.</p>\n<p id="p-1">Two.</p>',
       bodyHtmlRenderer: CHAPTER_RENDERER,
     });
     expect(await renderChapter(3, new Date(0), () => ({ html: "<p>As stored.</p>" }))).toBe(
@@ -203,7 +201,7 @@ describe("the chapter fixture (raw HTML, GFM table, footnote, every link scheme)
 
   it("keeps an author's id on a block, prefixed, and never lets one take a paragraph's anchor", async () => {
     const html = await renderChapter(2, new Date(0), () => ({ markdown: '<p id="p-1">Mine.</p>\n\nTwo.' }));
-    expect(html).toBe('<p id="user-content-p-1" data-p="0">Mine.</p>\n<p id="p-1" data-p="1">Two.</p>');
+    expect(html).toBe('<p id="user-content-p-1" data-p="0">Mine.</p>\n<p id="p-1">Two.</p>');
   });
 });
 

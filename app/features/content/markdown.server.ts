@@ -218,10 +218,11 @@ export function renderMarkdownCached(markdown: string): string {
 }
 
 /**
- * Numbers the top-level blocks (data-p="0", "1", …): the reader restores places and bookmarks by them, and
- * each is an anchor by the same number (id="p-0", …), so a paragraph's link opens the chapter at it (ADR 46).
- * An author's ids are prefixed by the sanitiser (`user-content-`), so none can take these; a block that has
- * one keeps it (an in-page link may point there).
+ * Numbers the top-level blocks: each is an anchor by its place in the text (id="p-0", "p-1", …), so a
+ * paragraph's link opens the chapter at it (ADR 46); the reader restores places and bookmarks by the same
+ * number, a block's place among the text's blocks (`blockIndex` in features/reader/blocks.ts). An author's ids
+ * are prefixed by the sanitiser (`user-content-`), so none can take these; a block that has one keeps it (an
+ * in-page link may point there) and says its number in `data-p` instead.
  */
 const numberBlocks = unified()
   .use(rehypeParse, { fragment: true })
@@ -229,8 +230,9 @@ const numberBlocks = unified()
     let index = 0;
     for (const node of tree.children) {
       if (node.type === "element") {
-        node.properties.id ??= `p-${index}`;
-        node.properties.dataP = String(index++);
+        if (node.properties.id === undefined) node.properties.id = `p-${index}`;
+        else node.properties.dataP = String(index);
+        index++;
       }
     }
   })
@@ -298,7 +300,7 @@ export function uploadHashesIn(html: string): string[] {
  * The version of what `chapterTextHtml` makes: raised with any change to the Markdown pipeline, the sanitiser's
  * schema or the block numbering, so renderings stored with chapters by an older version are not used (ADR 54).
  */
-export const CHAPTER_RENDERER = 1;
+export const CHAPTER_RENDERER = 2;
 
 /** A chapter's text as readers get it, before its pictures: sanitised HTML with numbered blocks. */
 export function chapterTextHtml(markdown: string): string {

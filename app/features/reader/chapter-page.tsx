@@ -11,6 +11,7 @@ import { Spinner } from "~/ui/spinner";
 import { useFormat } from "~/ui/use-format";
 import type { ChapterView } from "./access.server";
 import { Artwork } from "./artwork";
+import { blockAt } from "./blocks";
 import { ChapterBody } from "./chapter-body";
 import type { ChapterProgress } from "./progress";
 import { loadStoredSettings, storeSettings } from "./storage";
@@ -151,15 +152,15 @@ export function ChapterPage({
   // Bookmarked paragraphs carry a mark in the margin.
   useEffect(() => {
     const marks = new Set(progress.bookmarks.map(String));
-    for (const block of articleRef.current?.querySelectorAll<HTMLElement>("[data-p]") ?? []) {
-      block.toggleAttribute("data-bookmarked", marks.has(block.dataset.p ?? ""));
+    for (const [index, block] of [...(articleRef.current?.children ?? [])].entries()) {
+      block.toggleAttribute("data-bookmarked", marks.has(String(index)));
     }
   }, [progress.bookmarks]);
 
   const loadingChapter =
     navigation.state === "loading" && navigation.location.pathname.startsWith("/chapter/");
   const jump = (paragraph: number) =>
-    articleRef.current?.querySelector(`[data-p="${paragraph}"]`)?.scrollIntoView({ block: "start" });
+    blockAt(articleRef.current, paragraph)?.scrollIntoView({ block: "start" });
   const bookmarked = new Set(progress.bookmarks);
 
   return (

@@ -5,10 +5,11 @@ import { useTranslation } from "~/i18n/react";
 import { firstWords } from "~/lib/words";
 import { buttonClass } from "~/ui/button";
 import { Modal } from "~/ui/modal";
+import { blockAt } from "./blocks";
 
 /** A bookmarked paragraph's first words, read from the chapter on the page (the sheet opens over it). */
 function paragraphOpening(paragraph: number): string {
-  return firstWords(document.querySelector(`article [data-p="${paragraph}"]`)?.textContent ?? "");
+  return firstWords(blockAt(document.querySelector("[data-chapter-body]"), paragraph)?.textContent ?? "");
 }
 
 /** The reader's settings as an accessible bottom sheet; changes apply at once. */

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { blockAt } from "./blocks";
 import {
   advance,
   type ChapterProgress,
@@ -12,13 +13,13 @@ import { loadStoredProgress, startWriting, storeProgress } from "./storage";
 
 const ACTIVE_FOR_MS = 60_000;
 
-/** The block (data-p) at the top of the viewport, below the sticky header. */
+/** The place of the block at the top of the viewport, below the sticky header. */
 function paragraphInView(article: HTMLElement, offset: number): number {
-  const blocks = article.querySelectorAll<HTMLElement>("[data-p]");
-  for (const block of blocks) {
-    if (block.getBoundingClientRect().bottom > offset) return Number(block.dataset.p);
+  const blocks = article.children;
+  for (let index = 0; index < blocks.length; index++) {
+    if ((blocks[index] as Element).getBoundingClientRect().bottom > offset) return index;
   }
-  return blocks.length ? Number(blocks[blocks.length - 1]?.dataset.p) : 0;
+  return Math.max(0, blocks.length - 1);
 }
 
 /** How far through the article the reader is, 0 to 1. */
@@ -84,7 +85,7 @@ export function useReadingProgress(
     for (const type of movers) window.addEventListener(type, moved, { passive: true, once: true });
     const restore = (place: ChapterProgress) => {
       if (place.paragraph > 0 && !window.location.hash && !movedByReader) {
-        article.querySelector(`[data-p="${place.paragraph}"]`)?.scrollIntoView({ block: "start" });
+        blockAt(article, place.paragraph)?.scrollIntoView({ block: "start" });
       }
     };
     restore(start);

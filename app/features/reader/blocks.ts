@@ -1,0 +1,9 @@
+/**
+ * A chapter text's blocks in the browser. The server numbers the top-level blocks by their place in the text
+ * (features/content/markdown.server.ts): block N is the article's child N, so places, bookmarks and notes name
+ * a block by that number without an attribute of its own on every paragraph.
+ */
+
+/** The block at a place in the text. */
+export const blockAt = (article: Element | null | undefined, index: number) =>
+  article?.children[index] as HTMLElement | undefined;
