@@ -31,7 +31,7 @@ test("a reader unlocks a volume at once and turns automatic unlocking on", async
   await page.getByRole("button", { name: v.confirm_other.replace("{{count}}", "2") }).click();
   await expect(page.getByRole("status")).toContainText("2 chapters unlocked");
   await page.goto("/chapter/8");
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
 
   // Volume 1's four coin chapters cost more than the one coin left: nothing is offered to spend.
   await page.goto("/unlock/volume/1");
@@ -52,7 +52,7 @@ test("a reader unlocks a volume at once and turns automatic unlocking on", async
 
   // Reaching chapter 4 unlocks it with the last coin; chapter 5 is past the day's cap of one.
   await page.goto("/chapter/4");
-  await expect(page.locator("article [data-p]").first()).toBeVisible();
+  await expect(page.locator("[data-chapter-body] > *").first()).toBeVisible();
   await page.goto("/chapter/5");
   await expect(page.getByText(en.readerPanels.locked.autoCap)).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath("capped.png"), fullPage: true });
