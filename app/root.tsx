@@ -11,7 +11,7 @@ import { LanguagePicker, ThemeToggle } from "./features/layout/preference-contro
 import { SideMenu } from "./features/layout/side-menu";
 import { siteNavHtml } from "./features/layout/site-nav.server";
 import { useSyncOnSignIn } from "./features/reader/use-sync-on-sign-in";
-import { defaultSettings } from "./features/reading-settings/settings";
+import { defaultSettings, settingAttributes } from "./features/reading-settings/settings";
 import { simulatedPaymentsNotice, unconfirmedEmailNotice } from "./features/site/notices.server";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
@@ -75,13 +75,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
     <html
       lang={language}
       className={data?.theme === "dark" ? "dark" : undefined}
-      data-font-size={data?.readingSettings?.fontSize}
-      data-line-height={data?.readingSettings?.lineHeight}
-      data-font-family={data?.readingSettings?.fontFamily}
-      data-theme={data?.readingSettings?.theme}
-      data-text-width={data?.readingSettings?.textWidth}
-      data-paragraph-spacing={data?.readingSettings?.paragraphSpacing}
-      data-text-align={data?.readingSettings?.textAlign}
+      {...settingAttributes(data?.readingSettings)}
       suppressHydrationWarning
     >
       <head>

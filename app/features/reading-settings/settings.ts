@@ -45,12 +45,20 @@ export function parseSettings(value: unknown, base = defaultSettings): ReadingSe
     settings[key] =
       v === undefined
         ? base[key as keyof ReadingSettings]
-        : (typeof v === "string" || typeof v === "number") &&
-          (choices as readonly unknown[]).find((choice) => String(choice) === String(v));
+        : (choices as readonly unknown[]).find((choice) => String(choice) === String(v));
     if (!settings[key]) return undefined;
   }
   return settings as ReadingSettings;
 }
+
+/** The settings as `<html>`'s data attributes, as the server renders them for a signed-in reader. */
+export const settingAttributes = (settings?: ReadingSettings) =>
+  Object.fromEntries(
+    Object.entries(settings ?? {}).map(([key, value]) => [
+      `data-${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`,
+      value,
+    ]),
+  );
 
 /**
  * Settings are data attributes on <html> (`data-font-size`, `data-theme`, `data-text-width`…), which app.css
