@@ -1,5 +1,12 @@
 import { Suspense } from "react";
-import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import {
+  isRouteErrorResponse,
+  Outlet,
+  useHref,
+  useLocation,
+  useNavigation,
+  useRouteLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { lazyComponent } from "~/ui/lazy-component";
 import { Link } from "~/ui/link";
@@ -71,6 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const { t, i18n } = useTranslation();
   // Without the root's data (its loader failed: the error screens) the request's language still applies.
   const language = data?.language ?? i18n.language;
+  const feeds = { atom: useHref("/feed.atom"), rss: useHref("/feed.rss") };
   return (
     <html
       lang={language}
@@ -101,9 +109,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         />
         {/* No `type`: the browser reads the icon's type from the file (a few bytes less on every page). */}
         <link rel="icon" href="/favicon.svg" />
-        {/* The releases feed, for feed readers that find it from any page (ADR 44). */}
-        <link rel="alternate" type="application/atom+xml" href="/feed.atom" />
-        <link rel="alternate" type="application/rss+xml" href="/feed.rss" />
+        {/* The releases feed, for feed readers that find it from any page (ADR 44), in the page's URL's
+            language (the router's basename, ADR 87). */}
+        <link rel="alternate" type="application/atom+xml" href={feeds.atom} />
+        <link rel="alternate" type="application/rss+xml" href={feeds.rss} />
         {/* A reader's own pages, forms and the admin are not for search engines (robots.txt says it too). */}
         {/* Written by the server (crawlers read its page) from the route's rules (app/entry.server.tsx), so the
             browser's scripts carry no list of paths. */}

@@ -1,6 +1,7 @@
 import { useEffect } from "react";
-import { useRouteLoaderData } from "react-router";
+import { useHref, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
+import { pathLanguage } from "~/i18n/urls";
 import { useDocumentOnly } from "~/lib/document-only";
 import type { SharedPage } from "~/lib/seo";
 
@@ -13,12 +14,19 @@ type RootFacts = { site?: { title: string } } | undefined;
 export function useSiteFacts() {
   const root = useRouteLoaderData("root") as RootFacts;
   const { i18n } = useTranslation();
-  return { origin: useDocumentOnly("origin") ?? "", name: root?.site?.title ?? "", language: i18n.language };
+  // The router's basename is the language's URL segment (`/es`) on a language's URL, `/` elsewhere (ADR 87).
+  const urlLanguage = pathLanguage(useHref("/"));
+  return {
+    origin: useDocumentOnly("origin") ?? "",
+    name: root?.site?.title ?? "",
+    language: i18n.language,
+    urlLanguage,
+  };
 }
 
 /** The tags the server wrote for search engines and previews (`ServerMeta`). */
 const SERVER_TAGS =
-  'link[rel="canonical"],meta[name="description"],meta[property^="og:"],meta[name^="twitter:"]';
+  'link[rel="canonical"],link[hreflang],meta[name="description"],meta[property^="og:"],meta[name^="twitter:"]';
 
 /**
  * The browser's side of a page's tags: nothing to build (the builders stay on the server, out of the pages'
