@@ -22,6 +22,7 @@ import { defaultSettings } from "./features/reading-settings/settings";
 import { simulatedPaymentsNotice, unconfirmedEmailNotice } from "./features/site/notices.server";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
+import { pathLanguage } from "./i18n/urls";
 import { AppScripts } from "./lib/app-scripts";
 import { useDocumentOnly } from "./lib/document-only";
 import { getEnv } from "./lib/env.server";
@@ -40,7 +41,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
   // The footer's links, written by the server alone (features/layout/site-nav.server.ts).
   if (context.documentRequest)
-    context.documentOnly.siteNav = siteNavHtml(preferences.language, Boolean(user));
+    context.documentOnly.siteNav = siteNavHtml(
+      preferences.language,
+      Boolean(user),
+      pathLanguage(new URL(request.url).pathname),
+    );
   const notice = simulatedPaymentsNotice(preferences.language);
   const unconfirmed = unconfirmedEmailNotice(preferences.language, user, new URL(request.url).pathname);
   return {

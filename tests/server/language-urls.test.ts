@@ -37,7 +37,9 @@ describe("language URLs", () => {
       const html = await response.text();
       expect(html).toMatch(/<html lang="es"/);
       for (const language of ["en", "es", "fr", "ja"])
-        expect(html).toContain(`<link rel="alternate" hrefLang="${language}" href="${origin}/${language}/chapter/1"/>`);
+        expect(html).toContain(
+          `<link rel="alternate" hrefLang="${language}" href="${origin}/${language}/chapter/1"/>`,
+        );
       expect(html).toContain(`<link rel="alternate" hrefLang="x-default" href="${origin}/chapter/1"/>`);
       expect(html).toContain(`<link rel="canonical" href="${origin}/es/chapter/1"/>`);
       expect(html).toContain(`<meta property="og:locale" content="es_ES"/>`);
@@ -47,6 +49,8 @@ describe("language URLs", () => {
       expect(html).not.toMatch(/href="\/chapter\/2"/);
       expect(html).toContain('"basename":"/es"');
       expect(html).toContain('href="/es/feed.atom"');
+      // The footer's plain links too.
+      expect(html).toContain('<a href="/es/terms">');
     }
   });
 
