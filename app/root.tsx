@@ -38,14 +38,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // only the server render writes: the configuration's, never the request's Host header, so every kept page
   // carries the same one (S55); not in the route data.
   if (context.documentRequest) context.documentOnly.origin = getEnv().origin;
+  // The language a language's URL names (ADR 87): its head tags are the server's alone (ui/page-meta.tsx).
+  const urlLanguage = pathLanguage(new URL(request.url).pathname);
+  if (context.documentRequest && urlLanguage) context.documentOnly.urlLanguage = urlLanguage;
   const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
   // The footer's links, written by the server alone (features/layout/site-nav.server.ts).
   if (context.documentRequest)
-    context.documentOnly.siteNav = siteNavHtml(
-      preferences.language,
-      Boolean(user),
-      pathLanguage(new URL(request.url).pathname),
-    );
+    context.documentOnly.siteNav = siteNavHtml(preferences.language, Boolean(user), urlLanguage);
   const notice = simulatedPaymentsNotice(preferences.language);
   const unconfirmed = unconfirmedEmailNotice(preferences.language, user, new URL(request.url).pathname);
   return {

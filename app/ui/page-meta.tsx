@@ -1,7 +1,7 @@
 import { useEffect } from "react";
-import { useHref, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
+import type { Language } from "~/i18n/config";
 import { useTranslation } from "~/i18n/react";
-import { pathLanguage } from "~/i18n/urls";
 import { useDocumentOnly } from "~/lib/document-only";
 import type { SharedPage } from "~/lib/seo";
 
@@ -14,8 +14,9 @@ type RootFacts = { site?: { title: string } } | undefined;
 export function useSiteFacts() {
   const root = useRouteLoaderData("root") as RootFacts;
   const { i18n } = useTranslation();
-  // The router's basename is the language's URL segment (`/es`) on a language's URL, `/` elsewhere (ADR 87).
-  const urlLanguage = pathLanguage(useHref("/"));
+  // The language a language's URL names (ADR 87), handed to the server render alone like the origin: the
+  // browser's scripts carry no URL parsing for tags only the server writes.
+  const urlLanguage = (useDocumentOnly("urlLanguage") as Language | undefined) ?? null;
   return {
     origin: useDocumentOnly("origin") ?? "",
     name: root?.site?.title ?? "",
