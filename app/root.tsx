@@ -1,5 +1,12 @@
 import { Suspense } from "react";
-import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
+import {
+  isRouteErrorResponse,
+  Outlet,
+  useHref,
+  useLocation,
+  useNavigation,
+  useRouteLoaderData,
+} from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { lazyComponent } from "~/ui/lazy-component";
 import { Link } from "~/ui/link";
@@ -15,6 +22,7 @@ import { defaultSettings, settingAttributes } from "./features/reading-settings/
 import { simulatedPaymentsNotice, unconfirmedEmailNotice } from "./features/site/notices.server";
 import { getSiteSettings } from "./features/site/queries.server";
 import fonts from "./fonts.css?url";
+import { pathLanguage } from "./i18n/urls";
 import { AppScripts } from "./lib/app-scripts";
 import { useDocumentOnly } from "./lib/document-only";
 import { getEnv } from "./lib/env.server";
@@ -30,10 +38,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // only the server render writes: the configuration's, never the request's Host header, so every kept page
   // carries the same one (S55); not in the route data.
   if (context.documentRequest) context.documentOnly.origin = getEnv().origin;
+  // The language a language's URL names (ADR 87): its head tags are the server's alone (ui/page-meta.tsx).
+  const urlLanguage = pathLanguage(new URL(request.url).pathname);
+  if (context.documentRequest && urlLanguage) context.documentOnly.urlLanguage = urlLanguage;
   const [site, user] = await Promise.all([getSiteSettings(), getSessionUser(request)]);
   // The footer's links, written by the server alone (features/layout/site-nav.server.ts).
   if (context.documentRequest)
-    context.documentOnly.siteNav = siteNavHtml(preferences.language, Boolean(user));
+    context.documentOnly.siteNav = siteNavHtml(preferences.language, Boolean(user), urlLanguage);
   const notice = simulatedPaymentsNotice(preferences.language);
   const unconfirmed = unconfirmedEmailNotice(preferences.language, user, new URL(request.url).pathname);
   return {
@@ -71,6 +82,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const { t, i18n } = useTranslation();
   // Without the root's data (its loader failed: the error screens) the request's language still applies.
   const language = data?.language ?? i18n.language;
+  const feeds = { atom: useHref("/feed.atom"), rss: useHref("/feed.rss") };
   return (
     <html
       lang={language}
@@ -99,9 +111,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
         />
         {/* No `type`: the browser reads the icon's type from the file (a few bytes less on every page). */}
         <link rel="icon" href="/favicon.svg" />
-        {/* The releases feed, for feed readers that find it from any page (ADR 44). */}
-        <link rel="alternate" type="application/atom+xml" href="/feed.atom" />
-        <link rel="alternate" type="application/rss+xml" href="/feed.rss" />
+        {/* The releases feed, for feed readers that find it from any page (ADR 44), in the page's URL's
+            language (the router's basename, ADR 87). */}
+        <link rel="alternate" type="application/atom+xml" href={feeds.atom} />
+        <link rel="alternate" type="application/rss+xml" href={feeds.rss} />
         {/* A reader's own pages, forms and the admin are not for search engines (robots.txt says it too). */}
         {/* Written by the server (crawlers read its page) from the route's rules (app/entry.server.tsx), so the
             browser's scripts carry no list of paths. */}

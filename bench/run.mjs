@@ -212,6 +212,8 @@ async function pages(results) {
     ["supporters", "/fundraiser/supporters?page=2"],
     // Chapter 1's comments as the chapter page loads them for a visitor (route data, kept: ADR 47).
     ["comments", "/chapter/1/comments.data?_routes=routes%2Fchapter-comments"],
+    // Chapter 1 at the Spanish URL (ADR 87): kept as the unprefixed page is, as fast.
+    ["chapterEs", "/es/chapter/1"],
   ]) {
     results.runs[`${name}Br`] = wrk(`${app.base}${route}`, br);
     results.runs[`${name}Plain`] = wrk(`${app.base}${route}`);
@@ -304,7 +306,7 @@ async function leak(results) {
 async function weight(results) {
   const { app, chapterHtml } = await large();
   results.weights = {};
-  const routes = ["/chapter/1", "/toc", "/", "/shop", "/shop/product/1"];
+  const routes = ["/chapter/1", "/es/chapter/1", "/toc", "/", "/shop", "/shop/product/1"];
   const scripts = await loadedScripts(routes.map((route) => `${app.base}${route}`));
   for (const route of routes) {
     results.weights[route] = pageWeight(

@@ -67,6 +67,7 @@ export function sendRefusal(
   const { language } = preferencesFromCookies(
     parseCookieHeader(req.headers.cookie),
     req.headers["accept-language"],
+    req.url,
   );
   const t = serverTranslator(language);
   const { title, body } = page(t);

@@ -39,7 +39,11 @@ export type PageCacheOptions = HeaderOptions & {
   /** Told of each render the cache asks for (a miss), with the page's key: logged at debug level. */
   onRender?: (key: string) => void;
   /** The display preferences a page is rendered in (language, theme, time zone), from cookies and headers. */
-  preferences: (cookies: Map<string, string>, acceptLanguage: string | undefined) => PageKeyParts;
+  preferences: (
+    cookies: Map<string, string>,
+    acceptLanguage: string | undefined,
+    pathname: string,
+  ) => PageKeyParts;
   viewer: ViewerResolver;
   /**
    * The canonical query string of a request (see app/features/page-cache/query.server.ts): only what the
@@ -268,6 +272,7 @@ export class PageCache {
       const { language, theme, timeZone } = this.options.preferences(
         cookies,
         req.headers["accept-language"] as string | undefined,
+        pathname,
       );
       // A page that shows no time is one page in every zone: rendered without the reader's, so the kept bytes
       // (the root's data names the zone it was rendered in) are the same whoever asked first.

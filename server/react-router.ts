@@ -1,6 +1,8 @@
 import { writeReadableStreamToWritable } from "@react-router/node";
 import type { Request as ExpressRequest, Response as ExpressResponse, RequestHandler } from "express";
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
+import { type Language, languages } from "~/i18n/config";
+import { pathLanguage, unprefixedPath } from "~/i18n/urls";
 import { SHAREABLE_HEADER, TIMELESS_HEADER } from "~/lib/shareable";
 import { type Outcome, sendBusy } from "./admission";
 import { limitedBody } from "./body-limit";
@@ -78,6 +80,22 @@ async function toFetchRequest(
  */
 const ADMIN_PATH = /^\/admin(\/|\.data$|$)/;
 
+/** A language's URL of the admin (`/es/admin/chapters`): the admin's own path, else undefined. */
+function languageAdmin(pathname: string): string | undefined {
+  if (!pathLanguage(pathname)) return undefined;
+  const path = unprefixedPath(pathname);
+  return ADMIN_PATH.test(path) ? path : undefined;
+}
+
+/** The build as served under a basename (a language's URLs); under Vite, each request's build so. */
+function withBasename(
+  build: ServerBuild | (() => Promise<ServerBuild>),
+  basename: string,
+): ServerBuild | (() => Promise<ServerBuild>) {
+  if (typeof build === "function") return async () => ({ ...(await build()), basename });
+  return { ...build, basename };
+}
+
 export function reactRouterHandler({
   build,
   origin,
@@ -95,6 +113,12 @@ export function reactRouterHandler({
   // Given a function, React Router asks for the build and derives its route tables on each request (0.7 ms
   // and their garbage): only under Vite, where the build changes on edits.
   const handle = createRequestHandler(build);
+  // Each language's URLs (`/es/…`, ADR 87) are the same app under the basename `/es`: React Router strips it
+  // to match, prefixes every link, form, redirect, route data and manifest request with it, and hands it to
+  // the browser's router, so a reader on a Spanish page stays on Spanish pages.
+  const handles = Object.fromEntries(
+    languages.map((language) => [language, createRequestHandler(withBasename(build, `/${language}`))]),
+  ) as Record<Language, ReturnType<typeof createRequestHandler>>;
   const handler: RequestHandler = async (req, res, next) => {
     const page = pendingPage(req);
     // A render that fails (the database gone: 503) is answered with the page kept under the same key, if
@@ -107,6 +131,14 @@ export function reactRouterHandler({
         page?.settle(undefined);
         return;
       }
+      // The admin speaks its author's language, at its one address: a language's URL of it leads there.
+      const prefixedAdmin = languageAdmin(new URL(request.url).pathname);
+      if (prefixedAdmin) {
+        page?.settle(undefined);
+        if (prefixedAdmin.endsWith(".data") || req.method !== "GET") res.status(404).end();
+        else res.redirect(308, `${prefixedAdmin}${new URL(request.url).search}`);
+        return;
+      }
       // After the body is read (its bytes are no work), before the loaders, actions and render: the work.
       const admitted = await admit(req, res);
       if (typeof admitted !== "function") {
@@ -116,7 +148,8 @@ export function reactRouterHandler({
       }
       let response: Response;
       try {
-        response = await handle(request, getLoadContext(req, res));
+        const language = pathLanguage(new URL(request.url).pathname);
+        response = await (language ? handles[language] : handle)(request, getLoadContext(req, res));
       } finally {
         // Made: the rest is sending bytes, which a slow client must not hold a slot for.
         admitted();
@@ -137,7 +170,7 @@ export function reactRouterHandler({
         return handler(req, res, next);
       }
       // The author's admin (and its 404 for anyone else): never kept by any cache, the browser's included.
-      if (ADMIN_PATH.test(req.path)) response.headers.set("Cache-Control", "no-store");
+      if (ADMIN_PATH.test(unprefixedPath(req.path))) response.headers.set("Cache-Control", "no-store");
       if (
         page &&
         pages &&

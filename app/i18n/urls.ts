@@ -1,4 +1,4 @@
-import { isLanguage, type Language } from "./config";
+import { isLanguage, type Language, languages } from "./config";
 
 /**
  * Each language's own URL (the decision and its reasons: the language URLs' ADR): `/<lang>/<path>`
@@ -23,4 +23,22 @@ export function unprefixedPath(pathname: string): string {
 export function localizedPath(language: Language, pathname: string): string {
   const path = unprefixedPath(pathname);
   return path === "/" ? `/${language}` : `/${language}${path}`;
+}
+
+/**
+ * A path as the router serving `requestPath` reads it: under `/es/` React Router is given the basename `/es`
+ * and prefixes every path a loader or action redirects to, so a path of that language loses its segment
+ * (`/es/account` → `/account`) and is not prefixed twice; a path of the unprefixed site is left as it is.
+ */
+export function routerPath(requestPath: string, path: string): string {
+  return pathLanguage(requestPath) ? unprefixedPath(path) : path;
+}
+
+/** The four language URLs of a page and its `x-default`, the unprefixed path (hreflang alternates, sitemap). */
+export function alternatePaths(pathname: string): { hreflang: Language | "x-default"; path: string }[] {
+  const path = unprefixedPath(pathname);
+  return [
+    ...languages.map((language) => ({ hreflang: language, path: localizedPath(language, path) })),
+    { hreflang: "x-default" as const, path },
+  ];
 }

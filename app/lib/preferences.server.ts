@@ -1,4 +1,5 @@
 import { defaultLanguage, isLanguage, type Language, negotiateLanguage } from "~/i18n/config";
+import { pathLanguage } from "~/i18n/urls";
 
 export type Theme = "light" | "dark";
 
@@ -59,12 +60,16 @@ export function canonicalTimeZone(value: string | undefined): string | undefined
   return resolved ?? undefined;
 }
 
-/** The preferences a page is rendered in, from the request's cookies and Accept-Language. */
+/**
+ * The preferences a page is rendered in, from the request's cookies and Accept-Language; a language's URL
+ * (`/es/…`, i18n/urls.ts) names its language before either.
+ */
 export function preferencesFromCookies(
   cookies: Map<string, string>,
   acceptLanguage: string | null | undefined,
+  pathname?: string,
 ): Preferences {
-  const lang = cookies.get("lang");
+  const lang = (pathname && pathLanguage(pathname)) || cookies.get("lang");
   const theme = cookies.get("theme");
   const tz = cookies.get("tz");
   return {
@@ -75,7 +80,11 @@ export function preferencesFromCookies(
 }
 
 export function getPreferences(request: Request): Preferences {
-  return preferencesFromCookies(readCookies(request), request.headers.get("Accept-Language"));
+  return preferencesFromCookies(
+    readCookies(request),
+    request.headers.get("Accept-Language"),
+    new URL(request.url).pathname,
+  );
 }
 
 /** A year's cookie for a choice; `maxAge` 0 forgets it. */

@@ -1,3 +1,5 @@
+import { routerPath } from "~/i18n/urls";
+
 /** Control characters and backslashes: browsers drop the first and read the second as `/` in a Location. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to find them.
 const UNSAFE = /[\u0000-\u001f\u007f\\]/;
@@ -29,13 +31,16 @@ export function safeRedirectPath(
   }
 }
 
-/** The page a form was sent from (its `Referer`), as a path and query: somewhere on this site to go back to. */
+/**
+ * The page a form was sent from (its `Referer`), as a path and query: somewhere on this site to go back to,
+ * as the request's router reads a path (without the language segment under a language's URL: i18n/urls.ts).
+ */
 export function refererPath(request: Request): string | undefined {
   const referer = request.headers.get("referer");
   if (!referer) return undefined;
   try {
     const url = new URL(referer);
-    return `${url.pathname}${url.search}`;
+    return `${routerPath(new URL(request.url).pathname, url.pathname)}${url.search}`;
   } catch {
     return undefined;
   }

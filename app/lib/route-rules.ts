@@ -1,4 +1,5 @@
 import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { unprefixedPath } from "../i18n/urls";
 import { type PathMatch, pathMatcher } from "./route-match";
 
 /**
@@ -180,7 +181,8 @@ export function routeTable(entries: RouteEntry[]) {
   let last: { pathname: string; found: RouteMatch | undefined } | undefined;
   const match: MatchRoute = (pathname) => {
     if (last?.pathname === pathname) return last.found;
-    const found = matchPage(pageOf(pathname));
+    // A language's URL (`/es/chapter/1`, i18n/urls.ts) is its page's route, with the same rules.
+    const found = matchPage(pageOf(unprefixedPath(pathname)));
     last = { pathname, found };
     return found;
   };

@@ -25,8 +25,37 @@ describe("shareTags", () => {
     expect(get("og:image:alt")[0]).toMatchObject({ content: "Chapter 1" });
     expect(get("og:type")[0]).toMatchObject({ content: "article" });
     expect(get("og:locale")[0]).toMatchObject({ content: "fr_FR" });
-    expect(get("og:locale:alternate")).toEqual([]);
+    expect(get("og:locale:alternate").map((tag) => "content" in tag && tag.content)).toEqual([
+      "en_US",
+      "es_ES",
+      "ja_JP",
+    ]);
     expect(get("twitter:card")[0]).toMatchObject({ content: "summary_large_image" });
+  });
+
+  it("links each language's address and the unprefixed x-default; canonical is the page's own URL", () => {
+    const alternates = (tags: ReturnType<typeof shareTags>) =>
+      Object.fromEntries(tags.flatMap((tag) => ("hreflang" in tag ? [[tag.hreflang, tag.href]] : [])));
+    const expected = {
+      en: "https://covenant.example/en/chapter/1",
+      es: "https://covenant.example/es/chapter/1",
+      fr: "https://covenant.example/fr/chapter/1",
+      ja: "https://covenant.example/ja/chapter/1",
+      "x-default": "https://covenant.example/chapter/1",
+    };
+    // At the unprefixed address, in the reader's language (French here).
+    expect(alternates(shareTags(page, site))).toEqual(expected);
+    // At the Spanish URL: the same alternates, itself canonical, og:locale Spanish.
+    const spanish = shareTags(page, { ...site, language: "es", urlLanguage: "es" });
+    expect(alternates(spanish)).toEqual(expected);
+    expect(spanish).toContainEqual({ canonical: "https://covenant.example/es/chapter/1" });
+    expect(spanish).toContainEqual({ property: "og:url", content: "https://covenant.example/es/chapter/1" });
+    expect(spanish).toContainEqual({ property: "og:locale", content: "es_ES" });
+    expect(spanish).not.toContainEqual({ property: "og:locale:alternate", content: "es_ES" });
+    // A path already prefixed (a page that names its own) is the same page.
+    const home = shareTags({ ...page, path: "/es" }, { ...site, urlLanguage: "ja" });
+    expect(home).toContainEqual({ canonical: "https://covenant.example/ja" });
+    expect(alternates(home)["x-default"]).toBe("https://covenant.example/");
   });
 
   it("is a plain summary card without a picture, and cuts a long description at a word", () => {

@@ -1,4 +1,5 @@
-import type { Language } from "~/i18n/config";
+import { type Language, languages } from "~/i18n/config";
+import { alternatePaths, localizedPath, unprefixedPath } from "~/i18n/urls";
 
 /**
  * What search engines and link previews read of a page (ADR 46): its description, canonical
@@ -20,13 +21,18 @@ export type SharedPage = {
   type?: "website" | "article" | "product" | "book";
 };
 
-export type SiteFacts = { origin: string; name: string; language: Language };
+/**
+ * `urlLanguage`: the language the page's URL names (`/es/…`, ADR 87), or null at the unprefixed address, which
+ * shows the reader's own language.
+ */
+export type SiteFacts = { origin: string; name: string; language: Language; urlLanguage?: Language | null };
 
-/** A head element: `<meta name|property content>` or the canonical `<link>`. */
+/** A head element: `<meta name|property content>`, the canonical `<link>` or a language's alternate. */
 export type HeadTag =
   | { name: string; content: string }
   | { property: string; content: string }
-  | { canonical: string };
+  | { canonical: string }
+  | { hreflang: string; href: string };
 
 /** Open Graph's locale for each interface language. */
 export const ogLocales: Record<Language, string> = { en: "en_US", es: "es_ES", fr: "fr_FR", ja: "ja_JP" };
@@ -61,7 +67,9 @@ export function clip(text: string, max = 150): string {
  * the Open Graph tags when its own are absent, and the chapter page's markup has a budget (ADR 30).
  */
 export function shareTags(page: SharedPage, site: SiteFacts): HeadTag[] {
-  const url = absolute(site.origin, page.path);
+  // The page's own address: its language's when the URL names one, else the unprefixed x-default.
+  const path = unprefixedPath(page.path);
+  const url = absolute(site.origin, site.urlLanguage ? localizedPath(site.urlLanguage, path) : path);
   const description = clip(page.description);
   const tags: HeadTag[] = [
     { name: "description", content: description },
@@ -71,8 +79,15 @@ export function shareTags(page: SharedPage, site: SiteFacts): HeadTag[] {
     { property: "og:url", content: url },
     { property: "og:type", content: page.type ?? "website" },
     { property: "og:site_name", content: site.name },
-    // No og:locale:alternate: every language is served at the same address (the reader's choice).
     { property: "og:locale", content: ogLocales[site.language] },
+    ...languages
+      .filter((language) => language !== site.language)
+      .map((language) => ({ property: "og:locale:alternate", content: ogLocales[language] })),
+    // Each language's address and the unprefixed one, which shows the reader's own (x-default).
+    ...alternatePaths(path).map(({ hreflang, path: href }) => ({
+      hreflang,
+      href: absolute(site.origin, href),
+    })),
   ];
   if (page.image)
     tags.push(

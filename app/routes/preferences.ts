@@ -2,7 +2,8 @@ import { data, redirect } from "react-router";
 import { z } from "zod";
 import { getSessionUser } from "~/features/auth/session.server";
 import { saveLanguage } from "~/features/settings/queries.server";
-import { languages } from "~/i18n/config";
+import { type Language, languages } from "~/i18n/config";
+import { localizedPath } from "~/i18n/urls";
 import { getEnv } from "~/lib/env.server";
 import { readForm } from "~/lib/forms";
 import { preferenceCookie } from "~/lib/preferences.server";
@@ -14,10 +15,13 @@ const schema = z.object({
   /** "system" forgets the choice: the page follows the system setting again. */
   theme: z.enum(["light", "dark", "system"]).optional(),
   redirectTo: z.string().optional(),
+  /** The paragraph at the top of the reader's screen (a chapter's `data-p`), to land on in the new language. */
+  p: z.coerce.number().int().min(0).max(99_999).optional(),
 });
 
 /**
- * Saves the language or theme choice in a cookie (a signed-in reader's language on the account too), then goes back to the page it came from: `redirectTo` if
+ * Saves the language or theme choice in a cookie (a signed-in reader's language on the account too), then
+ * goes back to the page it came from (in the chosen language's URL when a language was chosen): `redirectTo` if
  * the form names one, else the page that sent it (`Referer`; the site's Referrer-Policy sends the path to
  * its own pages), else the home page.
  */
@@ -39,7 +43,18 @@ export async function action({ request }: Route.ActionArgs) {
   // The account's language is the one its e-mails are written in.
   const user = parsed.data.lang ? await getSessionUser(request) : undefined;
   if (user && parsed.data.lang) await saveLanguage(user.id, parsed.data.lang);
-  return redirect(safeRedirectPath(parsed.data.redirectTo ?? refererPath(request)), { headers });
+  const back = safeRedirectPath(parsed.data.redirectTo ?? refererPath(request));
+  return redirect(parsed.data.lang ? inLanguage(back, parsed.data.lang, parsed.data.p) : back, { headers });
+}
+
+/**
+ * The page a language was chosen on, at that language's URL (ADR 87), at the paragraph the reader was at:
+ * `/es/chapter/2?x=1` → `/fr/chapter/2?x=1#p-14`.
+ */
+function inLanguage(path: string, language: Language, paragraph: number | undefined): string {
+  const url = new URL(path, "http://site.invalid");
+  const hash = paragraph === undefined ? url.hash : `#p-${paragraph}`;
+  return `${localizedPath(language, url.pathname)}${url.search}${hash}`;
 }
 
 export function loader() {

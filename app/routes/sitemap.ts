@@ -1,4 +1,5 @@
 import { robots, sitemap } from "~/features/feeds/sitemap.server";
+import { unprefixedPath } from "~/i18n/urls";
 import { siteRoutes } from "~/routes";
 import type { Route } from "./+types/sitemap";
 
@@ -7,7 +8,8 @@ import type { Route } from "./+types/sitemap";
  * disallows the private routes (their rules, app/routes.ts).
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  const xml = new URL(request.url).pathname === "/sitemap.xml";
+  // One sitemap lists every language's addresses: a language's URL of it is the same file.
+  const xml = unprefixedPath(new URL(request.url).pathname) === "/sitemap.xml";
   return new Response(xml ? await sitemap() : robots(siteRoutes.disallowed), {
     headers: {
       "content-type": xml ? "application/xml; charset=utf-8" : "text/plain; charset=utf-8",

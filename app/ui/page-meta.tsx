@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { useRouteLoaderData } from "react-router";
+import type { Language } from "~/i18n/config";
 import { useTranslation } from "~/i18n/react";
 import { useDocumentOnly } from "~/lib/document-only";
 import type { SharedPage } from "~/lib/seo";
@@ -13,12 +14,20 @@ type RootFacts = { site?: { title: string } } | undefined;
 export function useSiteFacts() {
   const root = useRouteLoaderData("root") as RootFacts;
   const { i18n } = useTranslation();
-  return { origin: useDocumentOnly("origin") ?? "", name: root?.site?.title ?? "", language: i18n.language };
+  // The language a language's URL names (ADR 87), handed to the server render alone like the origin: the
+  // browser's scripts carry no URL parsing for tags only the server writes.
+  const urlLanguage = (useDocumentOnly("urlLanguage") as Language | undefined) ?? null;
+  return {
+    origin: useDocumentOnly("origin") ?? "",
+    name: root?.site?.title ?? "",
+    language: i18n.language,
+    urlLanguage,
+  };
 }
 
 /** The tags the server wrote for search engines and previews (`ServerMeta`). */
 const SERVER_TAGS =
-  'link[rel="canonical"],meta[name="description"],meta[property^="og:"],meta[name^="twitter:"]';
+  'link[rel="canonical"],link[hreflang],meta[name="description"],meta[property^="og:"],meta[name^="twitter:"]';
 
 /**
  * The browser's side of a page's tags: nothing to build (the builders stay on the server, out of the pages'

@@ -78,7 +78,7 @@ describe("the releases feed", () => {
     const xml = await sitemap(now);
     expect(
       xml.startsWith(
-        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">',
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
       ),
     ).toBe(true);
     const locs = [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map((match) =>
@@ -94,13 +94,27 @@ describe("the releases feed", () => {
     expect(catalog.published.some((chapter) => chapterStatus(chapter, now) === "locked")).toBe(true);
     expect(locs).toEqual(expect.arrayContaining(["/", "/toc", "/wiki/world/new-lumen", "/shop/product/1"]));
     expect(new Set(locs).size).toBe(locs.length);
-    expect(xml).toMatch(
-      /<url><loc>http:\/\/localhost:3000\/chapter\/1<\/loc><lastmod>\d{4}-\d{2}-\d{2}<\/lastmod><\/url>/,
-    );
+    // Each page at each language's address (ADR 87), every one naming all five as alternates.
+    for (const language of ["en", "es", "fr", "ja"])
+      expect(locs.filter((loc) => loc?.startsWith(`/${language}/chapter/`))).toHaveLength(
+        chaptersListed.length,
+      );
+    const alternates = ["en", "es", "fr", "ja"]
+      .map((l) => `<xhtml:link rel="alternate" hreflang="${l}" href="http://localhost:3000/${l}/chapter/1"/>`)
+      .join("");
+    const xDefault =
+      '<xhtml:link rel="alternate" hreflang="x-default" href="http://localhost:3000/chapter/1"/>';
+    for (const loc of ["/chapter/1", "/es/chapter/1", "/ja/chapter/1"])
+      expect(xml).toMatch(
+        new RegExp(
+          `<url><loc>http://localhost:3000${loc}</loc><lastmod>[\\d-]{10}</lastmod>${alternates}${xDefault}</url>`,
+        ),
+      );
     const text = robots(siteRoutes.disallowed);
     expect(text).toMatch(/^User-agent: \*\nDisallow: \//);
     for (const path of ["/admin", "/account", "/settings", "/checkout", "/pay/test/", "/webhooks/"])
       expect(text).toContain(`Disallow: ${path}\n`);
+    expect(text).toContain("Disallow: /es/account\n");
     expect(text).toContain("Sitemap: http://localhost:3000/sitemap.xml");
   });
 });

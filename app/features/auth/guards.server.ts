@@ -1,4 +1,5 @@
 import { data, redirect } from "react-router";
+import { routerPath } from "~/i18n/urls";
 import { getSessionUser, type SessionUser } from "./session.server";
 
 /**
@@ -20,7 +21,8 @@ function signInRedirect(request: Request): Response {
   const url = new URL(request.url);
   // A client navigation asks for `/path.data`; the reader comes back to the page itself.
   const path = url.pathname.replace(/\.data$/, "");
-  const params = new URLSearchParams({ redirectTo: `${path}${url.search}` });
+  // Under a language's URL the router prefixes both the sign-in page and the way back (i18n/urls.ts).
+  const params = new URLSearchParams({ redirectTo: `${routerPath(url.pathname, path)}${url.search}` });
   return redirect(`/login?${params}`);
 }
 

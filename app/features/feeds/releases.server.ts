@@ -4,10 +4,12 @@ import { db } from "#db/client.server";
 import { chapters } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
 import { type ChapterFacts, getChapterCatalog } from "~/features/chapters/catalog.server";
+import { chapterTitleIn } from "~/features/chapters/title-in.server";
 import { excerptOf } from "~/features/content/excerpt.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, type Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
+import { localizedPath } from "~/i18n/urls";
 import { releaseTime } from "~/lib/clock.server";
 import { getEnv } from "~/lib/env.server";
 
@@ -15,35 +17,41 @@ import { getEnv } from "~/lib/env.server";
 export const FEED_SIZE = 50;
 type FeedEntry = { chapter: ChapterFacts; description: string; content?: string };
 
-/** A feed of chapter entries in `language`, Atom or RSS 2.0, with the site's name and links. */
+/**
+ * A feed of chapter entries in `language`, Atom or RSS 2.0, with the site's name and links; `urlLanguage`, the
+ * language's URLs its links lead to (ADR 87), else the unprefixed ones.
+ */
 async function writeFeed(
   format: "atom" | "rss",
   entries: FeedEntry[],
   language: Language,
   self: { atom: string; rss?: string },
   now: Date,
+  urlLanguage?: Language,
 ): Promise<string> {
   const origin = getEnv().origin;
+  const page = (path: string) => `${origin}${urlLanguage ? localizedPath(urlLanguage, path) : path}`;
   const site = await getSiteSettings();
   const t = serverTranslator(language);
   const feed = new Feed({
-    id: `${origin}/`,
-    link: `${origin}/`,
+    id: page("/"),
+    link: page("/"),
     title: site.title,
     description: site.tagline,
     language,
     updated: entries[0]?.chapter.releaseAt ?? now,
-    author: { name: site.author, link: `${origin}/about` },
+    author: { name: site.author, link: page("/about") },
     feedLinks: self,
     copyright: `© ${site.author}`,
     generator: false,
   });
   for (const { chapter, description, content } of entries) {
-    const link = `${origin}/chapter/${chapter.number}`;
+    const link = page(`/chapter/${chapter.number}`);
     feed.addItem({
-      id: link,
+      // The chapter's one id in every language's feed, its link in the feed's language.
+      id: `${origin}/chapter/${chapter.number}`,
       link,
-      title: t("feed.itemTitle", { number: chapter.number, title: chapter.title }),
+      title: t("feed.itemTitle", { number: chapter.number, title: chapterTitleIn(chapter, language) }),
       date: chapter.releaseAt,
       published: chapter.releaseAt,
       description,
@@ -72,8 +80,15 @@ export async function textsOf(ids: number[]): Promise<Map<number, string>> {
  * excerpt. What a visitor cannot read (a paid chapter) gives no text: its entry says it can be unlocked; a
  * scheduled chapter is not there at all (the release clock decides, as for every page).
  */
-export async function releasesFeed(format: "atom" | "rss", now = releaseTime()): Promise<string> {
+export async function releasesFeed(
+  format: "atom" | "rss",
+  now = releaseTime(),
+  urlLanguage?: Language,
+): Promise<string> {
   const origin = getEnv().origin;
+  // A language's feed (`/es/feed.atom`) is written in it; the unprefixed one in the original's.
+  const language = urlLanguage ?? defaultLanguage;
+  const base = urlLanguage ? `/${urlLanguage}` : "";
   const released = (await getChapterCatalog()).published
     .filter((chapter) => chapterStatus(chapter, now) !== "locked")
     .sort(newestFirst)
@@ -81,7 +96,7 @@ export async function releasesFeed(format: "atom" | "rss", now = releaseTime()):
   const texts = await textsOf(
     released.filter((chapter) => chapterStatus(chapter, now) === "free").map((chapter) => chapter.id),
   );
-  const t = serverTranslator(defaultLanguage);
+  const t = serverTranslator(language);
   const entries = released.map((chapter) => {
     const body = texts.get(chapter.id);
     return {
@@ -92,9 +107,10 @@ export async function releasesFeed(format: "atom" | "rss", now = releaseTime()):
   return writeFeed(
     format,
     entries,
-    defaultLanguage,
-    { atom: `${origin}/feed.atom`, rss: `${origin}/feed.rss` },
+    language,
+    { atom: `${origin}${base}/feed.atom`, rss: `${origin}${base}/feed.rss` },
     now,
+    urlLanguage,
   );
 }
 

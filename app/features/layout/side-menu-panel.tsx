@@ -61,7 +61,14 @@ export default function SideMenuPanel({
         <ul className="flex flex-col">
           {(author ? [...items, adminItem] : items).map((item) => (
             <li key={item.to}>
-              <NavLink to={item.to} end={item.to === "/"} className={linkClass} onClick={close}>
+              <NavLink
+                to={item.to}
+                end={item.to === "/"}
+                className={linkClass}
+                onClick={close}
+                // The admin has one address (ADR 87): from a language's URL, a page load that leads there.
+                reloadDocument={item === adminItem}
+              >
                 {t(item.key)}
               </NavLink>
             </li>

@@ -1,5 +1,6 @@
 import type { Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
+import { localizedPath } from "~/i18n/urls";
 
 /** The site's sections in the footer, each with its name in the side menu's words. */
 const sections = [
@@ -20,14 +21,16 @@ const escapeHtml = (text: string) =>
  * followed as a page load: the side menu is the way around with JavaScript. They change only with the
  * language (a new page) and with signing in or out (then /login sends a reader on to /account).
  */
-export function siteNavHtml(language: Language, signedIn: boolean): string {
+export function siteNavHtml(language: Language, signedIn: boolean, urlLanguage?: Language | null): string {
   const t = serverTranslator(language);
+  // On a language's URL the links stay in it (ADR 87): a plain link has no router to add the prefix.
+  const href = (to: string) => (urlLanguage ? localizedPath(urlLanguage, to) : to);
   return [
     ...sections,
     signedIn ? { to: "/account", key: "menu.account" } : { to: "/login", key: "menu.login" },
     { to: "/terms", key: "footer.terms" },
     { to: "/privacy", key: "footer.privacy" },
   ]
-    .map(({ to, key }) => `<a href="${to}">${escapeHtml(t(key))}</a>`)
+    .map(({ to, key }) => `<a href="${href(to)}">${escapeHtml(t(key))}</a>`)
     .join("");
 }
