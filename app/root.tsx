@@ -1,12 +1,5 @@
 import { Suspense } from "react";
-import {
-  isRouteErrorResponse,
-  Outlet,
-  useHref,
-  useLocation,
-  useNavigation,
-  useRouteLoaderData,
-} from "react-router";
+import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/react";
 import { lazyComponent } from "~/ui/lazy-component";
 import { Link } from "~/ui/link";
@@ -62,6 +55,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...(unconfirmed ? { unconfirmedEmail: unconfirmed } : {}),
     // Signed-in readers' settings are rendered by the server; visitors' come from storage (head script).
     ...(user ? { readingSettings: user.readingSettings } : {}),
+    // The language a language's URL names (ADR 87): the page's feed links are that language's.
+    ...(urlLanguage ? { urlLanguage } : {}),
   };
 }
 
@@ -82,7 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const { t, i18n } = useTranslation();
   // Without the root's data (its loader failed: the error screens) the request's language still applies.
   const language = data?.language ?? i18n.language;
-  const feeds = { atom: useHref("/feed.atom"), rss: useHref("/feed.rss") };
+  const feeds = data?.urlLanguage ? `/${data.urlLanguage}/feed` : "/feed";
   return (
     <html
       lang={language}
@@ -112,9 +107,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* No `type`: the browser reads the icon's type from the file (a few bytes less on every page). */}
         <link rel="icon" href="/favicon.svg" />
         {/* The releases feed, for feed readers that find it from any page (ADR 44), in the page's URL's
-            language (the router's basename, ADR 87). */}
-        <link rel="alternate" type="application/atom+xml" href={feeds.atom} />
-        <link rel="alternate" type="application/rss+xml" href={feeds.rss} />
+            language (ADR 87). */}
+        <link rel="alternate" type="application/atom+xml" href={`${feeds}.atom`} />
+        <link rel="alternate" type="application/rss+xml" href={`${feeds}.rss`} />
         {/* A reader's own pages, forms and the admin are not for search engines (robots.txt says it too). */}
         {/* Written by the server (crawlers read its page) from the route's rules (app/entry.server.tsx), so the
             browser's scripts carry no list of paths. */}

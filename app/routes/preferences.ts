@@ -15,8 +15,6 @@ const schema = z.object({
   /** "system" forgets the choice: the page follows the system setting again. */
   theme: z.enum(["light", "dark", "system"]).optional(),
   redirectTo: z.string().optional(),
-  /** The paragraph at the top of the reader's screen (a chapter's `data-p`), to land on in the new language. */
-  p: z.coerce.number().int().min(0).max(99_999).optional(),
 });
 
 /**
@@ -44,17 +42,16 @@ export async function action({ request }: Route.ActionArgs) {
   const user = parsed.data.lang ? await getSessionUser(request) : undefined;
   if (user && parsed.data.lang) await saveLanguage(user.id, parsed.data.lang);
   const back = safeRedirectPath(parsed.data.redirectTo ?? refererPath(request));
-  return redirect(parsed.data.lang ? inLanguage(back, parsed.data.lang, parsed.data.p) : back, { headers });
+  return redirect(parsed.data.lang ? inLanguage(back, parsed.data.lang) : back, { headers });
 }
 
 /**
- * The page a language was chosen on, at that language's URL (ADR 87), at the paragraph the reader was at:
- * `/es/chapter/2?x=1` → `/fr/chapter/2?x=1#p-14`.
+ * The page a language was chosen on, at that language's URL (ADR 87): `/es/chapter/2?x=1` → `/fr/chapter/2?x=1`.
+ * A chapter opens at the reader's place by itself: places are kept per chapter, whatever the language.
  */
-function inLanguage(path: string, language: Language, paragraph: number | undefined): string {
+function inLanguage(path: string, language: Language): string {
   const url = new URL(path, "http://site.invalid");
-  const hash = paragraph === undefined ? url.hash : `#p-${paragraph}`;
-  return `${localizedPath(language, url.pathname)}${url.search}${hash}`;
+  return `${localizedPath(language, url.pathname)}${url.search}${url.hash}`;
 }
 
 export function loader() {

@@ -6,14 +6,14 @@ import { MoonIcon, SunIcon } from "~/ui/icons";
 /**
  * The language picker: a plain form (works without JavaScript); with JavaScript a choice submits at once.
  * The page reloads at the new language's URL (ADR 87), since the server renders it. The forms here name no
- * page to come back to: /preferences goes back to the page that sent them (app/routes/preferences.ts). With
- * JavaScript the form also sends the paragraph at the top of the screen, so a chapter opens at it again.
+ * page to come back to: /preferences goes back to the page that sent them (app/routes/preferences.ts). A
+ * chapter opens at the reader's paragraph again: their place is kept per chapter, not per language
+ * (features/reader/use-reading-progress.ts restores it).
  */
 export function LanguagePicker({ language }: { language: Language }) {
   const { t } = useTranslation();
   return (
-    <form method="post" action="/preferences" className="lang-form" onSubmit={sendParagraph}>
-      <input type="hidden" name="p" disabled />
+    <form method="post" action="/preferences" className="lang-form">
       <select
         aria-label={t("nav.language")}
         name="lang"
@@ -34,22 +34,6 @@ export function LanguagePicker({ language }: { language: Language }) {
       </noscript>
     </form>
   );
-}
-
-/**
- * The first numbered paragraph (`data-p`, a chapter's) still showing below the reader's pinned bar, if any,
- * as the reading progress reads it (features/reader/use-reading-progress.ts).
- */
-function sendParagraph(event: React.FormEvent<HTMLFormElement>) {
-  const field = event.currentTarget.elements.namedItem("p") as HTMLInputElement;
-  const top = document.querySelector(".reader-header")?.getBoundingClientRect().bottom ?? 0;
-  for (const block of document.querySelectorAll<HTMLElement>("[data-p]")) {
-    if (block.getBoundingClientRect().bottom > top) {
-      field.value = block.dataset.p ?? "";
-      field.disabled = !field.value;
-      return;
-    }
-  }
 }
 
 /**

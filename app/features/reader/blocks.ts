@@ -7,3 +7,13 @@
 /** The block at a place in the text. */
 export const blockAt = (article: Element | null | undefined, index: number) =>
   article?.children[index] as HTMLElement | undefined;
+
+/** The place of the block at the top of the screen, below the reader's pinned bar. */
+export function paragraphInView(article: Element): number {
+  const top = document.querySelector(".reader-header")?.getBoundingClientRect().bottom ?? 0;
+  const blocks = article.children;
+  for (let index = 0; index < blocks.length; index++) {
+    if ((blocks[index] as Element).getBoundingClientRect().bottom > top) return index;
+  }
+  return Math.max(0, blocks.length - 1);
+}

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { blockAt } from "./blocks";
+import { blockAt, paragraphInView } from "./blocks";
 import {
   advance,
   type ChapterProgress,
@@ -12,15 +12,6 @@ import { startSending } from "./progress-sender";
 import { loadStoredProgress, startWriting, storeProgress } from "./storage";
 
 const ACTIVE_FOR_MS = 60_000;
-
-/** The place of the block at the top of the viewport, below the sticky header. */
-function paragraphInView(article: HTMLElement, offset: number): number {
-  const blocks = article.children;
-  for (let index = 0; index < blocks.length; index++) {
-    if ((blocks[index] as Element).getBoundingClientRect().bottom > offset) return index;
-  }
-  return Math.max(0, blocks.length - 1);
-}
 
 /** How far through the article the reader is, 0 to 1. */
 function scrollFraction(article: HTMLElement): number {
@@ -104,10 +95,7 @@ export function useReadingProgress(
       if (frame) return;
       frame = requestAnimationFrame(() => {
         frame = 0;
-        const header = document.querySelector(".reader-header")?.getBoundingClientRect().bottom ?? 0;
-        commit(
-          advance(latest.current, scrollFraction(article), paragraphInView(article, header), new Date()),
-        );
+        commit(advance(latest.current, scrollFraction(article), paragraphInView(article), new Date()));
       });
     };
     window.addEventListener("scroll", onScroll, { passive: true });
@@ -174,8 +162,7 @@ export function useReadingProgress(
   const currentParagraph = () => {
     const article = articleRef.current;
     if (!article) return 0;
-    const header = document.querySelector(".reader-header")?.getBoundingClientRect().bottom ?? 0;
-    return paragraphInView(article, header);
+    return paragraphInView(article);
   };
   return { progress, toggleBookmark: toggle, currentParagraph };
 }
