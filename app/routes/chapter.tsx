@@ -12,6 +12,7 @@ import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
 import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { releaseTime } from "~/lib/clock.server";
+import { getPreferences } from "~/lib/preferences.server";
 import { readForm } from "~/lib/forms";
 import { parseId } from "~/lib/parse";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
@@ -30,7 +31,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const as = new URL(request.url).searchParams.get("as");
   const previewAs = previewAudiences.find((audience) => audience === as);
   const chapter =
-    number === undefined ? undefined : await loadChapterForReader(number, user, releaseTime(), previewAs);
+    number === undefined
+      ? undefined
+      : await loadChapterForReader(number, user, releaseTime(), previewAs, getPreferences(request).language);
   if (!chapter) {
     const moved = number === undefined ? undefined : await movedChapterNumber(number);
     if (moved !== undefined) throw redirect(`/chapter/${moved}${new URL(request.url).search}`);

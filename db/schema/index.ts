@@ -18,3 +18,4 @@ export * from "./reader";
 export * from "./shop";
 export * from "./uploads";
 export * from "./users";
+export * from "./translations";

@@ -84,7 +84,7 @@ describe.each(drivers)("content import on %s", (driver) => {
     // A bundle of the achievements alone (each list of the other content empty).
     const only: ContentBundle = {
       ...Object.fromEntries(
-        ["legal", "volumes", "chapters", "wiki", "gallery", "products", "tiers", "coinPacks", "uploads"].map(
+        ["legal", "volumes", "chapters", "wiki", "gallery", "products", "tiers", "coinPacks", "uploads", "translations"].map(
           (key) => [key, []],
         ),
       ),
