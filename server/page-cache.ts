@@ -506,7 +506,10 @@ export class PageCache {
 
   /** An entry no request will be answered with again: past its age or release, or of an older revision. */
   private retired(entry: Entry): boolean {
-    return this.now() >= entry.expiresAt || entry.revision !== this.options.revision(entry.pathname, entry.language);
+    return (
+      this.now() >= entry.expiresAt ||
+      entry.revision !== this.options.revision(entry.pathname, entry.language)
+    );
   }
 
   /**

@@ -16,6 +16,6 @@ export * from "./polls";
 export * from "./qa";
 export * from "./reader";
 export * from "./shop";
+export * from "./translations";
 export * from "./uploads";
 export * from "./users";
-export * from "./translations";

@@ -78,7 +78,11 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     handle = await openTestDatabase(driver, { content: false });
     write(dir, "translations/es/chapters/1.md", SPANISH_ONE);
     write(dir, "translations/fr/chapters/1.md", "---\ntitle: La porte\n---\n\nLa première phrase.\n");
-    write(dir, "translations/ja/chapters/1.md", "---\ntitle: 門\n---\n\n門は閉じていた。彼女は振り返らなかった。\n");
+    write(
+      dir,
+      "translations/ja/chapters/1.md",
+      "---\ntitle: 門\n---\n\n門は閉じていた。彼女は振り返らなかった。\n",
+    );
   });
   afterAll(async () => {
     stopRevisionPoll();
@@ -90,7 +94,9 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
   it("imports the translations with the originals, and a second import changes nothing", async () => {
     const bundle = await readContentDir(dir);
     const first = await importContent(handle.db, bundle);
-    expect(first.translations?.inserted).toBe(bundle.translations.length + countGoals(bundle) - fundraiserFiles(bundle));
+    expect(first.translations?.inserted).toBe(
+      bundle.translations.length + countGoals(bundle) - fundraiserFiles(bundle),
+    );
     const second = await importContent(handle.db, await readContentDir(dir));
     expect(second.translations).toMatchObject({ inserted: 0, updated: 0 });
     const status = await translationStatus(handle.db);
@@ -103,7 +109,11 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     const original = fs.readFileSync(file, "utf8");
     fs.writeFileSync(file, original.replace(/^releaseAt: .*$/m, "releaseAt: 2020-01-02T00:00:00Z"));
     await importContent(handle.db, await readContentDir(dir));
-    expect(stateOf(await translationStatus(handle.db), "chapter", "1")).toEqual(["current", "current", "current"]);
+    expect(stateOf(await translationStatus(handle.db), "chapter", "1")).toEqual([
+      "current",
+      "current",
+      "current",
+    ]);
 
     fs.writeFileSync(file, `${original.trimEnd()}\n\nA sentence added to the original.\n`);
     await importContent(handle.db, await readContentDir(dir));
@@ -115,7 +125,11 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     // The translator updates the Spanish: made from the original as it is now, current again.
     write(dir, "translations/es/chapters/1.md", SPANISH_ONE.replace("Un segundo", "Un nuevo segundo"));
     await importContent(handle.db, await readContentDir(dir));
-    expect(stateOf(await translationStatus(handle.db), "chapter", "1")).toEqual(["current", "stale", "stale"]);
+    expect(stateOf(await translationStatus(handle.db), "chapter", "1")).toEqual([
+      "current",
+      "stale",
+      "stale",
+    ]);
   });
 
   it("round-trips: an export imported into a fresh database keeps every translation and whether it is stale", async () => {
@@ -143,7 +157,7 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     const en = await loadChapterForReader(1, undefined, new Date(), undefined, "en");
     expect(en?.html).not.toContain("español");
     const two = await loadChapterForReader(2, undefined, new Date(), undefined, "es");
-    expect(two?.title).toBe(en === undefined ? undefined : (await titleOf(2)));
+    expect(two?.title).toBe(en === undefined ? undefined : await titleOf(2));
     expect(two?.untranslated?.versions[0]).toBe("en");
     // Japanese counts its characters: 18 of them, read at 500 a minute.
     const ja = await loadChapterForReader(1, undefined, new Date(), undefined, "ja");
@@ -196,15 +210,29 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     expect(pageRevision("/toc", "es")).not.toBe(es);
     // A translation added changes every language's list of the versions there are: everything moves.
     const frBefore = pageRevision("/chapter/2", "fr");
-    await db().insert(translations).values({ kind: "legal", key: "terms", language: "fr", fields: { title: "Conditions" }, sourceDigest: "0".repeat(32) }).onConflictDoNothing();
-    await db().delete(translations).where(and(eq(translations.kind, "legal"), eq(translations.key, "terms"), eq(translations.language, "fr")));
+    await db()
+      .insert(translations)
+      .values({
+        kind: "legal",
+        key: "terms",
+        language: "fr",
+        fields: { title: "Conditions" },
+        sourceDigest: "0".repeat(32),
+      })
+      .onConflictDoNothing();
+    await db()
+      .delete(translations)
+      .where(
+        and(eq(translations.kind, "legal"), eq(translations.key, "terms"), eq(translations.language, "fr")),
+      );
     await refreshContentRevision();
     expect(pageRevision("/chapter/2", "fr")).not.toBe(frBefore);
   });
 });
 
 type Bundle = Awaited<ReturnType<typeof readContentDir>>;
-const fundraiserFiles = (bundle: Bundle) => bundle.translations.filter((doc) => doc.kind === "fundraiser").length;
+const fundraiserFiles = (bundle: Bundle) =>
+  bundle.translations.filter((doc) => doc.kind === "fundraiser").length;
 const countGoals = (bundle: Bundle) =>
   bundle.translations.reduce((sum, doc) => sum + (doc.kind === "fundraiser" ? doc.data.goals.length : 0), 0);
 
@@ -213,7 +241,10 @@ function stateOf(status: Awaited<ReturnType<typeof translationStatus>>, kind: st
 }
 
 async function titleOf(number: number) {
-  const [row] = await db().select({ title: chapters.title }).from(chapters).where(eq(chapters.number, number));
+  const [row] = await db()
+    .select({ title: chapters.title })
+    .from(chapters)
+    .where(eq(chapters.number, number));
   return row?.title;
 }
 

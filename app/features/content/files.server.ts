@@ -1,8 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
-import { type TranslationLanguage, translationLanguages } from "#db/schema";
 import type { z } from "zod";
+import { type TranslationLanguage, translationLanguages } from "#db/schema";
 import { AppError } from "~/lib/errors";
 import * as schemas from "./schemas";
 import {
@@ -155,23 +155,26 @@ export async function readContentDir(root: string): Promise<ContentBundle> {
 const TRANSLATION_FILE_MAX = 1024 * 1024;
 
 /** Where each kind's files are under a language's folder, and how a file's path names its original. */
-const translationPlaces: { pattern: RegExp; kind: TranslationFileKind; key: (m: RegExpExecArray) => string }[] =
-  [
-    { pattern: /^site\.md$/, kind: "site", key: () => "site" },
-    { pattern: /^fundraiser\.md$/, kind: "fundraiser", key: () => "fundraiser" },
-    { pattern: /^legal\/([a-z0-9-]{1,60})\.md$/, kind: "legal", key: (m) => m[1] as string },
-    { pattern: /^volumes\/([1-9]\d{0,5})\.md$/, kind: "volume", key: (m) => m[1] as string },
-    { pattern: /^chapters\/([1-9]\d{0,5})\.md$/, kind: "chapter", key: (m) => m[1] as string },
-    {
-      pattern: /^wiki\/(characters|world|items)\/([a-z0-9-]{1,80})\.md$/,
-      kind: "wiki",
-      key: (m) => `${m[1]}/${m[2]}`,
-    },
-    { pattern: /^gallery\/([a-z0-9-]{1,80})\.md$/, kind: "gallery", key: (m) => m[1] as string },
-    { pattern: /^products\/([1-9]\d{0,8})\.md$/, kind: "product", key: (m) => m[1] as string },
-    { pattern: /^tiers\/([a-z_]{1,40})\.md$/, kind: "tier", key: (m) => m[1] as string },
-    { pattern: /^coin-packs\/([a-z0-9-]{1,40})\.md$/, kind: "coinPack", key: (m) => m[1] as string },
-  ];
+const translationPlaces: {
+  pattern: RegExp;
+  kind: TranslationFileKind;
+  key: (m: RegExpExecArray) => string;
+}[] = [
+  { pattern: /^site\.md$/, kind: "site", key: () => "site" },
+  { pattern: /^fundraiser\.md$/, kind: "fundraiser", key: () => "fundraiser" },
+  { pattern: /^legal\/([a-z0-9-]{1,60})\.md$/, kind: "legal", key: (m) => m[1] as string },
+  { pattern: /^volumes\/([1-9]\d{0,5})\.md$/, kind: "volume", key: (m) => m[1] as string },
+  { pattern: /^chapters\/([1-9]\d{0,5})\.md$/, kind: "chapter", key: (m) => m[1] as string },
+  {
+    pattern: /^wiki\/(characters|world|items)\/([a-z0-9-]{1,80})\.md$/,
+    kind: "wiki",
+    key: (m) => `${m[1]}/${m[2]}`,
+  },
+  { pattern: /^gallery\/([a-z0-9-]{1,80})\.md$/, kind: "gallery", key: (m) => m[1] as string },
+  { pattern: /^products\/([1-9]\d{0,8})\.md$/, kind: "product", key: (m) => m[1] as string },
+  { pattern: /^tiers\/([a-z_]{1,40})\.md$/, kind: "tier", key: (m) => m[1] as string },
+  { pattern: /^coin-packs\/([a-z0-9-]{1,40})\.md$/, kind: "coinPack", key: (m) => m[1] as string },
+];
 
 /** One translation file's text, checked: its place names its kind and original, its front matter its kind's. */
 export function parseTranslationFile(
@@ -210,7 +213,8 @@ async function readTranslations(dir: string): Promise<TranslationDoc[]> {
       .sort((a, b) => a.localeCompare(b, "en", { numeric: true }));
     for (const relative of files) {
       const file = path.join(base, relative);
-      if ((await fs.stat(file)).size > TRANSLATION_FILE_MAX) throw new ContentError(`${file}: larger than 1 MB`);
+      if ((await fs.stat(file)).size > TRANSLATION_FILE_MAX)
+        throw new ContentError(`${file}: larger than 1 MB`);
       docs.push(parseTranslationFile(file, language, relative, await fs.readFile(file, "utf8")));
     }
   }

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "#db/client.server";
-import * as t from "#db/schema";
 import type { TranslationKind, TranslationLanguage } from "#db/schema";
+import * as t from "#db/schema";
 import {
   type AnyKind,
   digestOf,
@@ -40,7 +40,16 @@ function translationsOf(doc: TranslationDoc, goals: OriginalText[]): Translation
   const base = { language: doc.language, file: doc.file };
   if (doc.kind !== "fundraiser") {
     const { originalDigest, ...data } = doc.data;
-    return [{ ...base, kind: doc.kind, key: doc.key, fields: translatedFields(data), body: doc.body, digest: originalDigest }];
+    return [
+      {
+        ...base,
+        kind: doc.kind,
+        key: doc.key,
+        fields: translatedFields(data),
+        body: doc.body,
+        digest: originalDigest,
+      },
+    ];
   }
   if (doc.data.goals.length !== goals.length)
     throw new ContentError(`${doc.file}: ${doc.data.goals.length} goals for the original's ${goals.length}`);
@@ -83,7 +92,8 @@ export async function importTranslations(tx: Tx, docs: TranslationDoc[]): Promis
   );
   for (const translation of docs.flatMap((doc) => translationsOf(doc, goals))) {
     const original = originals.get(refOf(translation.kind, translation.key));
-    if (!original) throw new ContentError(`${translation.file}: no original ${translation.kind} ${translation.key}`);
+    if (!original)
+      throw new ContentError(`${translation.file}: no original ${translation.kind} ${translation.key}`);
     const outcome =
       translation.kind === "chapter"
         ? await writeChapter(tx, translation, original, chapterIds.get(translation.key) as number)
@@ -93,7 +103,11 @@ export async function importTranslations(tx: Tx, docs: TranslationDoc[]): Promis
   return counts;
 }
 
-function digestFor(translation: Translation, original: OriginalText, stored?: { same: boolean; digest: string }) {
+function digestFor(
+  translation: Translation,
+  original: OriginalText,
+  stored?: { same: boolean; digest: string },
+) {
   return translation.digest ?? (stored?.same ? stored.digest : digestOf(original));
 }
 
@@ -107,14 +121,20 @@ async function writeOther(tx: Tx, translation: Translation, original: OriginalTe
   const [stored] = await tx.select().from(t.translations).where(key);
   const unchangedText =
     stored !== undefined && same(stored.fields, translation.fields) && stored.bodyMd === translation.body;
-  const sourceDigest = digestFor(translation, original, stored && { same: unchangedText, digest: stored.sourceDigest });
+  const sourceDigest = digestFor(
+    translation,
+    original,
+    stored && { same: unchangedText, digest: stored.sourceDigest },
+  );
   if (stored && unchangedText && stored.sourceDigest === sourceDigest) return "unchanged";
   const row = { fields: translation.fields, bodyMd: translation.body, sourceDigest, updatedAt: sql`now()` };
   if (stored) {
     await tx.update(t.translations).set(row).where(key);
     return "updated";
   }
-  await tx.insert(t.translations).values({ kind, key: translation.key, language: translation.language, ...row });
+  await tx
+    .insert(t.translations)
+    .values({ kind, key: translation.key, language: translation.language, ...row });
   return "inserted";
 }
 
@@ -124,11 +144,17 @@ async function writeChapter(
   original: OriginalText,
   chapterId: number,
 ): Promise<keyof Counts> {
-  const fields = translation.fields as { title: string; artwork?: { caption: string }[]; paragraphMap?: number[] };
+  const fields = translation.fields as {
+    title: string;
+    artwork?: { caption: string }[];
+    paragraphMap?: number[];
+  };
   const originalArtwork = (original.fields.artwork as unknown[]).length;
   const captions = (fields.artwork ?? []).map((artwork) => artwork.caption);
   if (captions.length > 0 && captions.length !== originalArtwork)
-    throw new ContentError(`${translation.file}: ${captions.length} captions for the original's ${originalArtwork} artworks`);
+    throw new ContentError(
+      `${translation.file}: ${captions.length} captions for the original's ${originalArtwork} artworks`,
+    );
   const key = and(
     eq(t.chapterTranslations.chapterId, chapterId),
     eq(t.chapterTranslations.language, translation.language),
@@ -141,7 +167,11 @@ async function writeChapter(
     stored.bodyMd === translation.body &&
     same(stored.captions, captions) &&
     same(stored.paragraphMap, paragraphMap);
-  const sourceDigest = digestFor(translation, original, stored && { same: unchangedText, digest: stored.sourceDigest });
+  const sourceDigest = digestFor(
+    translation,
+    original,
+    stored && { same: unchangedText, digest: stored.sourceDigest },
+  );
   if (stored && unchangedText && stored.sourceDigest === sourceDigest) return "unchanged";
   const text = chapterText(translation.body);
   const row = {

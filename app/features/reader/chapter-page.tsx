@@ -23,7 +23,10 @@ const loadSettingsSheet = () => import("./settings-sheet");
 const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
 const LockedView = lazyComponent(() => import("./locked-view"), "LockedView");
 // Only a page showing the original in another language fetches it.
-const UntranslatedNote = lazyComponent(() => import("./untranslated-note"), "UntranslatedNote");
+const UntranslatedNote = lazyComponent(
+  () => import("~/features/translations/untranslated-note"),
+  "UntranslatedNote",
+);
 // Progress sent to the server: a signed-in reader's account, a visitor's anonymous counts (ADR 58).
 const accountProgress = () => import("./account-progress");
 const loadAccountProgress = (chapter: number) =>
@@ -257,7 +260,7 @@ export function ChapterPage({
         </p>
         {chapter.untranslated ? (
           <Suspense fallback={null}>
-            <UntranslatedNote number={chapter.number} versions={chapter.untranslated.versions} />
+            <UntranslatedNote path={`/chapter/${chapter.number}`} versions={chapter.untranslated.versions} />
           </Suspense>
         ) : null}
         {error ? (

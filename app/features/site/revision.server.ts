@@ -38,7 +38,13 @@ const state: {
   timer?: NodeJS.Timeout;
   /** The read in progress: reads run one at a time, each from where the last ended. */
   reading: Promise<void>;
-} = { texts: new Map(), languages: new Map(), base: { revision: 0, comments: 0 }, following: false, reading: Promise.resolve() };
+} = {
+  texts: new Map(),
+  languages: new Map(),
+  base: { revision: 0, comments: 0 },
+  following: false,
+  reading: Promise.resolve(),
+};
 
 type Position = { epoch: string; revision: number; comments: number };
 

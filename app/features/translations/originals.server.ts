@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { asc } from "drizzle-orm";
 import type { Database } from "#db/client.server";
-import * as t from "#db/schema";
 import type { TranslationKind } from "#db/schema";
+import * as t from "#db/schema";
 
 /** A kind of translated content: the generic kinds, and chapters (their own table). */
 export type AnyKind = TranslationKind | "chapter";
@@ -43,7 +43,12 @@ export async function originalTexts(database: Pick<Database, "select">): Promise
     all.push({ kind, key, fields, body });
   for (const site of await database.select().from(t.siteSettings)) {
     const { title, tagline, synopsis, location, role, socialLabel, communityLabel } = site;
-    add("site", "site", { title, tagline, synopsis, location, role, socialLabel, communityLabel }, site.aboutMd);
+    add(
+      "site",
+      "site",
+      { title, tagline, synopsis, location, role, socialLabel, communityLabel },
+      site.aboutMd,
+    );
   }
   for (const page of await database.select().from(t.legalPages))
     add("legal", page.slug, { title: page.title }, page.bodyMd);
@@ -71,7 +76,8 @@ export async function originalTexts(database: Pick<Database, "select">): Promise
     add("product", String(product.id), { name: product.name }, product.descriptionMd);
   for (const tier of await database.select().from(t.supportTiers))
     add("tier", tier.key, { name: tier.name, perks: tier.perks }, tier.pitch);
-  for (const pack of await database.select().from(t.coinPacks)) add("coinPack", pack.key, {}, pack.description);
+  for (const pack of await database.select().from(t.coinPacks))
+    add("coinPack", pack.key, {}, pack.description);
   for (const goal of await goalsInOrder(database))
     add("goal", goal.title, { title: goal.title }, goal.descriptionMd);
   return new Map(all.map((original) => [refOf(original.kind, original.key), original]));

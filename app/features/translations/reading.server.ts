@@ -1,7 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { db } from "#db/client.server";
-import * as t from "#db/schema";
 import type { TranslationKind, TranslationLanguage } from "#db/schema";
+import * as t from "#db/schema";
+import type { Language } from "~/i18n/config";
 import { isTranslationLanguage } from "./languages";
 
 /**
@@ -83,4 +84,19 @@ export async function chapterTitles(language: string): Promise<Map<number, strin
 export function textField(translated: TranslatedText | undefined, name: string, original: string): string {
   const value = translated?.fields[name];
   return typeof value === "string" && value.length > 0 ? value : original;
+}
+
+/**
+ * One original as a page in `language` shows it: its translation's fields and body, or the original's with the
+ * versions there are (English first) when it has none in that language (the page then says so).
+ */
+export async function shownIn(
+  kind: TranslationKind,
+  key: string,
+  language: string,
+): Promise<{ translated?: TranslatedText; untranslated?: { versions: Language[] } }> {
+  if (!isTranslationLanguage(language)) return {};
+  const translated = await translationOf(kind, key, language);
+  if (translated) return { translated };
+  return { untranslated: { versions: ["en", ...(await languagesOf(kind, key))] } };
 }

@@ -1,6 +1,6 @@
 import type { Database } from "#db/client.server";
-import * as t from "#db/schema";
 import type { TranslationLanguage } from "#db/schema";
+import * as t from "#db/schema";
 import { type AnyKind, digestOf, originalTexts, refOf } from "./originals.server";
 
 /** `current`: made from the original as it is; `stale`: the original changed since (ADR 86). */
