@@ -43,7 +43,7 @@ export default function Legal({ loaderData }: Route.ComponentProps) {
       }}
     >
       {loaderData.untranslated ? (
-        <UntranslatedNote path={loaderData.path} versions={loaderData.untranslated.versions} />
+        <UntranslatedNote path={loaderData.path} {...loaderData.untranslated} />
       ) : null}
       <div lang={loaderData.untranslated ? "en" : undefined}>
         <Prose html={loaderData.html} />

@@ -18,7 +18,7 @@ test("a French reader reads chapter 1 in French and chapter 5 in English, with t
   await page.goto("/chapter/5");
   await hydrated(page);
   const note = page.getByRole("note");
-  await expect(note).toContainText(fr.reader.untranslated);
+  await expect(note).toContainText(fr.notices.untranslated);
   await expect(note.getByRole("link", { name: "English" })).toBeVisible();
   // A visitor's chapter 5 is locked (coins): its English title, marked as English, above the lock.
   await expect(page.locator("h1[lang=en]")).toBeVisible();

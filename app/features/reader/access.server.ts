@@ -19,9 +19,9 @@ import {
   chapterTranslation,
   textField,
   translationOf,
+  untranslatedNote,
 } from "~/features/translations/reading.server";
 import { picturesByHash } from "~/features/uploads/store.server";
-import type { Language } from "~/i18n/config";
 import { releaseTime } from "~/lib/clock.server";
 import { readingMinutes } from "~/lib/words";
 
@@ -207,7 +207,7 @@ async function chapterInLanguage(chapter: ChapterFacts, language: string) {
   const volumeTitle = volume && textField(volume, "title", chapter.volume.title);
   if (!translation) {
     const untranslated = isTranslationLanguage(language)
-      ? { versions: ["en", ...(await chapterLanguages(chapter.id))] as Language[] }
+      ? untranslatedNote(language, await chapterLanguages(chapter.id))
       : undefined;
     return {
       title: chapter.title,

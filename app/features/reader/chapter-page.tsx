@@ -260,7 +260,7 @@ export function ChapterPage({
         </p>
         {chapter.untranslated ? (
           <Suspense fallback={null}>
-            <UntranslatedNote path={`/chapter/${chapter.number}`} versions={chapter.untranslated.versions} />
+            <UntranslatedNote path={`/chapter/${chapter.number}`} {...chapter.untranslated} />
           </Suspense>
         ) : null}
         {error ? (

@@ -3,7 +3,9 @@ import { db } from "#db/client.server";
 import type { TranslationKind, TranslationLanguage } from "#db/schema";
 import * as t from "#db/schema";
 import type { Language } from "~/i18n/config";
+import { serverTranslator } from "~/i18n/server";
 import { isTranslationLanguage } from "./languages";
+import type { Untranslated } from "./untranslated-note";
 
 /**
  * What a page shows of the author's content in the reader's language (ADR 86): a translation's fields and body
@@ -94,9 +96,22 @@ export async function shownIn(
   kind: TranslationKind,
   key: string,
   language: string,
-): Promise<{ translated?: TranslatedText; untranslated?: { versions: Language[] } }> {
+): Promise<{ translated?: TranslatedText; untranslated?: Untranslated }> {
   if (!isTranslationLanguage(language)) return {};
   const translated = await translationOf(kind, key, language);
   if (translated) return { translated };
-  return { untranslated: { versions: ["en", ...(await languagesOf(kind, key))] } };
+  return { untranslated: untranslatedNote(language, await languagesOf(kind, key)) };
+}
+
+/** The note of content shown in English on a page in `language`, with the versions there are (English first). */
+export function untranslatedNote(
+  language: TranslationLanguage,
+  translated: TranslationLanguage[],
+): Untranslated {
+  const t = serverTranslator(language);
+  return {
+    versions: ["en", ...translated] as Language[],
+    note: t("notices.untranslated"),
+    label: t("notices.versions"),
+  };
 }
