@@ -28,10 +28,11 @@ export type PageCacheOptions = HeaderOptions & {
   /** The longest an entry is served without a fresh render (relative times, monthly figures). */
   maxAgeMs: number;
   /**
-   * The revision a page at `pathname` is kept by now (the content's; with the comments' for pages that show
-   * comments), or undefined when it is not known (then nothing is served from the cache).
+   * The revision a page at `pathname` in `language` is kept by now (the content's, of which a translation's edit
+   * moves only its language's: ADR 86; with the comments' for pages that show comments), or undefined when it
+   * is not known (then nothing is served from the cache).
    */
-  revision: (pathname: string) => number | undefined;
+  revision: (pathname: string, language: string) => number | undefined;
   /** The first chapter release after a time: a page rendered before it may show the chapter locked. */
   nextReleaseAfter: (time: number) => Promise<number | undefined>;
   /** The release time now, in ms (the real time unless a test moved it: app/lib/clock.server.ts). */
@@ -140,7 +141,12 @@ type Entry = {
   /** The URL it answers (path and canonical query): its variants are bounded (`maxVariantsPerUrl`). */
   url: string;
   pathname: string;
+  /** The language it is rendered in: what a translation's edit retires (ADR 86). */
+  language: string;
 };
+
+/** The language a key names (its second line, as the request handler writes it). */
+const languageOf = (key: string) => key.split("\n", 2)[1] ?? "";
 
 const VARY = "Accept-Encoding, Accept-Language, Cookie";
 
@@ -298,7 +304,7 @@ export class PageCache {
     next: () => void,
   ) {
     this.sketch.record(key);
-    const revision = this.options.revision(pathname);
+    const revision = this.options.revision(pathname, languageOf(key));
     const entry = this.entries.get(key);
     if (revision === undefined) {
       // The revision poll fails: the database does not answer. What was kept is better than an error page.
@@ -452,6 +458,7 @@ export class PageCache {
         ENTRY_OVERHEAD,
       url: page.key.slice(0, page.key.indexOf("\n")),
       pathname: page.pathname,
+      language: languageOf(page.key),
     };
     setBody(entry, "identity", html, `"${tag}"`);
     setBody(entry, "br", br, `"${tag}-br${quality}"`);
@@ -504,7 +511,10 @@ export class PageCache {
 
   /** An entry no request will be answered with again: past its age or release, or of an older revision. */
   private retired(entry: Entry): boolean {
-    return this.now() >= entry.expiresAt || entry.revision !== this.options.revision(entry.pathname);
+    return (
+      this.now() >= entry.expiresAt ||
+      entry.revision !== this.options.revision(entry.pathname, entry.language)
+    );
   }
 
   /**

@@ -1,15 +1,33 @@
-/** Words in a Markdown text: runs of letters or digits, ignoring markup, URLs and HTML tags. */
-export function countWords(markdown: string): number {
-  const text = markdown
+/** Han, kana and hangul: scripts written without spaces, read and counted a character at a time. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]/gu;
+
+const plainText = (markdown: string) =>
+  markdown
     .replace(/<[^>]*>/g, " ")
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/https?:\/\/\S+/g, " ");
-  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0;
+
+/**
+ * Words in a Markdown text: runs of letters or digits, ignoring markup, URLs and HTML tags; each CJK character
+ * counts as one (a Japanese sentence has no spaces to count by).
+ */
+export function countWords(markdown: string): number {
+  const text = plainText(markdown);
+  const cjk = text.match(CJK)?.length ?? 0;
+  return cjk + (text.replace(CJK, " ").match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu)?.length ?? 0);
 }
 
-/** Estimated reading time at 230 words a minute, at least one minute. */
-export function readingMinutes(wordCount: number): number {
-  return Math.max(1, Math.round(wordCount / 230));
+/** The CJK characters of a Markdown text (each also one of `countWords`). */
+export function countCjk(markdown: string): number {
+  return plainText(markdown).match(CJK)?.length ?? 0;
+}
+
+/**
+ * Estimated reading time, at least one minute: 230 words a minute, and for the CJK characters among them 500
+ * a minute (docs/product-rules.md "Reading time").
+ */
+export function readingMinutes(wordCount: number, cjkCount = 0): number {
+  return Math.max(1, Math.round((wordCount - cjkCount) / 230 + cjkCount / 500));
 }
 
 /**

@@ -15,6 +15,7 @@ import { newChapterEmailsOn } from "~/features/release-mails/subscription.server
 import { releaseTime } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms";
 import { parseId } from "~/lib/parse";
+import { getPreferences } from "~/lib/preferences.server";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { lazyComponent } from "~/ui/lazy-component";
 import type { Route } from "./+types/chapter";
@@ -30,8 +31,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const user = await getSessionUser(request);
   const as = new URL(request.url).searchParams.get("as");
   const previewAs = previewAudiences.find((audience) => audience === as);
+  const { language } = getPreferences(request);
   let chapter =
-    number === undefined ? undefined : await loadChapterForReader(number, user, releaseTime(), previewAs);
+    number === undefined
+      ? undefined
+      : await loadChapterForReader(number, user, releaseTime(), previewAs, language);
   if (!chapter) {
     const moved = number === undefined ? undefined : await movedChapterNumber(number);
     if (moved !== undefined) throw redirect(`/chapter/${moved}${new URL(request.url).search}`);
@@ -44,7 +48,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     !chapter.preview &&
     (await unlockOnArrival(request, user, chapter.number, chapter.lock, releaseTime(), context))
   )
-    chapter = (await loadChapterForReader(chapter.number, user, releaseTime())) ?? chapter;
+    chapter =
+      (await loadChapterForReader(chapter.number, user, releaseTime(), undefined, language)) ?? chapter;
   if (chapter.lock?.kind === "coins" && user && !chapter.preview)
     Object.assign(
       chapter.lock,

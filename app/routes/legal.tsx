@@ -2,7 +2,10 @@ import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getLegalPage } from "~/features/site/queries.server";
+import { shownIn, textField } from "~/features/translations/reading.server";
+import { UntranslatedNote } from "~/features/translations/untranslated-note";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { shareablePage } from "~/lib/shareable";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
@@ -15,11 +18,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const slug = new URL(request.url).pathname === "/privacy" ? "privacy" : "terms";
   const page = await getLegalPage(slug);
   if (!page) throw data(null, { status: 404 });
+  // The page in the reader's language where it is translated (ADR 86), else the original with a note.
+  const { translated, untranslated } = await shownIn("legal", slug, getPreferences(request).language);
   return {
-    title: page.title,
+    title: textField(translated, "title", page.title),
     path: `/${slug}`,
-    html: renderMarkdownCached(page.bodyMd),
+    html: renderMarkdownCached(translated?.body || page.bodyMd),
     updatedAt: page.updatedAt.toISOString(),
+    ...(untranslated ? { untranslated } : {}),
   };
 }
 
@@ -36,7 +42,12 @@ export default function Legal({ loaderData }: Route.ComponentProps) {
         path: loaderData.path,
       }}
     >
-      <Prose html={loaderData.html} />
+      {loaderData.untranslated ? (
+        <UntranslatedNote path={loaderData.path} {...loaderData.untranslated} />
+      ) : null}
+      <div lang={loaderData.untranslated ? "en" : undefined}>
+        <Prose html={loaderData.html} />
+      </div>
     </Page>
   );
 }

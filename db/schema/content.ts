@@ -176,6 +176,8 @@ export const contentRevision = pgTable(
 export const contentChanges = pgTable("content_changes", {
   revision: integer("revision").primaryKey(),
   chapterNumber: integer("chapter_number"),
+  /** The language whose translation alone changed (an update of a translation, ADR 86), else null. */
+  language: text("language"),
 });
 
 /**

@@ -16,5 +16,6 @@ export * from "./polls";
 export * from "./qa";
 export * from "./reader";
 export * from "./shop";
+export * from "./translations";
 export * from "./uploads";
 export * from "./users";

@@ -5,7 +5,9 @@
  *
  * - `content`: the content revision (`content_revision`, ADR 54), followed by every instance's revision poll
  *   (app/features/site/revision.server.ts). `everything` retires every kept page; `chapter` names the chapter
- *   when only its text changed (else everything); `comments` moves the comments' own counter (ADR 47).
+ *   when only its text changed (else everything); `comments` moves the comments' own counter (ADR 47);
+ *   `language` names the language when a translation was updated (its pages alone retire; a translation
+ *   added or removed changes the other languages' notes of the versions there are: everything, ADR 86).
  * - `reader`: a reader event in `session_events` for the row's reader (ADR 53, 79), followed by the kept
  *   sessions (app/features/auth/session-cache.server.ts). `session`: the event forgets the reader's kept
  *   session and their own pages, except an update of only `ownRecordsOnly` (a column a kept session does not
@@ -17,12 +19,13 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import type * as schema from "./index";
 
-export type ContentStream = "everything" | "chapter" | "comments";
+export type ContentStream = "everything" | "chapter" | "comments" | "language";
 export type ReaderStream = "session" | "own records";
 
 export type TriggerFunction =
   | "bump_content_revision"
   | "note_chapter_change"
+  | "note_translation_change"
   | "bump_comments_revision"
   | "note_session_event"
   | "note_account_session_event"
@@ -48,6 +51,15 @@ type SchemaTables = {
 const everything = (table: string): TableStreams => ({
   content: "everything",
   triggers: { [`${table}_content_revision`]: "bump_content_revision" },
+});
+
+/** A translation (migration 0038, ADR 86): an update retires its language's pages, any other write everything. */
+const translated = (table: string): TableStreams => ({
+  content: "language",
+  triggers: {
+    [`${table}_content_revision`]: "bump_content_revision",
+    [`${table}_content_change`]: "note_translation_change",
+  },
 });
 
 /** A reader's own rows (migrations 0026, 0032). */
@@ -76,6 +88,8 @@ export const tableStreams: SchemaTables = {
       chapters_body_html_follows: "forget_stale_body_html",
     },
   },
+  chapterTranslations: translated("chapter_translations"),
+  translations: translated("translations"),
   wikiPages: everything("wiki_pages"),
   galleryItems: everything("gallery_items"),
   products: everything("products"),

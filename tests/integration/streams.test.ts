@@ -32,10 +32,12 @@ const contentFunctions: Record<ContentStream, TriggerFunction[]> = {
   everything: ["bump_content_revision"],
   chapter: ["bump_content_revision", "note_chapter_change"],
   comments: ["bump_comments_revision"],
+  language: ["bump_content_revision", "note_translation_change"],
 };
 const contentStreamFunctions: TriggerFunction[] = [
   "bump_content_revision",
   "note_chapter_change",
+  "note_translation_change",
   "bump_comments_revision",
 ];
 const readerFunctions: TriggerFunction[] = [

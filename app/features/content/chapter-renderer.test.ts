@@ -37,7 +37,7 @@ describe("the chapter renderer's version", () => {
   it("is raised (or kept, by a decision) whenever the pipeline or its packages change", () => {
     expect({ renderer: CHAPTER_RENDERER, fingerprint: fingerprint() }).toEqual({
       renderer: 2,
-      fingerprint: "9Gejg2v4g0_aFVF8", // 2: a block's number is its place (id="p-N"), `data-p` only beside an author's id
+      fingerprint: "zjbfMpPlAOo3ialZ", // 2: a block's number is its place (id="p-N"), `data-p` only beside an author's id
     });
   });
 });

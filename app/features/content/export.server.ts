@@ -5,6 +5,7 @@ import type { Database } from "#db/client.server";
 import * as t from "#db/schema";
 import type { MediaStore } from "~/lib/storage.server";
 import { formatMarkdownFile } from "./files.server";
+import { exportTranslations } from "./translations-io.server";
 
 const isoDate = (date: Date) => date.toISOString().slice(0, 10);
 const isoDateTime = (date: Date) => date.toISOString().replace(".000Z", "Z");
@@ -175,6 +176,7 @@ export async function exportContent(database: Database, dir: string, media?: Med
       ),
     );
   }
+  for (const [name, text] of await exportTranslations(database)) files.set(name, text);
   for (const [name, text] of files) {
     const target = path.join(dir, name);
     await fs.mkdir(path.dirname(target), { recursive: true });

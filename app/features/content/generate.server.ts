@@ -80,6 +80,7 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
     tiers: [],
     coinPacks: [],
     uploads: [],
+    translations: [],
   };
   for (let v = 0; v < volumes; v++) {
     bundle.volumes.push({

@@ -84,9 +84,18 @@ describe.each(drivers)("content import on %s", (driver) => {
     // A bundle of the achievements alone (each list of the other content empty).
     const only: ContentBundle = {
       ...Object.fromEntries(
-        ["legal", "volumes", "chapters", "wiki", "gallery", "products", "tiers", "coinPacks", "uploads"].map(
-          (key) => [key, []],
-        ),
+        [
+          "legal",
+          "volumes",
+          "chapters",
+          "wiki",
+          "gallery",
+          "products",
+          "tiers",
+          "coinPacks",
+          "uploads",
+          "translations",
+        ].map((key) => [key, []]),
       ),
       achievements: bundle.achievements,
     } as ContentBundle;

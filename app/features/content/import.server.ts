@@ -9,6 +9,7 @@ import { countWords } from "~/lib/words";
 import { type ContentBundle, ContentError } from "./files.server";
 import { chapterText } from "./markdown.server";
 import { resolveReleaseAt } from "./schemas";
+import { importTranslations } from "./translations-io.server";
 
 export type Counts = { inserted: number; updated: number; unchanged: number };
 export type ImportReport = Record<string, Counts>;
@@ -329,6 +330,8 @@ export async function importContent(
           .set({ revision: sql`${t.contentRevision.revision} + 1` })
           .where(sql`${t.contentRevision.id} = 1`);
     }
+    // After the originals: a translation names the original it was made from.
+    if (bundle.translations.length) result.translations = await importTranslations(tx, bundle.translations);
     return result;
   });
   if (bundle.mediaDir && options.media) {

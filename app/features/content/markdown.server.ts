@@ -323,7 +323,8 @@ const chapterCache = new Map<string, string>();
  * stored with the row is used as it is (ADR 54); only a row without one is rendered here.
  */
 export async function renderChapter(
-  id: number,
+  /** The chapter's id, or its translation's (`<id>:<language>`). */
+  id: number | string,
   version: Date,
   loadSource: () => ChapterSource | Promise<ChapterSource>,
   loadPictures: (hashes: string[]) => Promise<Map<string, Picture>> = async () => new Map(),

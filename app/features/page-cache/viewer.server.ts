@@ -111,20 +111,21 @@ function readerGroup(user: KeptSessionUser, lock: Lock | undefined): string | un
  * not the serial's; pages that show no chapter's text or its facts (word count, edit time) by broad changes
  * alone; every other page (the table of contents, the home page, a reader's own pages) by every change. With
  * the comments' counter added for the pages showing comments, so a new comment retires these and never the
- * chapter pages (ADR 47). Undefined while the database does not answer.
+ * chapter pages (ADR 47). A translation's update moves only its language's pages (ADR 86). Undefined while the
+ * database does not answer.
  */
 export function pageRevisionOf(match: MatchRoute) {
-  return (pathname: string): number | undefined => {
+  return (pathname: string, language?: string): number | undefined => {
     const route = match(pathname);
     const rules = route?.value.rules;
     const kept = rules && rules.share !== "none" ? rules : undefined;
     const chapter = kept?.retiredBy === "chapter" ? chapterNumber(route?.params.id) : undefined;
     const content =
       chapter !== undefined
-        ? chapterTextRevision(Number(chapter))
+        ? chapterTextRevision(Number(chapter), language)
         : kept?.retiredBy === "broad"
-          ? broadRevision()
-          : currentRevision();
+          ? broadRevision(language)
+          : currentRevision(language);
     if (content === undefined || !kept?.comments) return content;
     const comments = currentComments();
     return comments === undefined ? undefined : content + comments;

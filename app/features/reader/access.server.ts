@@ -13,6 +13,14 @@ import {
 import { CHAPTER_RENDERER, type ChapterSource, renderChapter } from "~/features/content/markdown.server";
 import { getMembership } from "~/features/membership/queries.server";
 import type { MembershipTier } from "~/features/membership/tiers";
+import { isTranslationLanguage } from "~/features/translations/languages";
+import {
+  chapterLanguages,
+  chapterTranslation,
+  textField,
+  translationOf,
+  untranslatedNote,
+} from "~/features/translations/reading.server";
 import { picturesByHash } from "~/features/uploads/store.server";
 import { releaseTime } from "~/lib/clock.server";
 import { readingMinutes } from "~/lib/words";
@@ -193,6 +201,62 @@ export function chapterHtml(chapter: { id: number; updatedAt: Date }): Promise<s
 }
 
 /**
+ * What of a chapter the page in `language` shows: its translation's title, captions and counts, or the
+ * original's with the versions there are (English first) when it has none in that language.
+ */
+async function chapterInLanguage(chapter: ChapterFacts, language: string) {
+  const translation = await chapterTranslation(chapter.id, language);
+  const volume = isTranslationLanguage(language)
+    ? await translationOf("volume", String(chapter.volume.number), language)
+    : undefined;
+  const volumeTitle = volume && textField(volume, "title", chapter.volume.title);
+  if (!translation) {
+    const untranslated = isTranslationLanguage(language)
+      ? untranslatedNote(language, await chapterLanguages(chapter.id))
+      : undefined;
+    return {
+      title: chapter.title,
+      volumeTitle,
+      wordCount: chapter.wordCount,
+      cjkCount: 0,
+      artwork: chapter.artwork,
+      untranslated,
+      translation: undefined,
+    };
+  }
+  return {
+    title: translation.title,
+    volumeTitle,
+    wordCount: translation.wordCount,
+    cjkCount: translation.cjkCount,
+    // Each caption in the original's order; an artwork without one keeps the original's.
+    artwork: chapter.artwork.map((artwork, index) => ({
+      ...artwork,
+      caption: translation.captions[index] || artwork.caption,
+    })),
+    untranslated: undefined,
+    translation,
+  };
+}
+
+/** A translation's text as the reader shows it, rendered once per version as the original's is. */
+function translatedChapterHtml(
+  chapterId: number,
+  language: string,
+  translation: { bodyMd: string; bodyHtml: string | null; bodyHtmlRenderer: number | null; updatedAt: Date },
+): Promise<string> {
+  return renderChapter(
+    `${chapterId}:${language}`,
+    translation.updatedAt,
+    () =>
+      translation.bodyHtml !== null && translation.bodyHtmlRenderer === CHAPTER_RENDERER
+        ? { html: translation.bodyHtml }
+        : { markdown: translation.bodyMd },
+    (hashes) => picturesByHash(db(), hashes),
+  );
+}
+
+/**
  * A chapter as one reader may see it. The text is present only when the reader may read it: a locked
  * chapter's text never leaves the server, in the page or in its route data.
  */
@@ -202,9 +266,12 @@ export async function loadChapterForReader(
   now = releaseTime(),
   /** An author's preview: the chapter as this audience would see it (ignored for anyone else). */
   previewAs?: PreviewAudience,
+  /** The language the page is rendered in: its translation is shown where there is one (ADR 86). */
+  language = "en",
 ) {
   const chapter = await findChapter(number, user);
   if (!chapter) return undefined;
+  const shown = await chapterInLanguage(chapter, language);
   const preview = user?.role === "author" ? previewAs : undefined;
   const lock = preview ? await lockFor(chapter, preview, now) : await chapterLock(chapter, user, now);
   const catalog = await getChapterCatalog();
@@ -212,10 +279,13 @@ export async function loadChapterForReader(
   // Addressed by its number: the database id stays on the server (the page's route data is budgeted by byte).
   return {
     number: chapter.number,
-    title: chapter.title,
-    volume: { number: chapter.volume.number, title: chapter.volume.title },
-    wordCount: chapter.wordCount,
-    minutes: readingMinutes(chapter.wordCount),
+    title: shown.title,
+    volume: { number: chapter.volume.number, title: shown.volumeTitle ?? chapter.volume.title },
+    wordCount: shown.wordCount,
+    minutes: readingMinutes(shown.wordCount, shown.cjkCount),
+    // The original shown on a page in another language: its blocks say so (`lang`), with a note of the
+    // versions there are.
+    ...(shown.untranslated ? { untranslated: shown.untranslated } : {}),
     previous,
     next,
     // Absent rather than undefined: the route data carries every key it is given (app/lib/router-internals.ts).
@@ -224,11 +294,13 @@ export async function loadChapterForReader(
     ...(endsVolume(catalog, chapter.number) ? { endsVolume: true as const } : {}),
     // A preview names the chapter's editor, for its banner's way back (its id: the author's page only).
     ...(preview ? { preview: { as: preview, editor: `/admin/chapters/${chapter.id}` } } : {}),
-    artwork: lock ? [] : chapter.artwork,
+    artwork: lock ? [] : shown.artwork,
     ...(lock
       ? {}
       : {
-          html: await chapterHtml(chapter),
+          html: shown.translation
+            ? await translatedChapterHtml(chapter.id, language, shown.translation)
+            : await chapterHtml(chapter),
         }),
   };
 }

@@ -9,11 +9,20 @@ type ArtworkItem = { url: string; position: string; caption: string; picture?: P
  * the shop's `UploadedImage`, written out here on purpose: shared, it became a chunk of its own on the chapter
  * page, 0.2 KB over the page's 100 KB JavaScript budget (ADR 30, ADR 41).
  */
-export function Artwork({ items, position }: { items: ArtworkItem[]; position: "before" | "after" }) {
+export function Artwork({
+  items,
+  position,
+  lang,
+}: {
+  items: ArtworkItem[];
+  position: "before" | "after";
+  /** The captions' language, when not the page's (the original shown untranslated). */
+  lang?: string;
+}) {
   return items
     .filter((art) => art.position === position)
     .map(({ url, caption, picture }, index) => (
-      <figure key={url} className={position === "before" ? "mb-8" : "mt-8"}>
+      <figure key={url} lang={lang} className={position === "before" ? "mb-8" : "mt-8"}>
         <picture>
           {picture?.sources.map((source) => (
             <source key={source.type} type={source.type} srcSet={source.srcSet} sizes={SIZES} />

@@ -9,9 +9,12 @@ import { useDocumentOnly } from "~/lib/document-only";
 export function ChapterBody({
   html,
   articleRef,
+  lang,
 }: {
   html: string | undefined;
   articleRef: Ref<HTMLElement>;
+  /** The text's language, when not the page's (the original shown untranslated). */
+  lang?: string;
 }) {
   const fromServerRender = useDocumentOnly("chapterHtml");
   // Read once, at hydration, from the markup the server sent.
@@ -22,6 +25,7 @@ export function ChapterBody({
     <article
       ref={articleRef}
       data-chapter-body=""
+      lang={lang}
       className="reader-text"
       dangerouslySetInnerHTML={{ __html: html ?? fromServerRender ?? fromDocument ?? "" }}
     />

@@ -23,6 +23,11 @@ import { useSwipe } from "./use-swipe";
 const loadSettingsSheet = () => import("./settings-sheet");
 const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
 const LockedView = lazyComponent(() => import("./locked-view"), "LockedView");
+// Only a page showing the original in another language fetches it.
+const UntranslatedNote = lazyComponent(
+  () => import("~/features/translations/untranslated-note"),
+  "UntranslatedNote",
+);
 // Progress sent to the server: a signed-in reader's account, a visitor's anonymous counts (ADR 58).
 const accountProgress = () => import("./account-progress");
 const loadAccountProgress = (chapter: number) =>
@@ -162,6 +167,8 @@ export function ChapterPage({
   const jump = (paragraph: number) =>
     blockAt(articleRef.current, paragraph)?.scrollIntoView({ block: "start" });
   const bookmarked = new Set(progress.bookmarks);
+  // The original's language on its blocks when the page is in another one (ADR 86).
+  const original = chapter.untranslated ? "en" : undefined;
 
   return (
     <>
@@ -172,7 +179,9 @@ export function ChapterPage({
             <p>
               {`${t("reader.chapterNumber", { number: chapter.number })} · ${t("reader.stats", { minutes: chapter.minutes, words: format.number(chapter.wordCount) })}`}
             </p>
-            <h1 className="reader-title">{chapter.title}</h1>
+            <h1 className="reader-title" lang={original}>
+              {chapter.title}
+            </h1>
           </div>
           <nav aria-label={t("reader.navigation")} className="reader-tools">
             {chapter.previous ? (
@@ -250,6 +259,11 @@ export function ChapterPage({
         <p className="reader-volume">
           {t("reader.volumeTitle", { number: chapter.volume.number, title: chapter.volume.title })}
         </p>
+        {chapter.untranslated ? (
+          <Suspense fallback={null}>
+            <UntranslatedNote path={`/chapter/${chapter.number}`} {...chapter.untranslated} />
+          </Suspense>
+        ) : null}
         {error ? (
           <p role="alert" className="mb-6 rounded-md border border-[#b42318] px-4 py-3">
             {t(error)}
@@ -263,9 +277,9 @@ export function ChapterPage({
           </Suspense>
         ) : (
           <>
-            <Artwork items={chapter.artwork} position="before" />
-            <ChapterBody html={chapter.html} articleRef={articleRef} />
-            <Artwork items={chapter.artwork} position="after" />
+            <Artwork items={chapter.artwork} position="before" lang={original} />
+            <ChapterBody html={chapter.html} articleRef={articleRef} lang={original} />
+            <Artwork items={chapter.artwork} position="after" lang={original} />
             {progress.completed ? (
               <p
                 role="status"

@@ -26,6 +26,8 @@ const state: {
   broad?: number;
   /** Chapter number → the revision of its last text change after `broad`. */
   texts: Map<number, number>;
+  /** Language → the revision of its last translation update after `broad` (ADR 86). */
+  languages: Map<string, number>;
   comments?: number;
   /** What the revisions given out add to the database's counters; raised when the data is replaced. */
   base: { revision: number; comments: number };
@@ -36,7 +38,13 @@ const state: {
   timer?: NodeJS.Timeout;
   /** The read in progress: reads run one at a time, each from where the last ended. */
   reading: Promise<void>;
-} = { texts: new Map(), base: { revision: 0, comments: 0 }, following: false, reading: Promise.resolve() };
+} = {
+  texts: new Map(),
+  languages: new Map(),
+  base: { revision: 0, comments: 0 },
+  following: false,
+  reading: Promise.resolve(),
+};
 
 type Position = { epoch: string; revision: number; comments: number };
 
@@ -53,22 +61,36 @@ export async function readContentRevision(): Promise<number> {
   return (await readRevisions()).revision;
 }
 
-/** The revision last read (every change), or undefined when no poll runs or the database does not answer. */
-export function currentRevision(): number | undefined {
-  return state.revision;
+/**
+ * The revision last read (every change), or undefined when no poll runs or the database does not answer. With
+ * a language, every change but the updates of other languages' translations (ADR 86).
+ */
+export function currentRevision(language?: string): number | undefined {
+  if (language === undefined || state.broad === undefined) return state.revision;
+  return Math.max(state.broad, ...state.texts.values(), languageRevision(language));
 }
 
-/** The revision of the last change other than one chapter's text: what a page showing no chapter text is kept by. */
-export function broadRevision(): number | undefined {
-  return state.broad;
+/**
+ * The revision of the last change other than one chapter's text: what a page showing no chapter text is kept by.
+ * With a language, also its translations' updates.
+ */
+export function broadRevision(language?: string): number | undefined {
+  return state.broad === undefined ? undefined : Math.max(state.broad, languageRevision(language));
+}
+
+/** The revision of the last update of a translation in `language` after the last broad change (0: none). */
+function languageRevision(language: string | undefined): number {
+  return language === undefined ? 0 : (state.languages.get(language) ?? 0);
 }
 
 /**
  * What a page showing one chapter's text (and no other's) is kept by: moved by that chapter's text changes and
- * by every broad change, by no other chapter's edit.
+ * by every broad change, by no other chapter's edit; with a language, by its translations' updates too.
  */
-export function chapterTextRevision(number: number): number | undefined {
-  return state.broad === undefined ? undefined : Math.max(state.broad, state.texts.get(number) ?? 0);
+export function chapterTextRevision(number: number, language?: string): number | undefined {
+  return state.broad === undefined
+    ? undefined
+    : Math.max(state.broad, state.texts.get(number) ?? 0, languageRevision(language));
 }
 
 /** The comments' counter last read, or undefined when no poll runs or the database does not answer. */
@@ -86,6 +108,7 @@ function forget() {
   state.broad = undefined;
   state.comments = undefined;
   state.texts = new Map();
+  state.languages = new Map();
 }
 
 /** Both counters and the database epoch, in one statement. */
@@ -127,6 +150,7 @@ async function readOnce(): Promise<void> {
     // The first read, after a lost database, or another copy of the data (a restore).
     state.broad = revision;
     state.texts = new Map();
+    state.languages = new Map();
   } else if (revision > known) {
     const changes = await db()
       .select()
@@ -134,14 +158,20 @@ async function readOnce(): Promise<void> {
       .where(and(gt(contentChanges.revision, source.revision), lte(contentChanges.revision, read.revision)))
       .orderBy(asc(contentChanges.revision));
     // A move without its row (pruned, a restore's, one made by hand) may have changed anything.
-    const textsOnly =
-      changes.length === revision - known && changes.every((change) => change.chapterNumber !== null);
-    if (textsOnly) {
-      for (const change of changes)
-        state.texts.set(change.chapterNumber as number, change.revision + state.base.revision);
+    const narrow =
+      changes.length === revision - known &&
+      changes.every((change) => change.chapterNumber !== null || change.language !== null);
+    if (narrow) {
+      for (const change of changes) {
+        const moved = change.revision + state.base.revision;
+        if (change.chapterNumber !== null) state.texts.set(change.chapterNumber, moved);
+        // A translation's update retires its language's pages alone (ADR 86).
+        else if (change.language !== null) state.languages.set(change.language, moved);
+      }
     } else {
       state.broad = revision;
       state.texts = new Map();
+      state.languages = new Map();
     }
   }
   state.revision = revision;

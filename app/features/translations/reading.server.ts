@@ -1,0 +1,117 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { db } from "#db/client.server";
+import type { TranslationKind, TranslationLanguage } from "#db/schema";
+import * as t from "#db/schema";
+import type { Language } from "~/i18n/config";
+import { serverTranslator } from "~/i18n/server";
+import { isTranslationLanguage } from "./languages";
+import type { Untranslated } from "./untranslated-note";
+
+/**
+ * What a page shows of the author's content in the reader's language (ADR 86): a translation's fields and body
+ * where one exists, else nothing (the page shows the original). Read per render, on the server: the page cache
+ * keeps the result per language, and a translation's update retires only its language's pages.
+ */
+
+export type TranslatedText = { fields: Record<string, unknown>; body: string };
+
+/** The translations of one kind in `language`, by key (all of the kind, or the `keys` asked). */
+export async function translationsOf(
+  kind: TranslationKind,
+  language: string,
+  keys?: string[],
+): Promise<Map<string, TranslatedText>> {
+  if (!isTranslationLanguage(language) || keys?.length === 0) return new Map();
+  const rows = await db()
+    .select({ key: t.translations.key, fields: t.translations.fields, body: t.translations.bodyMd })
+    .from(t.translations)
+    .where(
+      and(
+        eq(t.translations.kind, kind),
+        eq(t.translations.language, language),
+        keys ? inArray(t.translations.key, keys) : undefined,
+      ),
+    );
+  return new Map(rows.map((row) => [row.key, { fields: row.fields, body: row.body }]));
+}
+
+/** One original's translation in `language`, or undefined. */
+export async function translationOf(
+  kind: TranslationKind,
+  key: string,
+  language: string,
+): Promise<TranslatedText | undefined> {
+  return (await translationsOf(kind, language, [key])).get(key);
+}
+
+/** The languages one original is translated into (the originals' own, English, not among them). */
+export async function languagesOf(kind: TranslationKind, key: string): Promise<TranslationLanguage[]> {
+  const rows = await db()
+    .select({ language: t.translations.language })
+    .from(t.translations)
+    .where(and(eq(t.translations.kind, kind), eq(t.translations.key, key)));
+  return rows.map((row) => row.language).sort();
+}
+
+/** A chapter's translation in `language` (its text as stored, rendered at import), or undefined. */
+export async function chapterTranslation(chapterId: number, language: string) {
+  if (!isTranslationLanguage(language)) return undefined;
+  const [row] = await db()
+    .select()
+    .from(t.chapterTranslations)
+    .where(and(eq(t.chapterTranslations.chapterId, chapterId), eq(t.chapterTranslations.language, language)));
+  return row;
+}
+
+/** The languages a chapter is translated into. */
+export async function chapterLanguages(chapterId: number): Promise<TranslationLanguage[]> {
+  const rows = await db()
+    .select({ language: t.chapterTranslations.language })
+    .from(t.chapterTranslations)
+    .where(eq(t.chapterTranslations.chapterId, chapterId));
+  return rows.map((row) => row.language).sort();
+}
+
+/** Chapters' translated titles in `language`, by chapter id (the table of contents, neighbours' links). */
+export async function chapterTitles(language: string): Promise<Map<number, string>> {
+  if (!isTranslationLanguage(language)) return new Map();
+  const rows = await db()
+    .select({ chapterId: t.chapterTranslations.chapterId, title: t.chapterTranslations.title })
+    .from(t.chapterTranslations)
+    .where(eq(t.chapterTranslations.language, language));
+  return new Map(rows.map((row) => [row.chapterId, row.title]));
+}
+
+/** A translated field when it is a non-empty string, else the original's. */
+export function textField(translated: TranslatedText | undefined, name: string, original: string): string {
+  const value = translated?.fields[name];
+  return typeof value === "string" && value.length > 0 ? value : original;
+}
+
+/**
+ * One original as a page in `language` shows it: its translation's fields and body, or the original's with the
+ * versions there are (English first) when it has none in that language (the page then says so).
+ */
+export async function shownIn(
+  kind: TranslationKind,
+  key: string,
+  language: string,
+): Promise<{ translated?: TranslatedText; untranslated?: Untranslated }> {
+  if (!isTranslationLanguage(language)) return {};
+  const translated = await translationOf(kind, key, language);
+  if (translated) return { translated };
+  return { untranslated: untranslatedNote(language, await languagesOf(kind, key)) };
+}
+
+/** The note of content shown in English on a page in `language`, with the versions there are (English first). */
+export function untranslatedNote(
+  language: TranslationLanguage,
+  translated: TranslationLanguage[],
+): Untranslated {
+  const t = serverTranslator(language);
+  return {
+    versions: ["en", ...translated] as Language[],
+    note: t("notices.untranslated"),
+    label: t("notices.versions"),
+  };
+}
