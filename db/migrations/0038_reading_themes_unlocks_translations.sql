@@ -1,3 +1,12 @@
+CREATE TABLE "auto_unlock_settings" (
+	"user_id" integer PRIMARY KEY NOT NULL,
+	"enabled" boolean DEFAULT false NOT NULL,
+	"daily_cap" integer DEFAULT 5 NOT NULL,
+	"confirmed_at" timestamp with time zone,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "auto_unlock_settings_daily_cap" CHECK ("auto_unlock_settings"."daily_cap" between 1 and 50)
+);
+--> statement-breakpoint
 CREATE TABLE "chapter_translations" (
 	"chapter_id" integer NOT NULL,
 	"language" text NOT NULL,
@@ -27,8 +36,24 @@ CREATE TABLE "translations" (
 	CONSTRAINT "translations_language_known" CHECK ("translations"."language" in ('es', 'fr', 'ja'))
 );
 --> statement-breakpoint
+ALTER TABLE "chapter_unlocks" ADD COLUMN "auto" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "content_changes" ADD COLUMN "language" text;--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD COLUMN "theme" text DEFAULT 'auto' NOT NULL;--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD COLUMN "text_width" text DEFAULT 'medium' NOT NULL;--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD COLUMN "paragraph_spacing" text DEFAULT 'medium' NOT NULL;--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD COLUMN "text_align" text DEFAULT 'start' NOT NULL;--> statement-breakpoint
+ALTER TABLE "auto_unlock_settings" ADD CONSTRAINT "auto_unlock_settings_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "chapter_translations" ADD CONSTRAINT "chapter_translations_chapter_id_chapters_id_fk" FOREIGN KEY ("chapter_id") REFERENCES "public"."chapters"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD CONSTRAINT "reading_settings_font_family" CHECK ("reading_settings"."font_family" in ('serif', 'sans-serif', 'gothic', 'dyslexic'));--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD CONSTRAINT "reading_settings_theme" CHECK ("reading_settings"."theme" in ('auto', 'sepia', 'contrast'));--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD CONSTRAINT "reading_settings_text_width" CHECK ("reading_settings"."text_width" in ('narrow', 'medium', 'wide'));--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD CONSTRAINT "reading_settings_paragraph_spacing" CHECK ("reading_settings"."paragraph_spacing" in ('small', 'medium', 'large'));--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD CONSTRAINT "reading_settings_text_align" CHECK ("reading_settings"."text_align" in ('start', 'justify'));
+--> statement-breakpoint
+-- hand-written (automatic unlocking: ADR 90)
+-- The setting shows on /settings, a page kept for its reader: an event for their own records (ADR 53, 79).
+CREATE TRIGGER "auto_unlock_settings_reader_event" AFTER INSERT OR UPDATE OR DELETE ON "auto_unlock_settings" FOR EACH ROW EXECUTE FUNCTION "note_reader_event"();
+--> statement-breakpoint
 -- hand-written
 -- Translations (ADR 86): an update of one names its language, so an instance retires only that language's
 -- kept pages; an insert or delete moves everything (every language's page lists the versions there are).
