@@ -214,7 +214,7 @@ test("a signed-in reader's settings are kept on the account and rendered by the 
   await page.goto("/chapter/1");
   await hydrated(page);
   await page.getByRole("button", { name: "Settings" }).click();
-  await page.getByText("Large", { exact: true }).click();
+  await page.getByRole("group", { name: "Font size" }).getByText("Large", { exact: true }).click();
   await page.getByText("Relaxed").click();
   await expect(page.locator("article")).toHaveCSS("font-size", "18px");
   await expect

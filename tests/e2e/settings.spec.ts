@@ -20,7 +20,7 @@ test("/settings: reading preferences with a preview, time zone, e-mail choices a
   // The preview follows each choice before anything is saved; saving opens every chapter with it.
   const preview = page.getByTestId("reading-preview");
   await expect(preview).toHaveCSS("font-size", "16px");
-  await page.getByText("Large", { exact: true }).click();
+  await page.getByRole("group", { name: "Font size" }).getByText("Large", { exact: true }).click();
   await page.getByText("Sans-serif", { exact: true }).click();
   await expect(preview).toHaveCSS("font-size", "18px");
   await page.getByRole("button", { name: "Save reading preferences" }).click();
