@@ -39,6 +39,11 @@ const pages: Record<string, Sample[] | "resource"> = {
   // The EPUB downloads (ADR 89): files, tested in tests/integration/epub.test.ts and tests/e2e/epub.spec.ts.
   epub: "resource",
   "epub/volume/:volume": "resource",
+  // A volume's locked chapters unlocked at once (ADR 90): the price first, for a signed-in reader.
+  "unlock/volume/:volume": [
+    { path: "/unlock/volume/1", status: 200, translated: true, signedIn: true },
+    { path: "/unlock/volume/999", status: 404, translated: true, signedIn: true },
+  ],
   chapter: "resource",
   "chapter/:id": [
     { path: "/chapter/1", status: 200, translated: false },
