@@ -125,7 +125,8 @@ describe("the production server on a fresh data directory", () => {
     expect(same.status).toBe(302);
     expect(same.headers.get("set-cookie")).toMatch(/^theme=dark; Path=\/; Max-Age=31536000; SameSite=Lax/);
     expect(same.headers.get("location")).toBe("/");
-    // The site's own forms name no page: the choice goes back to the page that sent it.
+    // The site's own forms name no page: the choice goes back to the page that sent it, a language's choice at
+    // that language's URL of it (ADR 87).
     const back = await fetch(`${server.url}/preferences`, {
       method: "POST",
       body: new URLSearchParams({ lang: "fr" }),
@@ -133,7 +134,7 @@ describe("the production server on a fresh data directory", () => {
       redirect: "manual",
     });
     expect(back.status).toBe(302);
-    expect(back.headers.get("location")).toBe("/chapter/2?from=toc");
+    expect(back.headers.get("location")).toBe("/fr/chapter/2?from=toc");
   });
 
   it("renders in the language of the cookie, else of Accept-Language, and sets <html lang>", async () => {
