@@ -112,10 +112,16 @@ const ChapterRow = memo(function ChapterRow({
       <span className="flex flex-col">
         <span className="text-sm text-muted">{t("reader.chapterNumber", { number: chapter.number })}</span>
         <span className="font-display text-lg">{chapter.title}</span>
-        {/* Under the title, so a narrow screen keeps the title's width. */}
+        {/* Under the title, so a narrow screen keeps the title's width. An upcoming chapter's date is its
+            status badge's ("Releases …"), not said twice. */}
         <span className="text-xs text-muted">
-          <time dateTime={chapter.releaseAt}>{format.date(chapter.releaseAt)}</time>
-          {` · ${t("toc.words", { count: chapter.words, formatted: format.number(chapter.words) })}`}
+          {chapter.status === "locked" ? null : (
+            <>
+              <time dateTime={chapter.releaseAt}>{format.date(chapter.releaseAt)}</time>
+              {" · "}
+            </>
+          )}
+          {t("toc.words", { count: chapter.words, formatted: format.number(chapter.words) })}
           {` · ${t("toc.minutes", { count: chapter.minutes })}`}
           {comments ? ` · ${t("toc.comments", { count: comments })}` : ""}
         </span>
