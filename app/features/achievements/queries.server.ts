@@ -1,9 +1,11 @@
 import { asc } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { achievements, type LocalizedText, userAchievements } from "#db/schema";
+import { isDatabaseUnavailable } from "#db/unavailable";
 import { memoByRevision } from "~/features/site/revision.server";
 import { loadReaderRecords } from "~/features/streaks/records.server";
 import type { Language } from "~/i18n/config";
+import { logger } from "~/lib/logger.server";
 import { achievementFacts, applicableAchievements, meets } from "./rules";
 
 export type Achievement = typeof achievements.$inferSelect;
@@ -44,6 +46,24 @@ export async function evaluateAchievements(userId: number, now = new Date()) {
     records.earned.push(...inserted);
   }
   return { records, catalogue, awarded };
+}
+
+/**
+ * What a progress write just committed earned (evaluateAchievements). The write is kept by now, so a database
+ * that goes away meanwhile does not fail it (its reader would be told to send again what is saved): nothing
+ * is awarded this time, `settled` is false (an award may have committed unanswered), and the next notable
+ * write, /account or /achievements evaluates again. Any other error is thrown.
+ */
+export async function achievementsAfterWrite(
+  userId: number,
+): Promise<{ awarded: Achievement[]; settled: boolean }> {
+  try {
+    return { awarded: (await evaluateAchievements(userId)).awarded, settled: true };
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    logger.warn({ err: error, userId }, "achievements not evaluated after a kept progress write");
+    return { awarded: [], settled: false };
+  }
 }
 
 export function localized(text: LocalizedText, language: Language): string {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { z } from "zod";
-import { evaluateAchievements, localized } from "~/features/achievements/queries.server";
+import { achievementsAfterWrite, localized } from "~/features/achievements/queries.server";
 import { requireUserForApi } from "~/features/auth/guards.server";
 import { getKeptSessionUser, SESSION_UNCHANGED_HEADER } from "~/features/auth/session.server";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
@@ -126,8 +126,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const notable = changes.some(
     (change) => change && (change.completed || change.readingDay || change.bookmarked),
   );
-  // Only a write that may earn an achievement looks (most writes only add reading time).
-  const earned = notable ? (await evaluateAchievements(user.id)).awarded : [];
+  // Only a write that may earn an achievement looks (most writes only add reading time). The writes are
+  // committed: from here on a database outage no longer fails them.
+  const { awarded: earned, settled } = notable
+    ? await achievementsAfterWrite(user.id)
+    : { awarded: [], settled: true };
   const saved = parsed.data.entries.length - unknown.length - locked.length;
   if (unknown.length || locked.length)
     return data(
@@ -151,6 +154,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     },
     // Only the reader's progress moved (no new time zone, no achievement, whose coins and badge their
     // session's pages show): their kept session stays, their own pages are forgotten (ADR 79).
-    sessionKept && earned.length === 0 ? { headers: { [SESSION_UNCHANGED_HEADER]: "1" } } : undefined,
+    sessionKept && settled && earned.length === 0
+      ? { headers: { [SESSION_UNCHANGED_HEADER]: "1" } }
+      : undefined,
   );
 }
