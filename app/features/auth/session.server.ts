@@ -159,6 +159,18 @@ async function lookUpSession(request: Request): Promise<SessionUser | undefined>
   return token ? lookUpSessionToken(token) : undefined;
 }
 
+/** The reader's reading settings, named as the settings are (a left join: all null before they save any). */
+const settingColumns = {
+  fontSize: readingSettings.fontSize,
+  fontFamily: readingSettings.fontFamily,
+  lineHeight: readingSettings.lineHeight,
+  theme: readingSettings.theme,
+  textWidth: readingSettings.textWidth,
+  paragraphSpacing: readingSettings.paragraphSpacing,
+  textAlign: readingSettings.textAlign,
+} satisfies Record<keyof ReadingSettings, unknown>;
+const settingKeys = Object.keys(settingColumns) as (keyof ReadingSettings)[];
+
 const sessionColumns = {
   sessionId: sessions.id,
   remember: sessions.remember,
@@ -174,13 +186,7 @@ const sessionColumns = {
   emailConfirmedAt: users.emailConfirmedAt,
   timeZone: users.timeZone,
   timeZoneFixed: users.timeZoneFixed,
-  fontSize: readingSettings.fontSize,
-  fontFamily: readingSettings.fontFamily,
-  lineHeight: readingSettings.lineHeight,
-  theme: readingSettings.theme,
-  textWidth: readingSettings.textWidth,
-  paragraphSpacing: readingSettings.paragraphSpacing,
-  textAlign: readingSettings.textAlign,
+  ...settingColumns,
 };
 type SessionRow = {
   [K in keyof typeof sessionColumns]: (typeof sessionColumns)[K]["_"]["notNull"] extends true
@@ -243,40 +249,23 @@ async function resolveSession(tokenHash: string): Promise<{ value: SessionUser; 
     remember: _remember,
     lastSeenAt: _lastSeen,
     expiresAt: _expires,
-    fontSize,
-    fontFamily,
-    lineHeight,
-    theme,
-    textWidth,
-    paragraphSpacing,
-    textAlign,
-    ...user
+    ...fields
   } = row;
+  const user = Object.fromEntries(Object.entries(fields).filter(([key]) => !(key in settingColumns))) as Omit<
+    typeof fields,
+    keyof ReadingSettings
+  >;
+  // Every setting or none (no row yet).
+  const saved = settingKeys.every((key) => row[key] !== null);
   return {
     until,
     value: {
       ...user,
       hasPassword: passwordHash !== null,
       emailConfirmed: emailConfirmedAt !== null,
-      readingSettings:
-        // Every column or none (no row yet: the left join's nulls).
-        fontSize !== null &&
-        fontFamily !== null &&
-        lineHeight !== null &&
-        theme !== null &&
-        textWidth !== null &&
-        paragraphSpacing !== null &&
-        textAlign !== null
-          ? {
-              fontSize,
-              fontFamily,
-              lineHeight,
-              theme,
-              textWidth,
-              paragraphSpacing,
-              textAlign,
-            }
-          : defaultSettings,
+      readingSettings: saved
+        ? (Object.fromEntries(settingKeys.map((key) => [key, row[key]])) as ReadingSettings)
+        : defaultSettings,
     },
   };
 }
