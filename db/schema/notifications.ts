@@ -12,6 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { chapters } from "./content";
+import { translationLanguages } from "./translations";
 import { ownerId } from "./users";
 
 /**
@@ -57,9 +58,29 @@ export const chapterAnnouncements = pgTable(
 export const releaseMailStatuses = ["queued", "sent", "failed", "cancelled"] as const;
 
 /**
- * One e-mail about one chapter to one reader: unique on (reader, chapter), so however many instances
- * announce, and whether the chapter opened early to the reader's tier or at its release, a reader is told
- * once. Claimed with a lease (`locked_until`); a failure waits `next_attempt_at`; past the last attempt the
+ * A chapter's translation announced once (ADR 94): the instance that inserts the row queues the e-mails to the
+ * readers of that language. A chapter's public release marks the translations it has then (its release e-mail
+ * is already in their language), and the migration marked those that existed before.
+ */
+export const translationAnnouncements = pgTable(
+  "translation_announcements",
+  {
+    chapterId: integer("chapter_id")
+      .notNull()
+      .references(() => chapters.id, { onDelete: "cascade" }),
+    language: text("language", { enum: translationLanguages }).notNull(),
+    announcedAt: timestamp("announced_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chapterId, t.language] }),
+    check("translation_announcements_language_known", sql`${t.language} in ('es', 'fr', 'ja')`),
+  ],
+);
+
+/**
+ * One e-mail about one chapter to one reader: unique on (reader, chapter, language), so however many
+ * instances announce, and whether the chapter opened early to the reader's tier or at its release, a reader
+ * is told once; and once more, in their language, when its translation comes out later. Claimed with a lease (`locked_until`); a failure waits `next_attempt_at`; past the last attempt the
  * row stays `failed` with its error, never deleted.
  */
 export const releaseMails = pgTable(
@@ -70,8 +91,13 @@ export const releaseMails = pgTable(
     chapterId: integer("chapter_id")
       .notNull()
       .references(() => chapters.id, { onDelete: "cascade" }),
-    /** "release": the chapter is out; "early": it opened to the reader's tier before its release. */
-    kind: text("kind", { enum: ["release", "early"] }).notNull(),
+    /**
+     * "release": the chapter is out; "early": it opened to the reader's tier before its release;
+     * "translation": it is out in `language`, after its release.
+     */
+    kind: text("kind", { enum: ["release", "early", "translation"] }).notNull(),
+    /** A translation e-mail's language; empty for the others (in the reader's language when it is sent). */
+    language: text("language").notNull().default(""),
     status: text("status", { enum: releaseMailStatuses }).notNull().default("queued"),
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
@@ -85,11 +111,15 @@ export const releaseMails = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    uniqueIndex("release_mails_user_chapter").on(t.userId, t.chapterId),
+    uniqueIndex("release_mails_user_chapter_language").on(t.userId, t.chapterId, t.language),
     uniqueIndex("release_mails_unsubscribe_hash").on(t.unsubscribeHash),
     index("release_mails_due").on(t.nextAttemptAt).where(sql`${t.status} = 'queued'`),
     index("release_mails_chapter_id").on(t.chapterId),
-    check("release_mails_kind_known", sql`${t.kind} in ('release', 'early')`),
+    check("release_mails_kind_known", sql`${t.kind} in ('release', 'early', 'translation')`),
+    check(
+      "release_mails_language_of_kind",
+      sql`(${t.kind} = 'translation') = (${t.language} in ('es', 'fr', 'ja')) and ${t.language} in ('', 'es', 'fr', 'ja')`,
+    ),
     check("release_mails_status_known", sql`${t.status} in ('queued', 'sent', 'failed', 'cancelled')`),
     check("release_mails_attempts_non_negative", sql`${t.attempts} >= 0`),
   ],

@@ -187,6 +187,7 @@ export const tableStreams: SchemaTables = {
   databaseEpoch: { none: "drawn again by a restore, which every instance checks on its own (ADR 61)" },
   releaseMailState: { none: "the release mailer's bookkeeping, shown on no page" },
   chapterAnnouncements: { none: "mail to send, shown on no kept page" },
+  translationAnnouncements: { none: "mail to send, shown on no kept page" },
   paymentEvents: { none: "a log of the providers' webhooks, for idempotence" },
   chapterVisitorDays: { none: "analytics counts, read by the admin pages, never kept" },
   visitorViewKey: { none: "a secret for counting visitors, shown nowhere" },

@@ -2,8 +2,8 @@ import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "#db/client.server";
-import { releaseMails, users } from "#db/schema";
+import { type DatabaseHandle, db } from "#db/client.server";
+import { chapterTranslations, releaseMails, users } from "#db/schema";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import type { Mailer, MailMessage } from "~/features/mail/mailer.server";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/features/mail/queue.server";
@@ -34,6 +34,20 @@ function capturingMailer(failFor: Set<string> = new Set()) {
   return { mailer, sent, to: (address: string) => sent.filter((m) => m.message.to === address) };
 }
 
+/** A translation of chapter `number` in `language`, published now. */
+async function translate(number: number, language: "es" | "fr" | "ja", title: string, database = db()) {
+  const chapter = (await getChapterCatalog()).byNumber.get(number);
+  if (!chapter) throw new Error(`no chapter ${number}`);
+  await database.insert(chapterTranslations).values({
+    chapterId: chapter.id,
+    language,
+    title,
+    bodyMd: `${title}: its first paragraph.\n\nIts second.`,
+    wordCount: 6,
+    sourceDigest: "0".repeat(32),
+  });
+}
+
 const minutes = (base: Date, n: number) => new Date(base.getTime() + n * 60_000);
 const tokenOf = (text: string) => /\/unsubscribe\/([A-Za-z0-9_-]{43})/.exec(text)?.[1] ?? "";
 
@@ -57,7 +71,7 @@ describe.each(drivers)("release e-mails on %s", (driver) => {
   beforeAll(async () => {
     handle = await openTestDatabase(driver);
     setLanguage = async (id, language) => {
-      await handle.db.update(users).set({ language }).where(eq(users.id, id));
+      await db().update(users).set({ language }).where(eq(users.id, id));
     };
     const chapter10 = (await getChapterCatalog()).byNumber.get(10);
     if (!chapter10) throw new Error("the demo has a chapter 10");
@@ -228,6 +242,51 @@ describe.each(drivers)("release e-mails on %s", (driver) => {
     expect(await rowOf(broken.id)).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
   });
 
+  it("sends a release in the reader's language where its translation is out, to that language's URL", async () => {
+    const englishReader = await optedIn();
+    const number = await createChapter({ releaseAt: minutes(release10, 20) });
+    await translate(number, "ja", "翻訳された章");
+    await run(minutes(release10, 21));
+    await run(minutes(release10, 22));
+    const [mail, ...more] = outbox
+      .to(japanese.email)
+      .filter((m) => m.message.subject.includes(`第${number}章`));
+    expect(more).toHaveLength(0);
+    expect(mail?.message.subject).toBe(`第${number}章が公開されました：翻訳された章`);
+    expect(mail?.message.text).toContain(`http://localhost:3000/ja/chapter/${number}`);
+    expect(mail?.message.text).toContain("翻訳された章: its first paragraph.");
+    // The English reader's is the original's.
+    const [english] = outbox
+      .to(englishReader.email)
+      .filter((m) => m.message.subject.includes(`Chapter ${number} `));
+    expect(english?.message.text).toContain(`http://localhost:3000/chapter/${number}\n`);
+  });
+
+  it("mails a translation published after its chapter's release to that language's readers only, once", async () => {
+    const french = await optedIn("notified", "fr");
+    const changed = await optedIn("notified", "ja");
+    const number = await createChapter({ releaseAt: minutes(release10, 30) });
+    await run(minutes(release10, 31));
+    const before = outbox.sent.length;
+    await translate(number, "ja", "後から来た翻訳");
+    // Queued for the Japanese readers; one of them switches to Spanish before it is sent.
+    await runReleaseMails({ releaseNow: minutes(release10, 32), mailer: outbox.mailer, limit: 0 });
+    await setLanguage(changed.id, "es");
+    await run(minutes(release10, 32));
+    await run(minutes(release10, 33));
+    const told = outbox.sent.slice(before);
+    expect(told.map((m) => [m.message.to, m.message.subject])).toEqual([
+      [japanese.email, `第${number}章の日本語版が公開されました：後から来た翻訳`],
+    ]);
+    expect(told[0]?.message.text).toContain(`http://localhost:3000/ja/chapter/${number}`);
+    expect(outbox.to(french.email).filter((m) => m.message.subject.includes(`${number}`))).toHaveLength(1);
+    const [cancelled] = await handle.db
+      .select({ status: releaseMails.status })
+      .from(releaseMails)
+      .where(and(eq(releaseMails.userId, changed.id), eq(releaseMails.kind, "translation")));
+    expect(cancelled?.status).toBe("cancelled");
+  });
+
   it("tells a member whose tier reads ahead when a chapter opens to them, and not again at its release", async () => {
     const member = await optedIn("member");
     await grantMembership(member.id, 180);
@@ -326,5 +385,30 @@ describe.skipIf(!drivers.includes("postgres"))("two instances on postgres", () =
     expect(outbox.sent).toHaveLength(readers.length);
     const rows = await first.db.select().from(releaseMails);
     expect(rows.every((row) => row.status === "sent" && row.attempts === 1)).toBe(true);
+  });
+
+  it("delivers a translation's e-mail once per reader of its language when both announce it at once", async () => {
+    const release10 = (await getChapterCatalog()).byNumber.get(10)?.releaseAt ?? new Date();
+    const outbox = capturingMailer();
+    const readers = await Promise.all(Array.from({ length: 20 }, () => optedIn("twin-fr", "fr")));
+    await translate(10, "fr", "Le chapitre dix", first.db);
+    for (let round = 0; round < 4; round++)
+      await Promise.all(
+        [first, second].flatMap((instance) =>
+          [1, 2].map(() =>
+            runReleaseMails({
+              releaseNow: minutes(release10, 10 + round),
+              mailer: outbox.mailer,
+              limit: 7,
+              database: instance.db,
+            }),
+          ),
+        ),
+      );
+    for (const reader of readers)
+      expect(
+        outbox.to(reader.email).map((m) => m.message.subject),
+        reader.email,
+      ).toEqual(["Le chapitre 10 est maintenant en français : Le chapitre dix"]);
   });
 });

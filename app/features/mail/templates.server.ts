@@ -207,7 +207,7 @@ export type ReleaseMailValues = {
 export function releaseMail(
   language: Language,
   to: string,
-  kind: "release" | "early",
+  kind: "release" | "early" | "translation",
   values: ReleaseMailValues,
 ): MailMessage {
   const t = serverTranslator(language);

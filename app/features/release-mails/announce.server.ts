@@ -2,11 +2,13 @@ import { and, eq, exists, inArray, isNull, or, sql } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
 import {
   chapterAnnouncements,
+  chapterTranslations,
   membershipGrants,
   payments,
   releaseMailState,
   releaseMails,
   subscriptions,
+  translationAnnouncements,
   users,
 } from "#db/schema";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
@@ -17,9 +19,9 @@ import { type Audience, openingsBetween, readAheadTiers, tierReaches } from "./o
 
 /**
  * The release time at which release e-mails began on this database, fixed by the first call (the first start
- * after migration 0023). That call also marks as announced what each tier already reads ahead then, and no
- * chapter released by then is ever announced: the first start mails nobody about the past. Every instance
- * reads the same row; of several first calls at once, one inserts it.
+ * after migration 0023). That call also marks as announced what each tier already reads ahead then and the
+ * translations there are, and no chapter released by then is ever announced: the first start mails nobody
+ * about the past. Every instance reads the same row; of several first calls at once, one inserts it.
  */
 export async function releaseMailBaseline(now = releaseTime(), database: Database = db()): Promise<Date> {
   const [state] = await database.select({ baselineAt: releaseMailState.baselineAt }).from(releaseMailState);
@@ -37,7 +39,13 @@ export async function releaseMailBaseline(now = releaseTime(), database: Databas
       .values({ id: 1, baselineAt: now })
       .onConflictDoNothing()
       .returning({ id: releaseMailState.id });
-    if (made && openNow.length) await tx.insert(chapterAnnouncements).values(openNow).onConflictDoNothing();
+    if (!made) return;
+    if (openNow.length) await tx.insert(chapterAnnouncements).values(openNow).onConflictDoNothing();
+    // Nor are the translations there are by then (the demo's, imported at the first start).
+    await tx.execute(sql`
+      insert into ${translationAnnouncements} (chapter_id, language)
+      select chapter_id, language from ${chapterTranslations}
+      on conflict do nothing`);
   });
   const [fixed] = await database.select({ baselineAt: releaseMailState.baselineAt }).from(releaseMailState);
   return fixed?.baselineAt ?? now;
@@ -115,6 +123,11 @@ export async function announceOpenings(now = releaseTime(), database: Database =
         .returning({ chapterId: chapterAnnouncements.chapterId });
       if (!claimed) return 0;
       if (audience === "public") {
+        // Its release e-mail is in each reader's language where the translation is out: those are told.
+        await tx.execute(sql`
+          insert into ${translationAnnouncements} (chapter_id, language)
+          select chapter_id, language from ${chapterTranslations} where chapter_id = ${chapterId}::integer
+          on conflict do nothing`);
         // One statement for any number of readers; a reader already told (early) keeps their one e-mail.
         const result = await tx.execute(sql`
           insert into ${releaseMails} (user_id, chapter_id, kind)
@@ -134,5 +147,65 @@ export async function announceOpenings(now = releaseTime(), database: Database =
     });
   }
   if (queued) logger.info({ event: "release-mails.queued", queued }, "release e-mails queued");
+  return queued;
+}
+
+/**
+ * Queues the e-mails of every chapter translation that came out after its chapter's release (ADR 94): to the
+ * opted-in readers whose language it is, once each. Claimed like an opening: the instance that inserts the
+ * announcement row queues its e-mails in the same transaction. Returns how many e-mails were queued.
+ */
+export async function announceTranslations(now = releaseTime(), database: Database = db()): Promise<number> {
+  // Released, and its release announced (which marks the translations it had then) or before the baseline: a
+  // release still to be announced by another instance waits for it, so its readers are told once.
+  const baseline = await releaseMailBaseline(now, database);
+  const announced = new Set(
+    (
+      await database
+        .select({ chapterId: chapterAnnouncements.chapterId })
+        .from(chapterAnnouncements)
+        .where(eq(chapterAnnouncements.audience, "public"))
+    ).map((row) => row.chapterId),
+  );
+  const released = new Set(
+    (await getChapterCatalog()).published
+      .filter(
+        (chapter) =>
+          chapter.releaseAt.getTime() <= now.getTime() &&
+          (chapter.releaseAt.getTime() <= baseline.getTime() || announced.has(chapter.id)),
+      )
+      .map((chapter) => chapter.id),
+  );
+  const due = (
+    await database
+      .select({ chapterId: chapterTranslations.chapterId, language: chapterTranslations.language })
+      .from(chapterTranslations)
+      .leftJoin(
+        translationAnnouncements,
+        and(
+          eq(translationAnnouncements.chapterId, chapterTranslations.chapterId),
+          eq(translationAnnouncements.language, chapterTranslations.language),
+        ),
+      )
+      .where(isNull(translationAnnouncements.chapterId))
+  ).filter((translation) => released.has(translation.chapterId));
+  let queued = 0;
+  for (const { chapterId, language } of due)
+    queued += await database.transaction(async (tx) => {
+      const [claimed] = await tx
+        .insert(translationAnnouncements)
+        .values({ chapterId, language })
+        .onConflictDoNothing()
+        .returning({ chapterId: translationAnnouncements.chapterId });
+      if (!claimed) return 0;
+      const result = await tx.execute(sql`
+        insert into ${releaseMails} (user_id, chapter_id, kind, language)
+        select ${users.id}, ${chapterId}::integer, 'translation', ${language} from ${users}
+        where ${optedIn()} and ${users.language} = ${language}
+        on conflict do nothing
+        returning id`);
+      return (result as unknown as { rows: unknown[] }).rows.length;
+    });
+  if (queued) logger.info({ event: "release-mails.translations-queued", queued }, "translation e-mails queued");
   return queued;
 }

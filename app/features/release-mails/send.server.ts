@@ -9,8 +9,10 @@ import { claimDue, finishAttempt } from "~/features/mail/queue.server";
 import { releaseMail } from "~/features/mail/templates.server";
 import { getMembership } from "~/features/membership/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { chapterTranslationTexts } from "~/features/translations/reading.server";
 import { defaultLanguage, isLanguage } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
+import { localizedPath } from "~/i18n/urls";
 import { releaseTime } from "~/lib/clock.server";
 import { getEnv } from "~/lib/env.server";
 import { describeError } from "~/lib/errors";
@@ -19,7 +21,14 @@ import { hashToken, randomToken } from "~/lib/tokens.server";
 
 export const unsubscribePath = (token: string) => `/unsubscribe/${token}`;
 
-type Claimed = { id: number; userId: number; chapterId: number; kind: "release" | "early"; attempts: number };
+type Claimed = {
+  id: number;
+  userId: number;
+  chapterId: number;
+  kind: "release" | "early" | "translation";
+  language: string;
+  attempts: number;
+};
 
 /** Claims up to `limit` due release e-mails (`claimDue`: leased, skipped by other workers). */
 export function claimDueMails(now: Date, limit: number, database: Database = db()): Promise<Claimed[]> {
@@ -30,6 +39,7 @@ export function claimDueMails(now: Date, limit: number, database: Database = db(
       userId: releaseMails.userId,
       chapterId: releaseMails.chapterId,
       kind: releaseMails.kind,
+      language: releaseMails.language,
       attempts: releaseMails.attempts,
     },
     { now, limit, database },
@@ -80,24 +90,35 @@ export async function sendDueMails({
   const readerOf = new Map(readers.map((reader) => [reader.id, reader]));
   const catalog = await getChapterCatalog();
   const chapterOf = new Map(catalog.published.map((chapter) => [chapter.id, chapter]));
-  const texts = await textsOf([...new Set(claimed.map((mail) => mail.chapterId))]);
+  const chapterIds = [...new Set(claimed.map((mail) => mail.chapterId))];
+  const texts = await textsOf(chapterIds);
+  const translations = await chapterTranslationTexts(chapterIds);
   const site = await getSiteSettings();
   const origin = getEnv().origin;
 
   for (const mail of claimed) {
     const reader = readerOf.get(mail.userId);
     const chapter = chapterOf.get(mail.chapterId);
-    if (!reader || !chapter || !reader.optedIn || reader.suspendedAt) {
+    const language = isLanguage(reader?.language) ? reader.language : defaultLanguage;
+    // In the reader's language where its translation is out (ADR 94).
+    const translation = translations.get(mail.chapterId)?.get(language);
+    if (
+      !reader ||
+      !chapter ||
+      !reader.optedIn ||
+      reader.suspendedAt ||
+      // A translation's e-mail to a reader who has changed language since, or of one since withdrawn.
+      (mail.kind === "translation" && (mail.language !== language || !translation))
+    ) {
       await finishAttempt(releaseMails, mail, { outcome: "cancelled" }, { now, database });
       outcome.cancelled++;
       continue;
     }
-    const language = isLanguage(reader.language) ? reader.language : defaultLanguage;
     const t = serverTranslator(language);
     // An early notice goes to a reader whose tier reads the chapter: its opening, like a free chapter's. A paid
     // chapter gets its invitation to unlock, never its text.
     const status = chapterStatus(chapter, releaseNow);
-    const body = texts.get(chapter.id) ?? "";
+    const body = translation?.bodyMd ?? texts.get(chapter.id) ?? "";
     const excerpt = status === "paid" ? t("feed.unlock", { count: chapter.coinsRequired }) : excerptOf(body);
     const tier =
       mail.kind === "early" ? t(`tiers.${(await getMembership(reader.id, releaseNow)).tier}`) : undefined;
@@ -112,10 +133,10 @@ export async function sendDueMails({
           username: reader.username,
           site: site.title,
           number: String(chapter.number),
-          title: chapter.title,
+          title: translation?.title ?? chapter.title,
           ...(tier ? { tier } : {}),
           excerpt,
-          link: `${origin}/chapter/${chapter.number}`,
+          link: `${origin}${translation ? localizedPath(language, `/chapter/${chapter.number}`) : `/chapter/${chapter.number}`}`,
           unsubscribeLink: `${origin}${unsubscribePath(token)}`,
         }),
       );

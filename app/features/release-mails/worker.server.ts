@@ -3,7 +3,7 @@ import type { Mailer } from "~/features/mail/mailer.server";
 import { releaseTime } from "~/lib/clock.server";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
-import { announceOpenings, releaseMailBaseline } from "./announce.server";
+import { announceOpenings, announceTranslations, releaseMailBaseline } from "./announce.server";
 import { sendDueMails } from "./send.server";
 
 /** How often each instance looks for openings and due e-mails: well inside a release minute. */
@@ -15,14 +15,16 @@ export function perTick(perMinute: number, tickMs = TICK_MS): number {
 }
 
 /**
- * One tick of the release e-mails (ADR 45): queue what opened since the last (once, whichever instance gets
- * there first), then send a throttled batch of what is due. Any number of instances may run it at once.
+ * One tick of the release e-mails (ADR 45): queue what opened since the last and the translations out since
+ * (once each, whichever instance gets there first), then send a throttled batch of what is due. Any number of instances may run it at once.
  */
 export async function runReleaseMails(
   options: { releaseNow?: Date; now?: Date; limit?: number; mailer?: Mailer; database?: Database } = {},
 ) {
   const releaseNow = options.releaseNow ?? releaseTime();
-  const queued = await announceOpenings(releaseNow, options.database);
+  const queued =
+    (await announceOpenings(releaseNow, options.database)) +
+    (await announceTranslations(releaseNow, options.database));
   const sent = await sendDueMails({ ...options, releaseNow });
   return { queued, ...sent };
 }

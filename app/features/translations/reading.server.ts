@@ -63,6 +63,26 @@ export async function chapterTranslation(chapterId: number, language: string) {
   return row;
 }
 
+/** The titles and texts of `chapterIds`' translations, by chapter id then language (the release e-mails). */
+export async function chapterTranslationTexts(
+  chapterIds: number[],
+): Promise<Map<number, Map<string, { title: string; bodyMd: string }>>> {
+  const texts = new Map<number, Map<string, { title: string; bodyMd: string }>>();
+  if (chapterIds.length === 0) return texts;
+  const rows = await db()
+    .select({
+      chapterId: t.chapterTranslations.chapterId,
+      language: t.chapterTranslations.language,
+      title: t.chapterTranslations.title,
+      bodyMd: t.chapterTranslations.bodyMd,
+    })
+    .from(t.chapterTranslations)
+    .where(inArray(t.chapterTranslations.chapterId, chapterIds));
+  for (const { chapterId, language, ...text } of rows)
+    texts.set(chapterId, (texts.get(chapterId) ?? new Map()).set(language, text));
+  return texts;
+}
+
 /** The languages a chapter is translated into. */
 export async function chapterLanguages(chapterId: number): Promise<TranslationLanguage[]> {
   const rows = await db()
