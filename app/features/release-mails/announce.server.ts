@@ -206,6 +206,7 @@ export async function announceTranslations(now = releaseTime(), database: Databa
         returning id`);
       return (result as unknown as { rows: unknown[] }).rows.length;
     });
-  if (queued) logger.info({ event: "release-mails.translations-queued", queued }, "translation e-mails queued");
+  if (queued)
+    logger.info({ event: "release-mails.translations-queued", queued }, "translation e-mails queued");
   return queued;
 }
