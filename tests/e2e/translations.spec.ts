@@ -1,7 +1,7 @@
 import fr from "../../app/i18n/locales/fr.json" with { type: "json" };
 import { expect, hydrated, test } from "../support/fixtures";
 
-// A reader whose language is French (the demo's Spanish chapters arrive with the merge; French has 1-3 now):
+// A reader whose language is French (the demo translates chapters 1-3 into French, Spanish and Japanese):
 // chapter 1 is in French, chapter 5 in English with the note and the versions there are (ADR 86).
 test("a French reader reads chapter 1 in French and chapter 5 in English, with the note", async ({
   page,

@@ -4,7 +4,13 @@ import path from "node:path";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
-import { chapters, chapterTranslations, readingProgress, translations } from "#db/schema";
+import {
+  chapters,
+  chapterTranslations,
+  readingProgress,
+  translationLanguages,
+  translations,
+} from "#db/schema";
 import { exportContent } from "~/features/content/export.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent } from "~/features/content/import.server";
@@ -13,6 +19,7 @@ import { loadChapterForReader } from "~/features/reader/access.server";
 import { settleProgressWrites } from "~/features/reader/progress-writes.server";
 import { getProgress, saveProgress } from "~/features/reader/queries.server";
 import { refreshContentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
+import { originalTexts, refOf } from "~/features/translations/originals.server";
 import { translationStatus } from "~/features/translations/status.server";
 import { siteRoutes } from "~/routes";
 import { drivers, openTestDatabase } from "../support/database";
@@ -104,6 +111,19 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     expect(status.every((entry) => entry.state === "current")).toBe(true);
   });
 
+  it("holds the demo's every language complete: chapters 1 to 3 and every other original, nothing more", async () => {
+    const originals = [...(await originalTexts(handle.db)).values()]
+      .filter((original) => original.kind !== "chapter" || Number(original.key) <= 3)
+      .map((original) => refOf(original.kind, original.key))
+      .sort();
+    expect(originals.filter((ref) => ref.startsWith("chapter\n"))).toHaveLength(3);
+    const status = await translationStatus(handle.db);
+    for (const language of translationLanguages) {
+      const made = status.filter((entry) => entry.language === language).map((e) => refOf(e.kind, e.key));
+      expect(made.sort(), language).toEqual(originals);
+    }
+  });
+
   it("marks a translation stale when its original's text changes, not when its release date does", async () => {
     const file = path.join(dir, "chapters/1.md");
     const original = fs.readFileSync(file, "utf8");
@@ -156,9 +176,10 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     expect(es?.untranslated).toBeUndefined();
     const en = await loadChapterForReader(1, undefined, new Date(), undefined, "en");
     expect(en?.html).not.toContain("español");
-    const two = await loadChapterForReader(2, undefined, new Date(), undefined, "es");
-    expect(two?.title).toBe(en === undefined ? undefined : await titleOf(2));
-    expect(two?.untranslated?.versions[0]).toBe("en");
+    // The demo translates chapters 1 to 3 only: chapter 4 falls back to the original.
+    const four = await loadChapterForReader(4, undefined, new Date(), undefined, "es");
+    expect(four?.title).toBe(en === undefined ? undefined : await titleOf(4));
+    expect(four?.untranslated?.versions[0]).toBe("en");
     // Japanese counts its characters: 18 of them, read at 500 a minute.
     const ja = await loadChapterForReader(1, undefined, new Date(), undefined, "ja");
     expect(ja?.wordCount).toBe(18);
@@ -227,6 +248,31 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
       );
     await refreshContentRevision();
     expect(pageRevision("/chapter/2", "fr")).not.toBe(frBefore);
+  });
+});
+
+describe("the demo's translated chapters", () => {
+  /** A Markdown body's blocks: what the reader numbers, and what a language switch keeps the place by. */
+  const blocks = (body: string) => body.trim().split(/\n\s*\n/).length;
+
+  it("keep the original's paragraphs one for one, and its captions, in every language", async () => {
+    const bundle = await readContentDir("content");
+    for (const language of translationLanguages) {
+      const chapterDocs = bundle.translations.filter(
+        (doc) => doc.kind === "chapter" && doc.language === language,
+      );
+      expect(chapterDocs.map((doc) => doc.key).sort(), language).toEqual(["1", "2", "3"]);
+      for (const doc of chapterDocs) {
+        if (doc.kind !== "chapter") continue;
+        const original = bundle.chapters.find((chapter) => String(chapter.data.number) === doc.key);
+        expect(blocks(doc.body), doc.file).toBe(blocks(original?.body ?? ""));
+        expect(doc.data.artwork.length, doc.file).toBe(original?.data.artwork?.length ?? 0);
+        expect(
+          doc.data.artwork.every((art) => art.caption.length > 0),
+          doc.file,
+        ).toBe(true);
+      }
+    }
   });
 });
 

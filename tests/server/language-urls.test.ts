@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import es from "../../app/i18n/locales/es.json" with { type: "json" };
 import { freePort, type RunningServer, spawnServer, waitUntilReady } from "../support/server";
 
 /**
@@ -61,6 +62,20 @@ describe("language URLs", () => {
     expect(html).toContain(`<link rel="canonical" href="${origin}/chapter/1"/>`);
     expect(html).toContain(`<meta property="og:locale" content="fr_FR"/>`);
     expect(html).not.toContain('"basename":"/es"');
+  });
+
+  it("serves the demo's Spanish chapters 1 to 3 and pages, and chapter 4 in English with the note", async () => {
+    const two = await (await get("/es/chapter/2")).text();
+    expect(two).toContain("El Guardián de la Puerta del Este");
+    expect(two).toContain("Después del toque de queda, Nueva Lumen pertenecía");
+    expect(two).not.toContain('role="note"');
+    const three = await (await get("/es/chapter/3")).text();
+    expect(three).toContain("Ceniza y vidrio lunar");
+    expect(three).not.toContain('role="note"');
+    expect(await (await get("/es/terms")).text()).toContain("Condiciones de uso");
+    const four = await (await get("/es/chapter/4")).text();
+    expect(four).toContain('role="note"');
+    expect(four).toContain(es.notices.untranslated);
   });
 
   it("answers a language's route data and home page", async () => {
