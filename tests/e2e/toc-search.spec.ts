@@ -11,15 +11,17 @@ test("the search filters the chapters by title and the jump goes to a chapter", 
   await page.goto("/toc");
   await hydrated(page);
   const rows = page.locator('li[id^="chapter-"]');
-  await expect(rows).toHaveCount(11);
+  await expect(rows.first()).toBeVisible();
+  const all = await rows.count();
   const status = page.getByTestId("toc-search-status");
 
-  // Accents and case aside: "Curfew Bells" (volume 1) and "What the Bells Keep" (volume 2).
-  await page.getByLabel("Search chapter titles").pressSequentially("BÉLLS");
-  await expect(rows).toHaveCount(2);
-  await expect(status).toHaveText("2 chapters match");
-  await expect(page.locator("#chapter-4")).toContainText("Curfew Bells");
-  await expect(page.locator("#chapter-11")).toContainText("What the Bells Keep");
+  // Accents and case aside: "The Tithe Ledger" (volume 1) to "What the Bond Remembers" (volume 2).
+  await page.getByLabel("Search chapter titles").pressSequentially("THÉ");
+  await expect(status).toHaveText("5 chapters match");
+  await expect(rows).toHaveCount(5);
+  await expect(page.locator("#chapter-2")).toContainText("The Warden of the Eastern Gate");
+  await expect(page.locator("#chapter-9")).toContainText("What the Bond Remembers");
+  await expect(page.locator("#chapter-3")).toHaveCount(0);
   await page.getByLabel("Search chapter titles").fill("moon");
   await expect(rows).toHaveCount(2);
   await expect(page.locator("#volume-2")).toHaveCount(0);
@@ -35,13 +37,13 @@ test("the search filters the chapters by title and the jump goes to a chapter", 
   await jump.press("Enter");
   await expect(page.locator("#chapter-9")).toBeFocused();
   await expect(page.locator("#chapter-9")).toBeInViewport();
-  await expect(rows).toHaveCount(11);
+  await expect(rows).toHaveCount(all);
   await jump.fill("40");
   await page.getByRole("button", { name: "Go", exact: true }).click();
   await expect(page.locator("#toc-jump-message")).toHaveText("There is no chapter 40.");
   await jump.fill("-2");
   await jump.press("Enter");
-  await expect(page.locator("#toc-jump-message")).toHaveText("Enter a chapter number from 1 to 11.");
+  await expect(page.locator("#toc-jump-message")).toHaveText(/^Enter a chapter number from 1 to \d+\.$/);
   await jump.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("toc-jump-error.png") });
 

@@ -31,18 +31,18 @@ const rows = (html: string) => [...html.matchAll(/<li id="chapter-(\d+)"/g)].map
 describe("the table of contents without JavaScript", () => {
   it("lists the chapters whose title holds ?q=, in their volumes, whatever the case and accents", async () => {
     const all = await page("");
-    expect(rows(all.html)).toHaveLength(11);
-    // The kept /toc is not the answer to a search.
-    const { response, html } = await page(`?q=${encodeURIComponent("BÉLLS")}`);
+    expect(rows(all.html)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    // The kept /toc is not the answer to a search: "the" in volume 1 and in volume 2 ("What the Bond...").
+    const { response, html } = await page(`?q=${encodeURIComponent("THÉ")}`);
     expect(response.status).toBe(200);
-    expect(rows(html)).toEqual([4, 11]);
-    expect(html).toContain("2 chapters match");
-    expect(html).toContain('id="volume-1"');
+    expect(rows(html)).toEqual([1, 2, 5, 7, 9]);
+    expect(html).toContain("5 chapters match");
+    expect(html).toContain('id="volume-2"');
     const moon = await page("?q=moon");
     expect(rows(moon.html)).toEqual([3, 7]);
     expect(moon.html).not.toContain('id="volume-2"');
     expect(rows((await page("?q=moon")).html)).toEqual([3, 7]);
-    expect(rows((await page("?q=")).html)).toHaveLength(11);
+    expect(rows((await page("?q=")).html)).toHaveLength(10);
   });
 
   it("says when no chapter matches, and cuts a long search instead of refusing it", async () => {
@@ -64,10 +64,10 @@ describe("the table of contents without JavaScript", () => {
     const out = await page("?chapter=12");
     expect(out.response.status).toBe(200);
     expect(out.html).toContain("There is no chapter 12.");
-    for (const given of ["0", "-3", "abc", "9".repeat(300), "1e3", "%00"]) {
+    for (const given of ["0", "-3", "abc", "9".repeat(300), "1e3", "1%2C5"]) {
       const { response, html } = await page(`?chapter=${given}`);
       expect(response.status, given).toBe(200);
-      expect(html, given).toMatch(/There is no chapter 0\.|Enter a chapter number from 1 to 11\./);
+      expect(html, given).toMatch(/There is no chapter 0\.|Enter a chapter number from 1 to 10\./);
     }
     const spanish = await fetch(`${server.url}/toc?chapter=40`, { headers: { cookie: "lang=es" } });
     expect(await spanish.text()).toContain("No existe el capítulo 40.");
