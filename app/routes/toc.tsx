@@ -299,6 +299,7 @@ function JumpForm({
           inputMode="numeric"
           maxLength={12}
           autoComplete="off"
+          defaultValue={jump && ("number" in jump ? jump.number : jump.invalid)}
           aria-invalid={jump ? true : undefined}
           aria-describedby="toc-jump-message"
           className={fieldClass}

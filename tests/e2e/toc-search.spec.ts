@@ -55,6 +55,7 @@ test("the search filters the chapters by title and the jump goes to a chapter", 
   await page.screenshot({ path: testInfo.outputPath("toc-search-dark.png") });
   await page.goto("/toc?chapter=40");
   await expect(page.locator("#toc-jump-message")).toHaveText("There is no chapter 40.");
+  await expect(jump).toHaveValue("40");
   await jump.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath("toc-jump-error-dark.png") });
 });
