@@ -25,6 +25,8 @@ const commentQuery = {
   order: commentOrders.filter((order) => order !== "newest"),
   page: Array.from({ length: COMMENT_LIMITS.maxPage - 1 }, (_, i) => String(i + 2)),
 };
+/** The table of contents' search by title and its jump to a chapter (ADR 92): rendered as asked. */
+const tocSearch = { search: ["q", "chapter"] } as const;
 /** A chapter's text (200 KB of UTF-8; Japanese triples once form-encoded) and its drafts. */
 const chapterForm = { ...personal, body: 2048 * KB } as const satisfies RouteRules;
 
@@ -32,9 +34,14 @@ const chapterForm = { ...personal, body: 2048 * KB } as const satisfies RouteRul
 export const siteRoutes = routeTable([
   index("routes/home.tsx", publicPage),
   route("about", "routes/about.tsx", publicPageNoChapter),
-  route("chapters", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "chapters" }),
-  route("toc", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "toc" }),
-  route("toc/volume/:volume", "routes/toc.tsx", { ...publicPage, comments: true }, { id: "toc-volume" }),
+  route("chapters", "routes/toc.tsx", { ...publicPage, comments: true, ...tocSearch }, { id: "chapters" }),
+  route("toc", "routes/toc.tsx", { ...publicPage, comments: true, ...tocSearch }, { id: "toc" }),
+  route(
+    "toc/volume/:volume",
+    "routes/toc.tsx",
+    { ...publicPage, comments: true, ...tocSearch },
+    { id: "toc-volume" },
+  ),
   // The EPUB of what the reader may open (ADR 89), of the serial or of one volume: each reader's own file.
   route("epub", "routes/epub.ts", personal, { id: "epub" }),
   route("epub/volume/:volume", "routes/epub.ts", personal, { id: "epub-volume" }),

@@ -47,6 +47,11 @@ type KeptPage = {
    * default): everything else in a query string is dropped from a kept page's key (ADR 62).
    */
   query?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The query parameters it reads with any value (a search, ADR 92): a request with one not empty is rendered
+   * as asked and never kept; an empty one is dropped as any other parameter.
+   */
+  search?: readonly string[];
   /** It shows the cart bar: a visitor with a cart cookie gets their own (ADR 24). */
   cart?: true;
 };

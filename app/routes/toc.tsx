@@ -1,7 +1,7 @@
 import { releaseTime } from "~/lib/clock.server";
 import "~/i18n/full-catalogue";
 import { memo, startTransition, useEffect, useState } from "react";
-import { data, useLocation } from "react-router";
+import { data, redirect, useLocation, useNavigate } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
@@ -16,6 +16,7 @@ import { NotifyButton } from "~/features/release-mails/notify-button";
 import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { type TocPageVolume, tocPage } from "~/features/toc/page";
+import { type ChapterJump, chapterJump, SEARCH_MAX, searchText, titleMatcher } from "~/features/toc/search";
 import { useTranslation } from "~/i18n/react";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { book } from "~/lib/structured-data";
@@ -31,6 +32,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const requested = params.volume === undefined ? undefined : Number(params.volume);
   if (requested !== undefined && !(/^\d{1,6}$/.test(params.volume ?? "") && requested > 0))
     throw data(null, { status: 404 });
+  // The search by title and the jump to a chapter, for a browser without JavaScript (ADR 92).
+  const query = new URL(request.url).searchParams;
+  const search = searchText(query.get("q"));
+  const jump = chapterJump(query.get("chapter"));
   const user = await getSessionUser(request);
   const now = releaseTime();
   const [volumes, site, progress, notify, comments] = await Promise.all([
@@ -49,13 +54,24 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (requested !== undefined && !volumes.some((volume) => volume.number === requested))
     throw data(null, { status: 404 });
   const marks = progress ? toMarks(progress) : undefined;
+  const page = tocPage(volumes, { requested, marks, search });
+  const path = requested === undefined ? "/toc" : `/toc/volume/${requested}`;
+  if (jump && "number" in jump) {
+    const volume = page.volumes.find(
+      (v) => v.chapterCount && v.first <= jump.number && jump.number <= v.last,
+    );
+    if (volume)
+      throw redirect(`${volume.chapters ? path : `/toc/volume/${volume.number}`}#chapter-${jump.number}`);
+  }
   // A visitor's marks come from browser storage after the page shows: the page is the same for all of them.
   return data(
     {
-      ...tocPage(volumes, { requested, marks }),
+      ...page,
       synopsis: site.synopsis,
       author: site.author,
-      path: requested === undefined ? "/toc" : `/toc/volume/${requested}`,
+      path,
+      search,
+      jump,
       marks,
       notify,
       comments,
@@ -65,7 +81,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // The release time of the render: an upcoming chapter's words (a date, or today's time) are chosen by it.
       now: now.toISOString(),
     },
-    { headers: shareableIf(!user) },
+    { headers: shareableIf(!user && !search && !jump) },
   );
 }
 
@@ -207,6 +223,102 @@ function UnlockVolume({ volume }: { volume: TocPageVolume }) {
   );
 }
 
+const fieldClass =
+  "min-h-11 min-w-0 flex-1 rounded-md border border-line bg-[color:var(--surface)] px-3 py-2 text-base text-ink";
+
+/** The search by title (ADR 92): filters as the reader types; without JavaScript the form asks the server. */
+function SearchForm({
+  path,
+  search,
+  onSearch,
+  onSubmit,
+}: {
+  path: string;
+  search: string;
+  onSearch: (search: string) => void;
+  onSubmit: (event: React.FormEvent<HTMLFormElement>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <form
+      method="get"
+      action={path}
+      onSubmit={onSubmit}
+      className="flex min-w-0 flex-[3_1_16rem] flex-col gap-1"
+    >
+      <label htmlFor="toc-search" className="text-sm font-medium">
+        {t("toc.searchLabel")}
+      </label>
+      <span className="flex gap-2">
+        <input
+          id="toc-search"
+          type="search"
+          name="q"
+          maxLength={SEARCH_MAX}
+          autoComplete="off"
+          value={search}
+          onChange={(event) => onSearch(event.target.value)}
+          className={fieldClass}
+        />
+        <button type="submit" className={buttonClass("outline")}>
+          {t("toc.searchButton")}
+        </button>
+      </span>
+    </form>
+  );
+}
+
+/** The jump to a chapter number: to its row, or the reason there is none. */
+function JumpForm({
+  path,
+  jump,
+  last,
+  onSubmit,
+}: {
+  path: string;
+  jump?: ChapterJump;
+  last: number;
+  onSubmit: (event: React.FormEvent<HTMLFormElement>) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <form
+      method="get"
+      action={path}
+      onSubmit={onSubmit}
+      className="flex min-w-0 flex-[1_1_10rem] flex-col gap-1"
+    >
+      <label htmlFor="toc-jump" className="text-sm font-medium">
+        {t("toc.jumpLabel")}
+      </label>
+      <span className="flex gap-2">
+        <input
+          id="toc-jump"
+          type="text"
+          name="chapter"
+          inputMode="numeric"
+          maxLength={12}
+          autoComplete="off"
+          defaultValue={jump && ("number" in jump ? jump.number : jump.invalid)}
+          aria-invalid={jump ? true : undefined}
+          aria-describedby="toc-jump-message"
+          className={fieldClass}
+        />
+        <button type="submit" className={buttonClass("outline")}>
+          {t("toc.jumpButton")}
+        </button>
+      </span>
+      <span id="toc-jump-message" aria-live="polite" className="text-sm text-[#c0392b] dark:text-[#ff8a7a]">
+        {jump
+          ? "number" in jump
+            ? t("toc.noSuchChapter", { number: jump.number })
+            : t("toc.jumpInvalid", { last })
+          : null}
+      </span>
+    </form>
+  );
+}
+
 export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [reversed, setReversed] = useState(false);
@@ -215,6 +327,52 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const next = continueTarget(marks, loaderData.readable);
   const { pathname } = useLocation();
   const site = useSiteFacts();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState(loaderData.search);
+  const [jump, setJump] = useState(loaderData.jump);
+  const [focus, setFocus] = useState<{ number: number }>();
+  useEffect(() => {
+    setSearch(loaderData.search);
+    setJump(loaderData.jump);
+  }, [loaderData.search, loaderData.jump]);
+  useEffect(() => {
+    const row = focus && document.getElementById(`chapter-${focus.number}`);
+    row?.scrollIntoView({ block: "center" });
+    row?.focus({ preventScroll: true });
+  }, [focus]);
+  // The rows the search finds, in their volumes; a closed volume's rows are not here to search (ADR 37), so
+  // while searching it is hidden, and the form's submit asks the server, which opens those with a match.
+  const searching = searchText(search) !== "";
+  const matches = titleMatcher(search);
+  const shown = loaderData.volumes.flatMap((volume) => {
+    if (!searching) return [volume];
+    const chapters = volume.chapters?.filter((chapter) => matches(chapter.title)) ?? [];
+    return chapters.length ? [{ ...volume, chapters }] : [];
+  });
+  const found = shown.reduce((sum, volume) => sum + (volume.chapters?.length ?? 0), 0);
+  const partial =
+    searching &&
+    searchText(search) !== loaderData.search &&
+    loaderData.volumes.some((volume) => !volume.chapters);
+  const last = Math.max(0, ...loaderData.volumes.map((volume) => volume.last));
+  const onSearchSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!partial) return;
+    navigate(`${loaderData.path}?${new URLSearchParams({ q: searchText(search) })}`, {
+      preventScrollReset: true,
+    });
+  };
+  const onJump = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const given = chapterJump(String(new FormData(event.currentTarget).get("chapter") ?? ""));
+    const number = given && "number" in given ? given.number : -1;
+    const volume = loaderData.volumes.find((v) => v.chapterCount && v.first <= number && number <= v.last);
+    setJump(volume ? undefined : (given ?? { invalid: "" }));
+    if (!volume) return;
+    if (!volume.chapters) return navigate(`/toc/volume/${volume.number}#chapter-${number}`);
+    if (!document.getElementById(`chapter-${number}`)) setSearch("");
+    setFocus({ number });
+  };
   // The book and the released chapters this page lists (/chapters is the same page as /toc).
   const parts = loaderData.volumes.flatMap((volume) =>
     (volume.chapters ?? [])
@@ -271,8 +429,20 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
         <NotifyButton on={loaderData.notify} returnTo={pathname} />
       </div>
       <EpubDownload signedIn={loaderData.signedIn} />
+      <div className="mb-2 flex flex-wrap items-start gap-4">
+        <SearchForm path={loaderData.path} search={search} onSearch={setSearch} onSubmit={onSearchSubmit} />
+        <JumpForm path={loaderData.path} jump={jump} last={last} onSubmit={onJump} />
+      </div>
+      <p aria-live="polite" className="mb-6 min-h-6 text-sm text-muted" data-testid="toc-search-status">
+        {searching
+          ? found
+            ? t("toc.matches", { count: found })
+            : t("toc.noMatch", { search: searchText(search) })
+          : null}
+        {partial ? ` ${t("toc.searchEveryVolume")}` : null}
+      </p>
       <div className="flex flex-col gap-10">
-        {ordered(loaderData.volumes).map((volume) => (
+        {ordered(shown).map((volume) => (
           <section
             key={volume.number}
             id={`volume-${volume.number}`}
@@ -302,7 +472,12 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
                 style={{ containIntrinsicBlockSize: `auto ${volume.chapters.length * 82}px` }}
               >
                 {ordered(volume.chapters).map((chapter) => (
-                  <li key={chapter.number}>
+                  <li
+                    key={chapter.number}
+                    id={`chapter-${chapter.number}`}
+                    tabIndex={-1}
+                    className="scroll-mt-20 rounded-lg focus:outline-2 focus:outline-offset-2 focus:outline-primary target:outline-2 target:outline-offset-2 target:outline-primary"
+                  >
                     <ChapterRow
                       chapter={chapter}
                       mark={marks[chapter.number]}

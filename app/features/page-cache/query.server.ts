@@ -7,9 +7,10 @@ import type { MatchRoute } from "~/lib/route-rules";
  * in a query string leaves the page as it is, so the page cache (server/page-cache.ts) keys and renders such
  * a request as the page without it.
  */
-function parametersOf(match: MatchRoute, pathname: string): Readonly<Record<string, readonly string[]>> {
+function parametersOf(match: MatchRoute, pathname: string) {
   const rules = match(pathname)?.value.rules;
-  return (rules?.share !== "none" && rules?.query) || {};
+  const kept = rules?.share === "none" ? undefined : rules;
+  return { query: kept?.query ?? {}, search: kept?.search ?? [] };
 }
 
 type RouteTree = {
@@ -69,8 +70,11 @@ export function queryCanonicaliser(
     const routeData = pathname.endsWith(".data");
     const page = routeData ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
     const params = new URLSearchParams(query);
+    const read = parametersOf(match, pathname);
+    // A search (any text) is rendered as asked: keeping each would let anyone fill the cache.
+    if (read.search.some((name) => params.get(name)?.trim())) return undefined;
     const parts: string[] = [];
-    for (const [name, values] of Object.entries(parametersOf(match, pathname))) {
+    for (const [name, values] of Object.entries(read.query)) {
       const value = params.get(name);
       if (value !== null && values.includes(value)) parts.push(`${name}=${encodeURIComponent(value)}`);
     }

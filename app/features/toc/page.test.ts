@@ -46,6 +46,14 @@ describe("the table of contents page", () => {
     expect(openVolumes(tocPage(volumes, { marks, requested: 2 }))).toEqual([2]);
   });
 
+  it("opens, in a long serial searched by title, the volumes with a match and only those", () => {
+    const volumes = serial(11, 100);
+    // "Chapter 55" is in the titles of 55 (volume 1) and 550 to 559 (volume 6).
+    expect(openVolumes(tocPage(volumes, { search: "chapter 55", requested: 3 }))).toEqual([1, 6]);
+    expect(openVolumes(tocPage(volumes, { search: "Séance" }))).toEqual([]);
+    expect(openVolumes(tocPage(volumes, { search: "", requested: 3 }))).toEqual([3]);
+  });
+
   it("describes closed volumes by their range and lists every readable chapter", () => {
     const page = tocPage(serial(11, 100));
     expect(page.volumes[4]).toMatchObject({ number: 5, chapterCount: 100, first: 401, last: 500 });

@@ -1,6 +1,7 @@
 import type { TocChapter, TocVolume } from "~/features/chapters/queries.server";
 import { continueTarget, type ProgressMark } from "~/features/reader/continue";
 import { readingMinutes } from "~/lib/words";
+import { titleMatcher } from "./search";
 
 /**
  * A serial up to this many chapters shows every volume open. A longer one shows one volume open and the others
@@ -32,12 +33,17 @@ export type TocPage = {
 
 /**
  * The table of contents as sent to the page. `requested`: the volume the address names (/toc/volume/N);
- * `marks`: a signed-in reader's progress. Every volume is open in a short serial; otherwise the requested
- * one, else the one the reader would continue in, else the first.
+ * `marks`: a signed-in reader's progress; `search`: a search by title (`?q=`). Every volume is open in a short
+ * serial; otherwise those with a chapter the search finds, else the requested one, else the one the reader
+ * would continue in, else the first.
  */
 export function tocPage(
   volumes: TocVolume[],
-  { requested, marks }: { requested?: number; marks?: Record<number, ProgressMark> } = {},
+  {
+    requested,
+    marks,
+    search = "",
+  }: { requested?: number; marks?: Record<number, ProgressMark>; search?: string } = {},
 ): TocPage {
   const total = volumes.reduce((sum, volume) => sum + volume.chapters.length, 0);
   const readable = volumes.flatMap((volume) =>
@@ -46,6 +52,11 @@ export function tocPage(
   const next = marks && continueTarget(marks, readable);
   const readerVolume = volumes.find((volume) => volume.chapters.some((chapter) => chapter.number === next));
   const open = requested ?? readerVolume?.number ?? volumes[0]?.number;
+  const matches = titleMatcher(search);
+  const found = search
+    ? new Set(volumes.filter((volume) => volume.chapters.some((c) => matches(c.title))).map((v) => v.number))
+    : undefined;
+  const isOpen = (number: number) => (found ? found.has(number) : number === open);
   const released = volumes.flatMap((volume) =>
     volume.chapters.filter((chapter) => chapter.status !== "locked" && chapter.status !== "early"),
   );
@@ -62,7 +73,7 @@ export function tocPage(
       chapterCount: chapters.length,
       first: chapters[0]?.number ?? 0,
       last: chapters.at(-1)?.number ?? 0,
-      ...(total <= TOC_ALL_OPEN_UP_TO || volume.number === open ? { chapters } : {}),
+      ...(total <= TOC_ALL_OPEN_UP_TO || isOpen(volume.number) ? { chapters } : {}),
     })),
     readable,
     // Hours at the site's reading-time rule (lib/words.ts), to a tenth.
