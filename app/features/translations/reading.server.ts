@@ -72,20 +72,26 @@ export async function chapterLanguages(chapterId: number): Promise<TranslationLa
   return rows.map((row) => row.language).sort();
 }
 
-/** Chapters' translated titles in `language`, by chapter id (the table of contents, neighbours' links). */
+/** Chapters' translated titles in `language`, by chapter number (the table of contents, the home page, feeds). */
 export async function chapterTitles(language: string): Promise<Map<number, string>> {
   if (!isTranslationLanguage(language)) return new Map();
   const rows = await db()
-    .select({ chapterId: t.chapterTranslations.chapterId, title: t.chapterTranslations.title })
+    .select({ number: t.chapters.number, title: t.chapterTranslations.title })
     .from(t.chapterTranslations)
+    .innerJoin(t.chapters, eq(t.chapters.id, t.chapterTranslations.chapterId))
     .where(eq(t.chapterTranslations.language, language));
-  return new Map(rows.map((row) => [row.chapterId, row.title]));
+  return new Map(rows.map((row) => [row.number, row.title]));
 }
 
 /** A translated field when it is a non-empty string, else the original's. */
 export function textField(translated: TranslatedText | undefined, name: string, original: string): string {
   const value = translated?.fields[name];
   return typeof value === "string" && value.length > 0 ? value : original;
+}
+
+/** A translation's body when it has one, else the original's. */
+export function bodyText(translated: TranslatedText | undefined, original: string): string {
+  return translated?.body.trim() ? translated.body : original;
 }
 
 /**

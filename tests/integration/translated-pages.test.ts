@@ -1,0 +1,74 @@
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "#db/client.server";
+import { db } from "#db/client.server";
+import { type TranslationKind, translations } from "#db/schema";
+import { loader as homeLoader } from "~/routes/home";
+import { loader as tocLoader } from "~/routes/toc";
+import { drivers, openTestDatabase } from "../support/database";
+
+/**
+ * The public pages in a language's URL (ADRs 86, 87) with the demo's French translations: the French text, not
+ * the English; an item without a translation shows its original.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: each route's loader has its own argument type
+async function call(loader: (args: any) => unknown, path: string, params: Record<string, string> = {}) {
+  const answer = await loader({ request: new Request(`http://localhost${path}`), params, context: {} });
+  // A loader answering with headers gives `data(…)`: its value is in `data`.
+  return (answer && typeof answer === "object" && "init" in answer ? answer.data : answer) as never;
+}
+
+/** Deletes one French translation: that item is then untranslated in French. */
+const untranslate = (kind: TranslationKind, key: string) =>
+  db()
+    .delete(translations)
+    .where(and(eq(translations.kind, kind), eq(translations.key, key), eq(translations.language, "fr")));
+
+type Toc = { volumes: { number: number; title: string; summaryMd: string; chapters?: Chapter[] }[] };
+type Chapter = { number: number; title: string };
+const chapterOf = (toc: Toc, number: number) =>
+  toc.volumes.flatMap((volume) => volume.chapters ?? []).find((chapter) => chapter.number === number);
+
+describe.each(drivers)("translated pages on %s", (driver) => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await openTestDatabase(driver);
+    await untranslate("volume", "2");
+  });
+  afterAll(() => handle.close());
+
+  it("shows the table of contents in French: chapter and volume titles, summaries, synopsis", async () => {
+    const en: Toc & { synopsis: string } = await call(tocLoader, "/toc");
+    const fr: Toc & { synopsis: string } = await call(tocLoader, "/fr/toc");
+    expect(chapterOf(fr, 1)?.title).toBe("Le Registre de la Dîme");
+    expect(chapterOf(en, 1)?.title).toBe("The Tithe Ledger");
+    expect(fr.volumes[0]?.title).toBe("La Lune de sang se lève");
+    expect(fr.volumes[0]?.summaryMd).toContain("Nouvelle-Lumen");
+    expect(fr.volumes[0]?.summaryMd).not.toBe(en.volumes[0]?.summaryMd);
+    expect(fr.synopsis).toContain("Soixante ans après la Longue Nuit");
+    expect(en.synopsis).not.toContain("Soixante");
+    // Untranslated: chapter 4, and volume 2 (its French deleted), as the original.
+    expect(chapterOf(fr, 4)?.title).toBe(chapterOf(en, 4)?.title);
+    expect(fr.volumes[1]?.title).toBe(en.volumes[1]?.title);
+    expect(fr.volumes[1]?.summaryMd).toBe(en.volumes[1]?.summaryMd);
+  });
+
+  it("shows the home page in French: title, tagline, synopsis, the latest chapter and the products", async () => {
+    type Home = {
+      site: { tagline: string; synopsis: string };
+      latest?: Chapter;
+      products: { id: number; name: string }[];
+    };
+    const en: Home = await call(homeLoader, "/");
+    const fr: Home = await call(homeLoader, "/fr");
+    expect(fr.site.tagline).toBe("Les liens du sang sont plus forts que le destin.");
+    expect(en.site.tagline).toBe("Blood bonds are stronger than fate.");
+    expect(fr.site.synopsis).toContain("Soixante ans");
+    const product = fr.products.find((item) => item.id === 1);
+    expect(product?.name).toBe("Lot de marque-pages (5 pièces)");
+    expect(en.products.find((item) => item.id === 1)?.name).not.toBe(product?.name);
+    // The latest chapter has no French translation in the demo: its original title.
+    expect(fr.latest?.title).toBe(en.latest?.title);
+  });
+});
