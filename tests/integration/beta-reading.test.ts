@@ -149,7 +149,9 @@ describe.each(drivers)("beta reading on %s", (driver) => {
       );
       expect(home.text).not.toContain(BETA_WORDS);
       expect(home.text).not.toContain("What the Bells Keep");
-      const wiki = await answer(() => wikiLoader());
+      const wiki = await answer(() =>
+        wikiLoader({ request: request("/wiki", cookie), params: {}, context: {} } as never),
+      );
       expect(wiki.text).not.toContain(BETA_WORDS);
     }
   });

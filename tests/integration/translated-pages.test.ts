@@ -5,6 +5,9 @@ import { db } from "#db/client.server";
 import { type TranslationKind, translations } from "#db/schema";
 import { loader as homeLoader } from "~/routes/home";
 import { loader as tocLoader } from "~/routes/toc";
+import { loader as wikiLoader } from "~/routes/wiki/index";
+import { loader as wikiPageLoader } from "~/routes/wiki/page";
+import { loader as wikiSectionLoader } from "~/routes/wiki/section";
 import { drivers, openTestDatabase } from "../support/database";
 
 /**
@@ -16,7 +19,9 @@ import { drivers, openTestDatabase } from "../support/database";
 async function call(loader: (args: any) => unknown, path: string, params: Record<string, string> = {}) {
   const answer = await loader({ request: new Request(`http://localhost${path}`), params, context: {} });
   // A loader answering with headers gives `data(…)`: its value is in `data`.
-  return (answer && typeof answer === "object" && "init" in answer ? answer.data : answer) as never;
+  return (
+    answer && typeof answer === "object" && "init" in answer && "data" in answer ? answer.data : answer
+  ) as never;
 }
 
 /** Deletes one French translation: that item is then untranslated in French. */
@@ -35,6 +40,7 @@ describe.each(drivers)("translated pages on %s", (driver) => {
   beforeAll(async () => {
     handle = await openTestDatabase(driver);
     await untranslate("volume", "2");
+    await untranslate("wiki", "characters/ilse-marrow");
   });
   afterAll(() => handle.close());
 
@@ -70,5 +76,46 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     expect(en.products.find((item) => item.id === 1)?.name).not.toBe(product?.name);
     // The latest chapter has no French translation in the demo: its original title.
     expect(fr.latest?.title).toBe(en.latest?.title);
+  });
+
+  it("shows the wiki in French: the lists' titles and summaries, a page's title, summary and text", async () => {
+    type Item = { slug: string; title: string; summary?: string };
+    const titleIn = (pages: Item[], slug: string) => pages.find((page) => page.slug === slug)?.title;
+    const wiki: { sections: { pages: Item[] }[] } = await call(wikiLoader, "/fr/wiki");
+    const listed = wiki.sections.flatMap((section) => section.pages);
+    expect(titleIn(listed, "hollis-crane")).toBe("Le directeur Hollis Crane");
+    expect(titleIn(listed, "ilse-marrow")).toBe("Ilse Marrow");
+    const section: { pages: Item[] } = await call(wikiSectionLoader, "/fr/wiki/characters", {
+      section: "characters",
+    });
+    const crane = section.pages.find((page) => page.slug === "hollis-crane");
+    expect(crane?.summary).toContain("Le souriant chef humain");
+    expect(section.pages.find((page) => page.slug === "ilse-marrow")?.summary).toContain("meticulous");
+
+    type WikiPage = { page: Item; html: string; untranslated?: { versions: string[] } };
+    const params = (slug: string) => ({ section: "characters", slug });
+    const fr: WikiPage = await call(
+      wikiPageLoader,
+      "/fr/wiki/characters/hollis-crane",
+      params("hollis-crane"),
+    );
+    expect(fr.page.title).toBe("Le directeur Hollis Crane");
+    expect(fr.html).toContain("l’humain le plus puissant de Nouvelle-Lumen");
+    expect(fr.html).not.toContain("most powerful human");
+    expect(fr.untranslated).toBeUndefined();
+    const en: WikiPage = await call(wikiPageLoader, "/wiki/characters/hollis-crane", params("hollis-crane"));
+    expect(en.page.title).toBe("Director Hollis Crane");
+    expect(en.untranslated).toBeUndefined();
+    // Untranslated in French: the original, said so, with the versions there are.
+    const ilse: WikiPage = await call(
+      wikiPageLoader,
+      "/fr/wiki/characters/ilse-marrow",
+      params("ilse-marrow"),
+    );
+    expect(ilse.page.title).toBe("Ilse Marrow");
+    expect(ilse.page.summary).toContain("meticulous");
+    expect(ilse.untranslated?.versions[0]).toBe("en");
+    expect(ilse.untranslated?.versions).toContain("ja");
+    expect(ilse.untranslated?.versions).not.toContain("fr");
   });
 });
