@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { db } from "#db/client.server";
 import { type TranslationKind, translations } from "#db/schema";
+import { loader as galleryLoader } from "~/routes/gallery";
 import { loader as homeLoader } from "~/routes/home";
+import { loader as shopLoader } from "~/routes/shop/index";
+import { loader as productLoader } from "~/routes/shop/product";
 import { loader as tocLoader } from "~/routes/toc";
 import { loader as wikiLoader } from "~/routes/wiki/index";
 import { loader as wikiPageLoader } from "~/routes/wiki/page";
@@ -41,6 +44,8 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     handle = await openTestDatabase(driver);
     await untranslate("volume", "2");
     await untranslate("wiki", "characters/ilse-marrow");
+    await untranslate("product", "2");
+    await untranslate("gallery", "moonglass");
   });
   afterAll(() => handle.close());
 
@@ -117,5 +122,53 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     expect(ilse.untranslated?.versions[0]).toBe("en");
     expect(ilse.untranslated?.versions).toContain("ja");
     expect(ilse.untranslated?.versions).not.toContain("fr");
+  });
+
+  it("shows the shop in French: the list's names, a product's name and details, the gallery's pieces", async () => {
+    type Item = { id: number; name: string; priceCents: number };
+    const nameOf = (items: Item[], id: number) => items.find((item) => item.id === id)?.name;
+    const en: { products: Item[] } = await call(shopLoader, "/shop");
+    const fr: { products: Item[] } = await call(shopLoader, "/fr/shop");
+    expect(nameOf(fr.products, 1)).toBe("Lot de marque-pages (5 pièces)");
+    expect(nameOf(en.products, 1)).toBe("Bookmark Set (5pc)");
+    expect(nameOf(fr.products, 2)).toBe("Signed Book Volume 1");
+    // Prices are the original's.
+    expect(fr.products.map((item) => item.priceCents)).toEqual(en.products.map((item) => item.priceCents));
+
+    type ProductPage = {
+      product: Item;
+      html: string;
+      summary: string;
+      pieces: { title: string }[];
+      related: Item[];
+      untranslated?: { versions: string[] };
+    };
+    const one: ProductPage = await call(productLoader, "/fr/shop/product/1", { id: "1" });
+    expect(one.product.name).toBe("Lot de marque-pages (5 pièces)");
+    expect(one.html).toContain("Cinq marque-pages recto verso");
+    expect(one.summary).toContain("Cinq marque-pages");
+    expect(one.html).not.toContain("Five double-sided");
+    expect(one.untranslated).toBeUndefined();
+    const two: ProductPage = await call(productLoader, "/fr/shop/product/2", { id: "2" });
+    expect(two.product.name).toBe("Signed Book Volume 1");
+    expect(two.untranslated?.versions).toContain("ja");
+    expect(two.untranslated?.versions).not.toContain("fr");
+    const english: ProductPage = await call(productLoader, "/shop/product/2", { id: "2" });
+    expect(english.untranslated).toBeUndefined();
+    const print: ProductPage = await call(productLoader, "/fr/shop/product/3", { id: "3" });
+    expect(print.pieces.map((piece) => piece.title)).toEqual(
+      expect.arrayContaining(["Le Marché des Cendres", "Moonglass"]),
+    );
+    for (const related of print.related)
+      expect(related.name).toBe(nameOf(related.id === 2 ? en.products : fr.products, related.id));
+
+    type Gallery = { items: { slug: string; title: string; html: string }[] };
+    const gallery: Gallery = await call(galleryLoader, "/fr/gallery");
+    const piece = (slug: string) => gallery.items.find((item) => item.slug === slug);
+    expect(piece("ash-market")?.title).toBe("Le Marché des Cendres");
+    expect(piece("moonglass")?.title).toBe("Moonglass");
+    expect(piece("moonglass")?.html).not.toContain("clair de lune");
+    const englishGallery: Gallery = await call(galleryLoader, "/gallery");
+    expect(englishGallery.items.find((item) => item.slug === "ash-market")?.title).toBe("Ash Market");
   });
 });

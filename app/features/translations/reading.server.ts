@@ -106,7 +106,17 @@ export async function shownIn(
   if (!isTranslationLanguage(language)) return {};
   const translated = await translationOf(kind, key, language);
   if (translated) return { translated };
-  return { untranslated: untranslatedNote(language, await languagesOf(kind, key)) };
+  return { untranslated: await untranslatedIn(kind, key, language) };
+}
+
+/** The note of an original a page in `language` shows untranslated (none on an English page). */
+export async function untranslatedIn(
+  kind: TranslationKind,
+  key: string,
+  language: string,
+): Promise<Untranslated | undefined> {
+  if (!isTranslationLanguage(language)) return undefined;
+  return untranslatedNote(language, await languagesOf(kind, key));
 }
 
 /** The note of content shown in English on a page in `language`, with the versions there are (English first). */
