@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { db } from "#db/client.server";
 import { type TranslationKind, translations } from "#db/schema";
+import { loader as coinsLoader } from "~/routes/coins/index";
+import { loader as fundraiserLoader } from "~/routes/fundraiser";
 import { loader as galleryLoader } from "~/routes/gallery";
 import { loader as homeLoader } from "~/routes/home";
 import { loader as shopLoader } from "~/routes/shop/index";
@@ -46,6 +48,9 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     await untranslate("wiki", "characters/ilse-marrow");
     await untranslate("product", "2");
     await untranslate("gallery", "moonglass");
+    await untranslate("tier", "observer");
+    await untranslate("goal", "Keeping the lamps lit");
+    await untranslate("coinPack", "coins-12");
   });
   afterAll(() => handle.close());
 
@@ -170,5 +175,41 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     expect(piece("moonglass")?.html).not.toContain("clair de lune");
     const englishGallery: Gallery = await call(galleryLoader, "/gallery");
     expect(englishGallery.items.find((item) => item.slug === "ash-market")?.title).toBe("Ash Market");
+  });
+
+  it("shows the fundraiser's goals and tiers and the coin packs in French, amounts as they are", async () => {
+    type Fundraiser = {
+      campaign?: { title: string; targetCents: number };
+      monthly?: { title: string; html: string };
+      tiers: { key: string; amountCents: number; perks: string[]; pitch: string }[];
+    };
+    const en: Fundraiser = await call(fundraiserLoader, "/fundraiser");
+    const fr: Fundraiser = await call(fundraiserLoader, "/fr/fundraiser");
+    expect(fr.campaign?.title).toBe("Édition illustrée du volume 2");
+    expect(en.campaign?.title).toBe("Volume 2 illustrated edition");
+    expect(fr.campaign?.targetCents).toBe(en.campaign?.targetCents);
+    expect(fr.monthly?.title).toBe("Keeping the lamps lit");
+    expect(fr.monthly?.html).toBe(en.monthly?.html);
+    const tier = (page: Fundraiser, key: string) => page.tiers.find((item) => item.key === key);
+    expect(tier(fr, "analyst")?.perks).toEqual([
+      "Tous les avantages Observateur",
+      "Questions-réponses mensuelles",
+      "Vote sur les illustrations",
+    ]);
+    expect(tier(fr, "analyst")?.pitch).toContain("Entrez aux Archives");
+    expect(tier(en, "analyst")?.pitch).toContain("Step into the Archive");
+    expect(tier(fr, "analyst")?.amountCents).toBe(tier(en, "analyst")?.amountCents);
+    expect(tier(fr, "observer")).toEqual(tier(en, "observer"));
+
+    type Coins = { packs: { key: string; coins: number; priceCents: number; description: string }[] };
+    const pack = (page: Coins, key: string) => page.packs.find((item) => item.key === key);
+    const coins: Coins = await call(coinsLoader, "/fr/coins");
+    const englishCoins: Coins = await call(coinsLoader, "/coins");
+    expect(pack(coins, "coins-5")?.description).toBe("De quoi lire les cinq prochains chapitres.");
+    expect(pack(englishCoins, "coins-5")?.description).toBe("Enough for the next five chapters.");
+    expect(pack(coins, "coins-12")).toEqual(pack(englishCoins, "coins-12"));
+    expect(coins.packs.map(({ coins, priceCents }) => [coins, priceCents])).toEqual(
+      englishCoins.packs.map(({ coins, priceCents }) => [coins, priceCents]),
+    );
   });
 });

@@ -89,6 +89,18 @@ export function textField(translated: TranslatedText | undefined, name: string, 
   return typeof value === "string" && value.length > 0 ? value : original;
 }
 
+/** A translated list of texts (a tier's perks) when it is one, else the original's. */
+export function listField(
+  translated: TranslatedText | undefined,
+  name: string,
+  original: string[],
+): string[] {
+  const value = translated?.fields[name];
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && item)
+    ? (value as string[])
+    : original;
+}
+
 /** A translation's body when it has one, else the original's. */
 export function bodyText(translated: TranslatedText | undefined, original: string): string {
   return translated?.body.trim() ? translated.body : original;
