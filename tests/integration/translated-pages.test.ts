@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { db } from "#db/client.server";
 import { type TranslationKind, translations } from "#db/schema";
+import { releasesFeed } from "~/features/feeds/releases.server";
 import { loader as coinsLoader } from "~/routes/coins/index";
 import { loader as fundraiserLoader } from "~/routes/fundraiser";
 import { loader as galleryLoader } from "~/routes/gallery";
@@ -211,5 +212,18 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     expect(coins.packs.map(({ coins, priceCents }) => [coins, priceCents])).toEqual(
       englishCoins.packs.map(({ coins, priceCents }) => [coins, priceCents]),
     );
+  });
+
+  it("carries the French titles in the French feed, the original's where a chapter has none", async () => {
+    for (const format of ["atom", "rss"] as const) {
+      const fr = await releasesFeed(format, undefined, "fr");
+      const en = await releasesFeed(format);
+      expect(fr).toContain("Le Registre de la Dîme");
+      expect(fr).not.toContain("The Tithe Ledger");
+      expect(en).toContain("The Tithe Ledger");
+      expect(en).not.toContain("Le Registre de la Dîme");
+      // Chapter 4 has no French translation: its original title.
+      expect(fr).toContain("Curfew Bells");
+    }
   });
 });
