@@ -20,8 +20,16 @@ import { perkLinks, perksAddedBy } from "~/features/membership/perks";
 import { type MembershipTier, tierRank } from "~/features/membership/tiers";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import { latestSubscription, subscriptionView } from "~/features/subscriptions/queries.server";
+import {
+  bodyText,
+  listField,
+  type TranslatedText,
+  textField,
+  translationsOf,
+} from "~/features/translations/reading.server";
 import { useTranslation } from "~/i18n/react";
 import { type FieldErrors, parseForm, readForm } from "~/lib/forms";
+import { getPreferences } from "~/lib/preferences.server";
 import { shareablePage } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { FormAlert, useFormValidation } from "~/ui/form";
@@ -37,8 +45,16 @@ import type { Route } from "./+types/fundraiser";
  */
 export const headers = shareablePage;
 
-function withHtml(goal: GoalFigures | undefined) {
-  return goal && { ...goal, html: renderMarkdownCached(goal.descriptionMd) };
+/** A goal as the page shows it: its title and description in the page's language where translated (ADR 86). */
+function withHtml(goal: GoalFigures | undefined, translated: Map<string, TranslatedText>) {
+  const text = goal && translated.get(goal.title);
+  return (
+    goal && {
+      ...goal,
+      title: textField(text, "title", goal.title),
+      html: renderMarkdownCached(bodyText(text, goal.descriptionMd)),
+    }
+  );
 }
 
 /**
@@ -58,21 +74,25 @@ async function runningSubscription(request: Request) {
 export type MySubscription = NonNullable<Awaited<ReturnType<typeof runningSubscription>>>;
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const [{ goals, recent, supporterCount }, tiers, mine, places] = await Promise.all([
+  const language = getPreferences(request).language;
+  const [{ goals, recent, supporterCount }, tiers, mine, places, goalTexts, tierTexts] = await Promise.all([
     fundraiserFigures(),
     listSupportTiers(),
     runningSubscription(request),
     perkPlaces(),
+    // The author's words in the page's language where translated, one query a kind; amounts stay the original's.
+    translationsOf("goal", language),
+    translationsOf("tier", language),
   ]);
   return {
-    monthly: withHtml(goals.monthly),
-    campaign: withHtml(goals.campaign),
+    monthly: withHtml(goals.monthly, goalTexts),
+    campaign: withHtml(goals.campaign, goalTexts),
     tiers: tiers.map(({ key, amountCents, currency, perks, pitch }) => ({
       key,
       amountCents,
       currency,
-      perks,
-      pitch,
+      perks: listField(tierTexts.get(key), "perks", perks),
+      pitch: bodyText(tierTexts.get(key), pitch),
       perkLinks: perkLinks(perksAddedBy(key), places),
     })),
     recent,

@@ -1,7 +1,9 @@
 import "~/i18n/full-catalogue";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { listGalleryItems } from "~/features/gallery/queries.server";
+import { bodyText, textField, translationsOf } from "~/features/translations/reading.server";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { timelessShareablePage } from "~/lib/shareable";
 import { Page } from "~/ui/page";
 import { Prose } from "~/ui/prose";
@@ -12,16 +14,25 @@ export const headers = timelessShareablePage;
 /** The grid's column at most: one, two or three across. */
 const SIZES = "(min-width: 64rem) 22rem, (min-width: 40rem) 50vw, 100vw";
 
-export async function loader() {
+export async function loader({ request }: Route.LoaderArgs) {
   const items = await listGalleryItems();
+  // Titles and captions in the page's language where translated (ADR 86), in one query.
+  const texts = await translationsOf(
+    "gallery",
+    getPreferences(request).language,
+    items.map((item) => item.slug),
+  );
   return {
-    items: items.map((item) => ({
-      slug: item.slug,
-      title: item.title,
-      imageUrl: item.imageUrl,
-      picture: item.picture,
-      html: renderMarkdownCached(item.descriptionMd),
-    })),
+    items: items.map((item) => {
+      const translated = texts.get(item.slug);
+      return {
+        slug: item.slug,
+        title: textField(translated, "title", item.title),
+        imageUrl: item.imageUrl,
+        picture: item.picture,
+        html: renderMarkdownCached(bodyText(translated, item.descriptionMd)),
+      };
+    }),
   };
 }
 

@@ -6,8 +6,16 @@ import { countSupporters, getGoals, listSupporters } from "~/features/fundraiser
 import { productSummary } from "~/features/shop/catalog";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
+import { productNamesIn } from "~/features/shop/translated.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import {
+  chapterTitles,
+  textField,
+  translationOf,
+  translationsOf,
+} from "~/features/translations/reading.server";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { siteCard } from "~/lib/seo";
 import { shareablePage } from "~/lib/shareable";
 import { book } from "~/lib/structured-data";
@@ -19,20 +27,36 @@ import type { Route } from "./+types/home";
 
 export const headers = shareablePage;
 
-export async function loader() {
-  const [site, latest, products, goals, supporters, supporterCount] = await Promise.all([
-    getSiteSettings(),
-    getLatestChapter(),
-    listProducts(),
-    getGoals(),
-    listSupporters({ limit: 3 }),
-    countSupporters(),
-  ]);
+export async function loader({ request }: Route.LoaderArgs) {
+  const language = getPreferences(request).language;
+  const [site, latest, products, goals, supporters, supporterCount, siteText, titles, goalTexts] =
+    await Promise.all([
+      getSiteSettings(),
+      getLatestChapter(),
+      listProducts().then((all) => productNamesIn(all.slice(0, 6), language)),
+      getGoals(),
+      listSupporters({ limit: 3 }),
+      countSupporters(),
+      // The author's words in the page's language where translated (ADR 86), the original's otherwise.
+      translationOf("site", "site", language),
+      chapterTitles(language),
+      translationsOf("goal", language),
+    ]);
+  const goal = goals.campaign && goalTexts.get(goals.campaign.title);
   return {
-    site: { title: site.title, tagline: site.tagline, author: site.author, synopsis: site.synopsis },
-    latest,
-    products: products.slice(0, 6).map(productSummary),
-    fundraiser: goals.campaign && { goal: goals.campaign, supporters, supporterCount },
+    site: {
+      title: textField(siteText, "title", site.title),
+      tagline: textField(siteText, "tagline", site.tagline),
+      author: site.author,
+      synopsis: textField(siteText, "synopsis", site.synopsis),
+    },
+    latest: latest && { ...latest, title: titles.get(latest.number) ?? latest.title },
+    products: products.map(productSummary),
+    fundraiser: goals.campaign && {
+      goal: { ...goals.campaign, title: textField(goal, "title", goals.campaign.title) },
+      supporters,
+      supporterCount,
+    },
   };
 }
 

@@ -17,7 +17,9 @@ import { newChapterEmailsOn } from "~/features/release-mails/subscription.server
 import { getSiteSettings } from "~/features/site/queries.server";
 import { type TocPageVolume, tocPage } from "~/features/toc/page";
 import { type ChapterJump, chapterJump, SEARCH_MAX, searchText, titleMatcher } from "~/features/toc/search";
+import { tocIn } from "~/features/toc/translated.server";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { book } from "~/lib/structured-data";
 import { buttonClass } from "~/ui/button";
@@ -38,7 +40,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const jump = chapterJump(query.get("chapter"));
   const user = await getSessionUser(request);
   const now = releaseTime();
-  const [volumes, site, progress, notify, comments] = await Promise.all([
+  const [toc, site, progress, notify, comments] = await Promise.all([
     // A signed-in reader's table is rendered for them alone (not kept): their read-ahead and unlocks show.
     user
       ? Promise.all([readsAheadOf(user.id, now), unlockedChapterNumbers(user.id)]).then(([ahead, unlocked]) =>
@@ -51,6 +53,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     user ? newChapterEmailsOn(user.id) : undefined,
     commentCounts(),
   ]);
+  // The titles, summaries and synopsis in the page's language where translated (ADR 86).
+  const { volumes, synopsis } = await tocIn(toc, site.synopsis, getPreferences(request).language);
   if (requested !== undefined && !volumes.some((volume) => volume.number === requested))
     throw data(null, { status: 404 });
   const marks = progress ? toMarks(progress) : undefined;
@@ -67,7 +71,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return data(
     {
       ...page,
-      synopsis: site.synopsis,
+      synopsis,
       author: site.author,
       path,
       search,

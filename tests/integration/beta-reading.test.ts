@@ -144,10 +144,14 @@ describe.each(drivers)("beta reading on %s", (driver) => {
       );
       expect(chapter.status).toBe(404);
       expect(chapter.text).not.toContain(BETA_WORDS);
-      const home = await answer(() => homeLoader());
+      const home = await answer(() =>
+        homeLoader({ request: request("/", cookie), params: {}, context: {} } as never),
+      );
       expect(home.text).not.toContain(BETA_WORDS);
       expect(home.text).not.toContain("What the Bells Keep");
-      const wiki = await answer(() => wikiLoader());
+      const wiki = await answer(() =>
+        wikiLoader({ request: request("/wiki", cookie), params: {}, context: {} } as never),
+      );
       expect(wiki.text).not.toContain(BETA_WORDS);
     }
   });

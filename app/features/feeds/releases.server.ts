@@ -4,7 +4,7 @@ import { db } from "#db/client.server";
 import { chapters } from "#db/schema";
 import { chapterStatus } from "~/features/chapters/access";
 import { type ChapterFacts, getChapterCatalog } from "~/features/chapters/catalog.server";
-import { chapterTitleIn } from "~/features/chapters/title-in.server";
+import { chapterTitlesIn } from "~/features/chapters/title-in.server";
 import { excerptOf } from "~/features/content/excerpt.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, type Language } from "~/i18n/config";
@@ -31,7 +31,7 @@ async function writeFeed(
 ): Promise<string> {
   const origin = getEnv().origin;
   const page = (path: string) => `${origin}${urlLanguage ? localizedPath(urlLanguage, path) : path}`;
-  const site = await getSiteSettings();
+  const [site, titleOf] = await Promise.all([getSiteSettings(), chapterTitlesIn(language)]);
   const t = serverTranslator(language);
   const feed = new Feed({
     id: page("/"),
@@ -51,7 +51,7 @@ async function writeFeed(
       // The chapter's one id in every language's feed, its link in the feed's language.
       id: `${origin}/chapter/${chapter.number}`,
       link,
-      title: t("feed.itemTitle", { number: chapter.number, title: chapterTitleIn(chapter, language) }),
+      title: t("feed.itemTitle", { number: chapter.number, title: titleOf(chapter) }),
       date: chapter.releaseAt,
       published: chapter.releaseAt,
       description,

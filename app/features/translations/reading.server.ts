@@ -92,20 +92,38 @@ export async function chapterLanguages(chapterId: number): Promise<TranslationLa
   return rows.map((row) => row.language).sort();
 }
 
-/** Chapters' translated titles in `language`, by chapter id (the table of contents, neighbours' links). */
+/** Chapters' translated titles in `language`, by chapter number (the table of contents, the home page, feeds). */
 export async function chapterTitles(language: string): Promise<Map<number, string>> {
   if (!isTranslationLanguage(language)) return new Map();
   const rows = await db()
-    .select({ chapterId: t.chapterTranslations.chapterId, title: t.chapterTranslations.title })
+    .select({ number: t.chapters.number, title: t.chapterTranslations.title })
     .from(t.chapterTranslations)
+    .innerJoin(t.chapters, eq(t.chapters.id, t.chapterTranslations.chapterId))
     .where(eq(t.chapterTranslations.language, language));
-  return new Map(rows.map((row) => [row.chapterId, row.title]));
+  return new Map(rows.map((row) => [row.number, row.title]));
 }
 
 /** A translated field when it is a non-empty string, else the original's. */
 export function textField(translated: TranslatedText | undefined, name: string, original: string): string {
   const value = translated?.fields[name];
   return typeof value === "string" && value.length > 0 ? value : original;
+}
+
+/** A translated list of texts (a tier's perks) when it is one, else the original's. */
+export function listField(
+  translated: TranslatedText | undefined,
+  name: string,
+  original: string[],
+): string[] {
+  const value = translated?.fields[name];
+  return Array.isArray(value) && value.length > 0 && value.every((item) => typeof item === "string" && item)
+    ? (value as string[])
+    : original;
+}
+
+/** A translation's body when it has one, else the original's. */
+export function bodyText(translated: TranslatedText | undefined, original: string): string {
+  return translated?.body.trim() ? translated.body : original;
 }
 
 /**
@@ -120,7 +138,17 @@ export async function shownIn(
   if (!isTranslationLanguage(language)) return {};
   const translated = await translationOf(kind, key, language);
   if (translated) return { translated };
-  return { untranslated: untranslatedNote(language, await languagesOf(kind, key)) };
+  return { untranslated: await untranslatedIn(kind, key, language) };
+}
+
+/** The note of an original a page in `language` shows untranslated (none on an English page). */
+export async function untranslatedIn(
+  kind: TranslationKind,
+  key: string,
+  language: string,
+): Promise<Untranslated | undefined> {
+  if (!isTranslationLanguage(language)) return undefined;
+  return untranslatedNote(language, await languagesOf(kind, key));
 }
 
 /** The note of content shown in English on a page in `language`, with the versions there are (English first). */

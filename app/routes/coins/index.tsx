@@ -9,7 +9,9 @@ import { PaymentResult } from "~/features/payments/payment-result";
 import { getOwnPayment } from "~/features/payments/queries.server";
 import { buyCoinsSchema, fromChapterSchema, paymentIdSchema } from "~/features/payments/schemas";
 import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pending";
+import { bodyText, translationsOf } from "~/features/translations/reading.server";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { buttonClass } from "~/ui/button";
 import { FormAlert } from "~/ui/form";
 import { Link } from "~/ui/link";
@@ -23,9 +25,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const paymentId = paymentIdSchema.safeParse(url.searchParams.get("payment") ?? undefined);
   const payment = user && paymentId.success ? await getOwnPayment(user.id, paymentId.data) : undefined;
   const fromChapter = fromChapterSchema.safeParse(url.searchParams.get("chapter") ?? undefined);
+  const packs = await listCoinPacks();
+  // Each pack's blurb in the page's language where translated (ADR 86); coins and prices are the original's.
+  const texts = await translationsOf(
+    "coinPack",
+    getPreferences(request).language,
+    packs.map((pack) => pack.key),
+  );
   return {
     fromChapter: fromChapter.success ? fromChapter.data : null,
-    packs: await listCoinPacks(),
+    packs: packs.map((pack) => ({ ...pack, description: bodyText(texts.get(pack.key), pack.description) })),
     balance: user ? user.coinBalance : null,
     payment: payment && { status: payment.status, coins: payment.coins },
     cancelled: url.searchParams.has("cancelled"),

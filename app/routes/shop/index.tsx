@@ -2,7 +2,9 @@ import "~/i18n/full-catalogue";
 import { matchesFilter, productSummary, type ShopFilter, shopFilters } from "~/features/shop/catalog";
 import { ProductCard } from "~/features/shop/product-card";
 import { listProducts } from "~/features/shop/queries.server";
+import { productNamesIn } from "~/features/shop/translated.server";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { shareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
@@ -20,7 +22,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const products = (await listProducts()).filter((product) => matchesFilter(product, filter, now));
   return {
     filter,
-    products: products.map(productSummary),
+    // Names in the page's language where translated (ADR 86).
+    products: await productNamesIn(products.map(productSummary), getPreferences(request).language),
   };
 }
 

@@ -9,9 +9,12 @@ import { productAction, productSummary } from "~/features/shop/catalog";
 import { MembershipBonus, Price, ProductCard, StockNote } from "~/features/shop/product-card";
 import { getProduct, getRelatedProducts } from "~/features/shop/queries.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { bodyText, textField, translationsOf, untranslatedIn } from "~/features/translations/reading.server";
+import { UntranslatedNote } from "~/features/translations/untranslated-note";
 import { UploadedImage } from "~/features/uploads/uploaded-image";
 import { useTranslation } from "~/i18n/react";
 import { parseId } from "~/lib/parse";
+import { getPreferences } from "~/lib/preferences.server";
 import { absolute, siteCard } from "~/lib/seo";
 import { shareablePage } from "~/lib/shareable";
 import { breadcrumbs, graph, product as productData } from "~/lib/structured-data";
@@ -24,7 +27,7 @@ import type { Route } from "./+types/product";
 
 export const headers = shareablePage;
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const product = id === undefined ? undefined : await getProduct(id);
   if (!product) throw data(null, { status: 404 });
@@ -33,21 +36,46 @@ export async function loader({ params }: Route.LoaderArgs) {
     product.variantKind === "gallery" ? listGalleryItems() : [],
     getSiteSettings(),
   ]);
-  const { descriptionMd, ...rest } = product;
+  // The author's words in the page's language where translated (ADR 86): one query a kind, for the product
+  // and its neighbours; the original with a note when the product has none. Prices and stock are the original's.
+  const language = getPreferences(request).language;
+  const [products, pieceTexts] = await Promise.all([
+    translationsOf(
+      "product",
+      language,
+      [product, ...related].map(({ id }) => String(id)),
+    ),
+    translationsOf(
+      "gallery",
+      language,
+      pieces.map((piece) => piece.slug),
+    ),
+  ]);
+  const translated = products.get(String(product.id));
+  const untranslated = translated ? undefined : await untranslatedIn("product", String(product.id), language);
+  const { descriptionMd: original, ...rest } = product;
+  const descriptionMd = bodyText(translated, original);
   return {
-    product: { ...rest, addedAt: rest.addedAt.toISOString() },
+    product: { ...rest, name: textField(translated, "name", rest.name), addedAt: rest.addedAt.toISOString() },
     // For search engines and previews: the description's opening as plain text.
     summary: excerptOf(descriptionMd, 155),
     html: renderMarkdownCached(descriptionMd),
-    pieces: pieces.map(({ id, title }) => ({ id, title })),
-    related: related.map(productSummary),
+    pieces: pieces.map(({ id, slug, title }) => ({
+      id,
+      title: textField(pieceTexts.get(slug), "title", title),
+    })),
+    related: related.map((item) => ({
+      ...productSummary(item),
+      name: textField(products.get(String(item.id)), "name", item.name),
+    })),
     author: site.author,
+    ...(untranslated ? { untranslated } : {}),
   };
 }
 
 export default function Product({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { product, html, pieces, related, summary, author } = loaderData;
+  const { product, html, pieces, related, summary, author, untranslated } = loaderData;
   const action = productAction(product);
   const site = useSiteFacts();
   const path = `/shop/product/${product.id}`;
@@ -142,7 +170,10 @@ export default function Product({ loaderData }: Route.ComponentProps) {
             <h2 id="details" className="mb-2 font-display text-xl">
               {t("shop.details")}
             </h2>
-            <Prose html={html} />
+            {untranslated ? <UntranslatedNote path={path} {...untranslated} /> : null}
+            <div lang={untranslated ? "en" : undefined}>
+              <Prose html={html} />
+            </div>
           </section>
         </div>
       </div>

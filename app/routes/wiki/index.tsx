@@ -1,6 +1,8 @@
 import "~/i18n/full-catalogue";
 import { listWikiSections } from "~/features/wiki/queries.server";
+import { wikiListIn } from "~/features/wiki/translated.server";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { timelessShareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
@@ -8,8 +10,19 @@ import type { Route } from "./+types/index";
 
 export const headers = timelessShareablePage;
 
-export async function loader() {
-  return { sections: await listWikiSections() };
+export async function loader({ request }: Route.LoaderArgs) {
+  const sections = await listWikiSections();
+  // Titles in the page's language where translated (ADR 86): one query for every section's pages.
+  const pages = await wikiListIn(
+    sections.flatMap((section) => section.pages),
+    getPreferences(request).language,
+  );
+  return {
+    sections: sections.map(({ section }) => ({
+      section,
+      pages: pages.filter((page) => page.section === section),
+    })),
+  };
 }
 
 export default function Wiki({ loaderData }: Route.ComponentProps) {

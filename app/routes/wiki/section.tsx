@@ -2,7 +2,9 @@ import "~/i18n/full-catalogue";
 import { data } from "react-router";
 import { wikiSectionSchema } from "~/features/content/schemas";
 import { listWikiPages } from "~/features/wiki/queries.server";
+import { wikiListIn } from "~/features/wiki/translated.server";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { timelessShareablePage } from "~/lib/shareable";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
@@ -10,10 +12,11 @@ import type { Route } from "./+types/section";
 
 export const headers = timelessShareablePage;
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ request, params }: Route.LoaderArgs) {
   const section = wikiSectionSchema.safeParse(params.section);
   if (!section.success) throw data(null, { status: 404 });
-  return { section: section.data, pages: await listWikiPages(section.data) };
+  const pages = await wikiListIn(await listWikiPages(section.data), getPreferences(request).language);
+  return { section: section.data, pages };
 }
 
 export default function WikiSection({ loaderData }: Route.ComponentProps) {
