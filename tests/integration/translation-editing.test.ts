@@ -24,9 +24,8 @@ import { refreshContentRevision, startRevisionPoll, stopRevisionPoll } from "~/f
 import {
   chapterTranslationMarks,
   saveChapterTranslation,
-  translationDraftKey,
 } from "~/features/translations/chapter-editing.server";
-import { chapterTranslationSchema } from "~/features/translations/chapter-form";
+import { chapterTranslationSchema, translationDraftKey } from "~/features/translations/chapter-form";
 import { parseForm } from "~/lib/forms";
 import { countCjk, countWords } from "~/lib/words";
 import { siteRoutes } from "~/routes";

@@ -11,16 +11,9 @@ import {
 import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { chapterText } from "~/features/content/markdown.server";
 import { countCjk, countWords } from "~/lib/words";
-import type { ChapterTranslationInput } from "./chapter-form";
+import { type ChapterTranslationInput, type TranslationMark, translationDraftKey } from "./chapter-form";
 import { chapterOriginal, digestOf } from "./originals.server";
 import { translationStatus } from "./status.server";
-
-/** A translation's state as the admin shows it: not made yet, or made from the original as it is or was. */
-export type TranslationMark = "missing" | "current" | "stale";
-
-/** The autosaved draft's key of a chapter's translation (the original's is `chapter:<id>`). */
-export const translationDraftKey = (chapterId: number, language: TranslationLanguage) =>
-  `chapter:${chapterId}:${language}`;
 
 /** Each language's translation of a chapter, as `translationStatus` judges it (ADR 86). */
 export async function chapterTranslationMarks(

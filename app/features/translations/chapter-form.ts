@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { TranslationLanguage } from "#db/schema";
 import { TRANSLATED_CHAPTER_MAX } from "~/features/content/translation-schemas";
 import { normalisedText } from "~/lib/form-fields";
 import { wholeNumber } from "~/lib/forms";
@@ -24,3 +25,10 @@ export const chapterTranslationSchema = z.object({
 });
 
 export type ChapterTranslationInput = { title: string; bodyMd: string };
+
+/** A translation's state as the admin shows it: not made yet, or made from the original as it is or was. */
+export type TranslationMark = "missing" | "current" | "stale";
+
+/** The autosaved draft's key of a chapter's translation (the original's is `chapter:<id>`). */
+export const translationDraftKey = (chapterId: number, language: TranslationLanguage) =>
+  `chapter:${chapterId}:${language}`;

@@ -10,9 +10,12 @@ import { refreshContentRevision } from "~/features/site/revision.server";
 import {
   getChapterTranslationForEdit,
   saveChapterTranslation,
-  translationDraftKey,
 } from "~/features/translations/chapter-editing.server";
-import { chapterTranslationSchema, TRANSLATED_TITLE_MAX } from "~/features/translations/chapter-form";
+import {
+  chapterTranslationSchema,
+  TRANSLATED_TITLE_MAX,
+  translationDraftKey,
+} from "~/features/translations/chapter-form";
 import { isTranslationLanguage } from "~/features/translations/languages";
 import { languageNames } from "~/i18n/config";
 import { useTranslation } from "~/i18n/react";
