@@ -155,6 +155,9 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
           </p>
           <pre
             lang="en"
+            // The original scrolls and holds no control: focusable, so a keyboard can scroll it.
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by the keyboard
+            tabIndex={0}
             className="max-h-[70vh] overflow-auto whitespace-pre-wrap rounded-md border border-line p-3 font-sans text-base"
           >
             {original.bodyMd}
