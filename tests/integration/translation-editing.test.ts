@@ -183,7 +183,8 @@ describe.each(drivers)("chapter translation editing on %s", (driver) => {
     const reader = await createReader({ prefix: "treader" });
     const id = await idOf(1);
     const params = { id: String(id), lang: "fr" };
-    const version = String((await translationOf(id, "fr"))?.version);
+    const before = await translationOf(id, "fr");
+    const version = String(before?.version);
     const good = { title: "La porte", bodyMd: "La première phrase, revue.", version };
     expect((await post(params, reader.cookie, good)).status).toBe(404);
     expect((await post(params, "", good)).status).toBe(404);
@@ -220,6 +221,18 @@ describe.each(drivers)("chapter translation editing on %s", (driver) => {
     // From the version before: a conflict, nothing changed.
     expect((await post(params, author.cookie, { ...good, title: "Autre" })).status).toBe(409);
     expect((await translationOf(id, "fr"))?.title).toBe("La porte");
+    // The version before comes back as a new one; an unknown one, or one from an old page, is refused.
+    const now = String(Number(version) + 1);
+    const restore = { intent: "restore", restore: version, version: now };
+    expect((await post(params, author.cookie, { ...restore, restore: "9999" })).status).toBe(400);
+    expect((await post(params, author.cookie, { ...restore, version })).status).toBe(409);
+    expect((await post(params, reader.cookie, restore)).status).toBe(404);
+    expect(await post(params, author.cookie, restore)).toMatchObject({ status: 302 });
+    expect(await translationOf(id, "fr")).toMatchObject({
+      title: before?.title,
+      bodyMd: before?.bodyMd,
+      version: Number(version) + 2,
+    });
   });
 });
 

@@ -1,11 +1,13 @@
 import "~/i18n/full-catalogue";
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
 import { rowIdParam } from "~/features/admin/route-params";
 import { useAutosave } from "~/features/admin/use-autosave";
+import type { Actor } from "~/features/audit/log.server";
 import { requireAuthor } from "~/features/auth/guards.server";
-import { getDraft, listRevisions } from "~/features/content/chapter-editing.server";
+import { getDraft, getRevision, listRevisions } from "~/features/content/chapter-editing.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import {
   getChapterTranslationForEdit,
@@ -19,7 +21,7 @@ import {
 import { isTranslationLanguage } from "~/features/translations/languages";
 import { languageNames } from "~/i18n/config";
 import { useTranslation } from "~/i18n/react";
-import { echoedValue, parseForm, readForm } from "~/lib/forms";
+import { echoedValue, parseForm, readForm, wholeNumber } from "~/lib/forms";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Field, FormAlert, FormNotice, TextAreaField } from "~/ui/form";
@@ -61,23 +63,43 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 type ActionResult = {
   errors?: Record<string, string>;
+  /** Why a version was not restored (a message key). */
+  refused?: string;
   values?: { title: string; bodyMd: string };
   conflict?: { version: number; title: string; bodyMd: string } | { version: undefined };
 };
+
+const versionNumber = wholeNumber(1, 2_147_483_647);
+const restoreSchema = z.object({ restore: versionNumber, version: versionNumber });
+
+/** Restores an earlier version as a new one, made from the version the page showed (as the original's). */
+async function restoreAction(
+  id: number,
+  language: ReturnType<typeof placeOf>["language"],
+  form: FormData,
+  actor: Actor & { via: "admin" },
+) {
+  const parsed = parseForm(restoreSchema, form);
+  const revision = parsed.ok ? await getRevision(id, parsed.data.restore, language) : undefined;
+  if (!parsed.ok || !revision) return data<ActionResult>({ refused: "admin.revisions.unknown" }, 400);
+  const saved = await saveChapterTranslation(id, language, revision, parsed.data.version, actor);
+  if (!saved.ok) return data<ActionResult>({ refused: "admin.revisions.conflict" }, 409);
+  await refreshContentRevision();
+  return redirect(`/admin/chapters/${id}/translations/${language}?saved=${saved.version}`);
+}
 
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
   const { id, language } = placeOf(params);
   const form = await readForm(request);
+  const actor = { via: "admin", userId: author.id } as const;
+  if (form.get("intent") === "restore") return restoreAction(id, language, form, actor);
   // Echoed back on a refusal, capped, so nothing typed is lost.
   const values = { title: echoedValue(form, "title"), bodyMd: echoedValue(form, "bodyMd", 410_000) };
   const parsed = parseForm(chapterTranslationSchema, form);
   if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, values }, 400);
   const { version, ...input } = parsed.data;
-  const saved = await saveChapterTranslation(id, language, input, version ?? null, {
-    via: "admin",
-    userId: author.id,
-  });
+  const saved = await saveChapterTranslation(id, language, input, version ?? null, actor);
   if (saved.ok) {
     await refreshContentRevision();
     return redirect(`/admin/chapters/${id}/translations/${language}?saved=${saved.version}`);
@@ -218,13 +240,29 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
           </h2>
           <ol className="flex flex-col divide-y divide-line text-sm" data-testid="revisions">
             {revisions.map((revision) => (
-              <li key={revision.version} className="py-2">
-                {t("admin.revisions.version", { version: revision.version })} · {revision.title} ·{" "}
-                {t("admin.revisions.words", { count: revision.words })} ·{" "}
-                {revision.by ?? t("admin.revisions.imported")} ·{" "}
-                <time dateTime={revision.createdAt}>
-                  {format.date(revision.createdAt, { dateStyle: "medium", timeStyle: "medium" })}
-                </time>
+              <li key={revision.version} className="flex flex-wrap items-center justify-between gap-3 py-2">
+                <span>
+                  {t("admin.revisions.version", { version: revision.version })} · {revision.title} ·{" "}
+                  {t("admin.revisions.words", { count: revision.words })} ·{" "}
+                  {revision.by ?? t("admin.revisions.imported")} ·{" "}
+                  <time dateTime={revision.createdAt}>
+                    {format.date(revision.createdAt, { dateStyle: "medium", timeStyle: "medium" })}
+                  </time>
+                </span>
+                {loaderData.version !== undefined && revision.version !== loaderData.version ? (
+                  <Form method="post">
+                    <input type="hidden" name="intent" value="restore" />
+                    <input type="hidden" name="restore" value={revision.version} />
+                    <input type="hidden" name="version" value={loaderData.version} />
+                    <button
+                      type="submit"
+                      className={buttonClass("outline")}
+                      aria-label={t("admin.revisions.restoreOne", { version: revision.version })}
+                    >
+                      {t("admin.revisions.restore")}
+                    </button>
+                  </Form>
+                ) : null}
               </li>
             ))}
           </ol>
