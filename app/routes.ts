@@ -172,6 +172,7 @@ export const siteRoutes = routeTable([
     route("admin/chapters/new", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter-new" }),
     route("admin/chapters/:id", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter" }),
     route("admin/chapters/:id/revisions", "routes/admin/revisions.tsx", personal),
+    route("admin/chapters/:id/translations/:lang", "routes/admin/chapter-translation.tsx", chapterForm),
     route("admin/chapters/:id/feedback", "routes/admin/chapter-feedback.tsx", personal),
     // One image of up to 10 MB (ADR 33) in a multipart body.
     route("admin/uploads", "routes/admin/uploads.tsx", {

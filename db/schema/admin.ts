@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { chapters } from "./content";
+import { translationLanguages } from "./translations";
 import { users } from "./users";
 
 /**
@@ -46,7 +47,7 @@ export const auditLog = pgTable(
 /**
  * Every saved version of a chapter, written with the save (the first edit also keeps the version it
  * replaced): the revision history an author restores from or compares. Not content the site shows, so no
- * write here moves the content revision.
+ * write here moves the content revision. A translation's versions are kept here too, by language (ADR 93).
  */
 export const chapterRevisions = pgTable(
   "chapter_revisions",
@@ -55,13 +56,20 @@ export const chapterRevisions = pgTable(
     chapterId: integer("chapter_id")
       .notNull()
       .references(() => chapters.id, { onDelete: "cascade" }),
+    /** `en`: the original's text; otherwise a translation's, numbered by its own versions (ADR 93). */
+    language: text("language", { enum: ["en", ...translationLanguages] })
+      .notNull()
+      .default("en"),
     version: integer("version").notNull(),
     title: text("title").notNull(),
     bodyMd: text("body_md").notNull(),
     authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("chapter_revisions_chapter_version").on(t.chapterId, t.version)],
+  (t) => [
+    uniqueIndex("chapter_revisions_chapter_language_version").on(t.chapterId, t.language, t.version),
+    check("chapter_revisions_language_known", sql`${t.language} in ('en', 'es', 'fr', 'ja')`),
+  ],
 );
 
 /**

@@ -48,6 +48,8 @@ export const chapterTranslations = pgTable(
     /** For each block of the translation, the original's block it renders (null: aligned one to one). */
     paragraphMap: jsonb("paragraph_map").$type<number[]>(),
     sourceDigest: text("source_digest").notNull(),
+    /** Raised by every save and import that changes it: the admin's editor saves from the version it opened. */
+    version: integer("version").notNull().default(1),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -208,6 +208,9 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/chapters/new": [{ path: "/admin/chapters/new", status: 404, translated: true }],
   "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],
   "admin/chapters/:id/revisions": [{ path: "/admin/chapters/1/revisions", status: 404, translated: true }],
+  "admin/chapters/:id/translations/:lang": [
+    { path: "/admin/chapters/1/translations/fr", status: 404, translated: true },
+  ],
   "admin/chapters/:id/feedback": [
     { path: "/admin/chapters/1/feedback", status: 404, translated: true, signedIn: true },
   ],

@@ -1,5 +1,5 @@
 import { diffLines } from "diff";
-import { and, count, desc, eq, max, sql } from "drizzle-orm";
+import { and, count, desc, eq, like, max, or, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
 import {
   type Artwork,
@@ -110,7 +110,13 @@ export function saveChapter(
         .select({ by: users.username })
         .from(chapterRevisions)
         .leftJoin(users, eq(users.id, chapterRevisions.authorId))
-        .where(and(eq(chapterRevisions.chapterId, id), eq(chapterRevisions.version, current.version)));
+        .where(
+          and(
+            eq(chapterRevisions.chapterId, id),
+            eq(chapterRevisions.language, "en"),
+            eq(chapterRevisions.version, current.version),
+          ),
+        );
       return {
         ok: false,
         reason: "conflict",
@@ -239,7 +245,10 @@ export function deleteChapter(id: number, actor: Actor & { via: "admin" }): Prom
       .where(eq(chapterUnlocks.chapterId, id));
     if (unlocked && unlocked.readers > 0) return { ok: false, reason: "unlocked", readers: unlocked.readers };
     await tx.delete(chapters).where(eq(chapters.id, id));
-    await tx.delete(editorDrafts).where(eq(editorDrafts.key, `chapter:${id}`));
+    // The chapter's drafts and its translations' (`chapter:<id>:<language>`).
+    await tx
+      .delete(editorDrafts)
+      .where(or(eq(editorDrafts.key, `chapter:${id}`), like(editorDrafts.key, `chapter:${id}:%`)));
     await recordAudit(tx, actor, {
       action: "chapter.delete",
       subjectType: "chapter",
@@ -250,8 +259,11 @@ export function deleteChapter(id: number, actor: Actor & { via: "admin" }): Prom
   });
 }
 
-/** A chapter's saved versions, newest first, with who saved each. */
-export async function listRevisions(chapterId: number) {
+/** The language of a revision: the original's (`en`) or a translation's. */
+export type RevisionLanguage = (typeof chapterRevisions.language.enumValues)[number];
+
+/** A chapter's saved versions (or its translation's in `language`), newest first, with who saved each. */
+export async function listRevisions(chapterId: number, language: RevisionLanguage = "en") {
   const rows = await db()
     .select({
       version: chapterRevisions.version,
@@ -262,7 +274,7 @@ export async function listRevisions(chapterId: number) {
     })
     .from(chapterRevisions)
     .leftJoin(users, eq(users.id, chapterRevisions.authorId))
-    .where(eq(chapterRevisions.chapterId, chapterId))
+    .where(and(eq(chapterRevisions.chapterId, chapterId), eq(chapterRevisions.language, language)))
     .orderBy(desc(chapterRevisions.version))
     .limit(200);
   return rows.map(({ bodyMd, ...row }) => ({
@@ -272,7 +284,7 @@ export async function listRevisions(chapterId: number) {
   }));
 }
 
-export async function getRevision(chapterId: number, version: number) {
+export async function getRevision(chapterId: number, version: number, language: RevisionLanguage = "en") {
   const [row] = await db()
     .select({
       version: chapterRevisions.version,
@@ -280,7 +292,13 @@ export async function getRevision(chapterId: number, version: number) {
       bodyMd: chapterRevisions.bodyMd,
     })
     .from(chapterRevisions)
-    .where(and(eq(chapterRevisions.chapterId, chapterId), eq(chapterRevisions.version, version)));
+    .where(
+      and(
+        eq(chapterRevisions.chapterId, chapterId),
+        eq(chapterRevisions.language, language),
+        eq(chapterRevisions.version, version),
+      ),
+    );
   return row;
 }
 

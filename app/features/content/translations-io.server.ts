@@ -187,7 +187,11 @@ async function writeChapter(
     updatedAt: sql`now()`,
   };
   if (stored) {
-    await tx.update(t.chapterTranslations).set(row).where(key);
+    // A new version: an editor opened on the one before saves into a conflict, not over the file's text.
+    await tx
+      .update(t.chapterTranslations)
+      .set({ ...row, version: sql`${t.chapterTranslations.version} + 1` })
+      .where(key);
     return "updated";
   }
   await tx.insert(t.chapterTranslations).values({ chapterId, language: translation.language, ...row });

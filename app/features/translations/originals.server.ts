@@ -36,6 +36,18 @@ export function goalsInOrder(database: Pick<Database, "select">) {
     .orderBy(asc(t.fundraiserGoals.startsAt), asc(t.fundraiserGoals.id));
 }
 
+/** A chapter's translatable text: its title and captions, and its body (what its digest is made of). */
+export function chapterOriginal(chapter: {
+  title: string;
+  artwork: { caption: string }[];
+  bodyMd: string;
+}): [Record<string, unknown>, string] {
+  return [
+    { title: chapter.title, artwork: chapter.artwork.map(({ caption }) => ({ caption })) },
+    chapter.bodyMd,
+  ];
+}
+
 /** Every original's translatable text, by reference (`refOf`). */
 export async function originalTexts(database: Pick<Database, "select">): Promise<Map<string, OriginalText>> {
   const all: OriginalText[] = [];
@@ -62,12 +74,7 @@ export async function originalTexts(database: Pick<Database, "select">): Promise
       bodyMd: t.chapters.bodyMd,
     })
     .from(t.chapters))
-    add(
-      "chapter",
-      String(chapter.number),
-      { title: chapter.title, artwork: chapter.artwork.map(({ caption }) => ({ caption })) },
-      chapter.bodyMd,
-    );
+    add("chapter", String(chapter.number), ...chapterOriginal(chapter));
   for (const page of await database.select().from(t.wikiPages))
     add("wiki", `${page.section}/${page.slug}`, { title: page.title, summary: page.summary }, page.bodyMd);
   for (const item of await database.select().from(t.galleryItems))

@@ -12,6 +12,7 @@ const writes: Record<string, string[] | { none: string }> = {
   "authors.tsx": ["author.grant", "author.revoke"],
   "chapter.tsx": ["chapter.create", "chapter.update", "chapter.delete", "chapter.move"],
   "revisions.tsx": ["chapter.update"],
+  "chapter-translation.tsx": ["translation.create", "translation.update"],
   "chapter-feedback.tsx": ["chapter.beta"],
   "clock.tsx": ["clock.set"],
   "coin-pack.tsx": ["coinPack.create", "coinPack.update", "coinPack.delete"],

@@ -20,6 +20,8 @@ import {
 } from "~/features/content/chapter-editing.server";
 import { moveChapter } from "~/features/content/chapter-numbers.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
+import { chapterTranslationMarks } from "~/features/translations/chapter-editing.server";
+import { TranslationsPanel } from "~/features/translations/translations-panel";
 import { artworkChoices } from "~/features/uploads/author-uploads.server";
 import { useTranslation } from "~/i18n/react";
 import { releaseTime } from "~/lib/clock.server";
@@ -43,6 +45,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     id ? betaState(id) : undefined,
   ]);
   if (id && !chapter) throw data(null, { status: 404 });
+  const translations = chapter ? await chapterTranslationMarks(chapter.number) : [];
   const zone = author.timeZone;
   const values: EditorValues = chapter
     ? {
@@ -74,6 +77,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     timeZone: zone,
     images,
     beta,
+    translations,
     // The version just saved (the action sends the author here with ?saved=N), read here rather than in the
     // browser, so the page hydrates as the server wrote it.
     savedVersion: /^\d{1,10}$/.exec(new URL(request.url).searchParams.get("saved") ?? "")?.[0],
@@ -364,6 +368,7 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           </span>
         </div>
       </Form>
+      {id ? <TranslationsPanel id={id} marks={loaderData.translations} /> : null}
       {id && loaderData.beta ? <BetaMarkForm id={id} state={loaderData.beta} /> : null}
       {id && number !== undefined ? (
         <MoveChapterForm number={number} error={result?.moveRefused} to={result?.moveTo} />

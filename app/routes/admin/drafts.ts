@@ -10,7 +10,7 @@ import { MARKDOWN_MAX_BYTES } from "~/lib/markdown-limits";
 import type { Route } from "./+types/drafts";
 
 const draftSchema = z.object({
-  key: z.string().regex(/^(new|chapter:\d{1,10})$/),
+  key: z.string().regex(/^(new|chapter:\d{1,10}(:(es|fr|ja))?)$/),
   title: z.string().max(CHAPTER_LIMITS.title + 100),
   // Characters, not bytes: a draft is kept even a little over the limit, so nothing typed is lost.
   bodyMd: z

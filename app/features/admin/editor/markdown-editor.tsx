@@ -111,6 +111,7 @@ export function MarkdownEditor({
   hint,
   error,
   previewUrl = "/admin/preview",
+  previewBeside = true,
 }: {
   /** The form field's name (`bodyMd` for a chapter). */
   name: string;
@@ -124,6 +125,8 @@ export function MarkdownEditor({
   /** A message key, shown under the editor and linked to it for screen readers. */
   error?: string;
   previewUrl?: string;
+  /** Whether the preview stands beside the text on wide screens (false: under it, for a half-width editor). */
+  previewBeside?: boolean;
 }) {
   const { t } = useTranslation();
   const format = useFormat();
@@ -262,7 +265,7 @@ export function MarkdownEditor({
           ))}
         </div>
       ) : null}
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className={`grid gap-4 ${previewBeside ? "lg:grid-cols-2" : ""}`}>
         <div
           id={writeId}
           {...(editor ? { role: "tabpanel", "aria-labelledby": `${writeId}-tab` } : {})}

@@ -1,0 +1,160 @@
+import { and, eq, sql } from "drizzle-orm";
+import { db } from "#db/client.server";
+import {
+  chapterRevisions,
+  chapters,
+  chapterTranslations,
+  editorDrafts,
+  type TranslationLanguage,
+  translationLanguages,
+} from "#db/schema";
+import { type Actor, recordAudit } from "~/features/audit/log.server";
+import { chapterText } from "~/features/content/markdown.server";
+import { countCjk, countWords } from "~/lib/words";
+import { type ChapterTranslationInput, type TranslationMark, translationDraftKey } from "./chapter-form";
+import { chapterOriginal, digestOf } from "./originals.server";
+import { translationStatus } from "./status.server";
+
+/** Each language's translation of a chapter, as `translationStatus` judges it (ADR 86). */
+export async function chapterTranslationMarks(
+  chapterNumber: number,
+): Promise<{ language: TranslationLanguage; mark: TranslationMark }[]> {
+  const states = (await translationStatus(db())).filter(
+    (status) => status.kind === "chapter" && status.key === String(chapterNumber),
+  );
+  return translationLanguages.map((language) => ({
+    language,
+    mark: states.find((status) => status.language === language)?.state ?? "missing",
+  }));
+}
+
+/** The original (read only beside the translation) and the translation as the editor opens it, if made. */
+export async function getChapterTranslationForEdit(chapterId: number, language: TranslationLanguage) {
+  const [original] = await db()
+    .select({
+      id: chapters.id,
+      number: chapters.number,
+      title: chapters.title,
+      bodyMd: chapters.bodyMd,
+      artwork: chapters.artwork,
+    })
+    .from(chapters)
+    .where(eq(chapters.id, chapterId));
+  if (!original) return undefined;
+  const [translation] = await db()
+    .select({
+      title: chapterTranslations.title,
+      bodyMd: chapterTranslations.bodyMd,
+      version: chapterTranslations.version,
+      sourceDigest: chapterTranslations.sourceDigest,
+      updatedAt: chapterTranslations.updatedAt,
+    })
+    .from(chapterTranslations)
+    .where(and(eq(chapterTranslations.chapterId, chapterId), eq(chapterTranslations.language, language)));
+  const stale = translation ? translation.sourceDigest !== digestOf(originalOf(original)) : false;
+  return { original, translation, stale };
+}
+
+const originalOf = (chapter: { title: string; artwork: { caption: string }[]; bodyMd: string }) => {
+  const [fields, body] = chapterOriginal(chapter);
+  return { fields, body };
+};
+
+/** What the audit log keeps of a translation: its title, its size and version (the revisions keep the text). */
+const summary = (row: { title: string; bodyMd: string; version: number; language: string }) => ({
+  language: row.language,
+  title: row.title,
+  words: countWords(row.bodyMd),
+  version: row.version,
+});
+
+export type TranslationSaveOutcome =
+  | { ok: true; version: number }
+  | { ok: false; reason: "notFound" }
+  | {
+      ok: false;
+      reason: "conflict";
+      /** The translation as it is now, saved (or imported) by someone else since the editor opened it. */
+      current: { version: number; title: string; bodyMd: string } | undefined;
+    };
+
+/**
+ * Saves a chapter's translation made from `baseVersion` (null: a translation not made yet), as the import
+ * writes one (rendered, its words counted, CJK apart) and recording the original's digest now: it is current
+ * until the original changes. The chapter's row is locked, so saves of its translations (and of itself) come
+ * one at a time: a save from an older version is a conflict. The revisions get the version (and, on a first
+ * edit of an imported one, the version it replaces), the audit log the change, and the author's draft goes.
+ */
+export function saveChapterTranslation(
+  chapterId: number,
+  language: TranslationLanguage,
+  input: ChapterTranslationInput,
+  baseVersion: number | null,
+  actor: Actor & { via: "admin" },
+): Promise<TranslationSaveOutcome> {
+  // Rendered before the transaction: no lock is held while the text is parsed.
+  const text = chapterText(input.bodyMd);
+  return db().transaction(async (tx) => {
+    const [original] = await tx.select().from(chapters).where(eq(chapters.id, chapterId)).for("update");
+    if (!original) return { ok: false, reason: "notFound" };
+    const key = and(eq(chapterTranslations.chapterId, chapterId), eq(chapterTranslations.language, language));
+    const [current] = await tx.select().from(chapterTranslations).where(key);
+    if ((current?.version ?? null) !== baseVersion)
+      return {
+        ok: false,
+        reason: "conflict",
+        current: current && { version: current.version, title: current.title, bodyMd: current.bodyMd },
+      };
+    const row = {
+      title: input.title,
+      ...text,
+      wordCount: countWords(input.bodyMd),
+      cjkCount: countCjk(input.bodyMd),
+      sourceDigest: digestOf(originalOf(original)),
+      updatedAt: sql`now()`,
+    };
+    const version = (current?.version ?? 0) + 1;
+    if (current) {
+      await tx
+        .insert(chapterRevisions)
+        .values({
+          chapterId,
+          language,
+          version: current.version,
+          title: current.title,
+          bodyMd: current.bodyMd,
+        })
+        .onConflictDoNothing();
+      await tx
+        .update(chapterTranslations)
+        .set({ ...row, version })
+        .where(key);
+    } else {
+      await tx.insert(chapterTranslations).values({ chapterId, language, ...row, version });
+    }
+    await tx.insert(chapterRevisions).values({
+      chapterId,
+      language,
+      version,
+      title: input.title,
+      bodyMd: input.bodyMd,
+      authorId: actor.userId,
+    });
+    await recordAudit(tx, actor, {
+      action: current ? "translation.update" : "translation.create",
+      subjectType: "chapter",
+      subjectId: chapterId,
+      before: current && summary(current),
+      after: summary({ ...input, language, version }),
+    });
+    await tx
+      .delete(editorDrafts)
+      .where(
+        and(
+          eq(editorDrafts.authorId, actor.userId),
+          eq(editorDrafts.key, translationDraftKey(chapterId, language)),
+        ),
+      );
+    return { ok: true, version };
+  });
+}
