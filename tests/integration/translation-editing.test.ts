@@ -18,14 +18,14 @@ import {
   saveDraft,
 } from "~/features/content/chapter-editing.server";
 import { chapterTextHtml } from "~/features/content/markdown.server";
-import { TRANSLATED_CHAPTER_MAX } from "~/features/content/translation-schemas";
-import { pageRevisionOf } from "~/features/page-cache/viewer.server";
-import { refreshContentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import {
   chapterTranslationMarks,
   saveChapterTranslation,
-} from "~/features/translations/chapter-editing.server";
-import { chapterTranslationSchema, translationDraftKey } from "~/features/translations/chapter-form";
+} from "~/features/content/translation-editing.server";
+import { chapterTranslationSchema, translationDraftKey } from "~/features/content/translation-form";
+import { TRANSLATED_CHAPTER_MAX } from "~/features/content/translation-schemas";
+import { pageRevisionOf } from "~/features/page-cache/viewer.server";
+import { refreshContentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { parseForm } from "~/lib/forms";
 import { countCjk, countWords } from "~/lib/words";
 import { siteRoutes } from "~/routes";

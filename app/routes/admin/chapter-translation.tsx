@@ -8,16 +8,16 @@ import { useAutosave } from "~/features/admin/use-autosave";
 import type { Actor } from "~/features/audit/log.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { getDraft, getRevision, listRevisions } from "~/features/content/chapter-editing.server";
-import { refreshContentRevision } from "~/features/site/revision.server";
 import {
   getChapterTranslationForEdit,
   saveChapterTranslation,
-} from "~/features/translations/chapter-editing.server";
+} from "~/features/content/translation-editing.server";
 import {
   chapterTranslationSchema,
   TRANSLATED_TITLE_MAX,
   translationDraftKey,
-} from "~/features/translations/chapter-form";
+} from "~/features/content/translation-form";
+import { refreshContentRevision } from "~/features/site/revision.server";
 import { isTranslationLanguage } from "~/features/translations/languages";
 import { languageNames } from "~/i18n/config";
 import { useTranslation } from "~/i18n/react";

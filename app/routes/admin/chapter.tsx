@@ -19,9 +19,9 @@ import {
   saveChapter,
 } from "~/features/content/chapter-editing.server";
 import { moveChapter } from "~/features/content/chapter-numbers.server";
+import { chapterTranslationMarks } from "~/features/content/translation-editing.server";
+import { TranslationsPanel } from "~/features/content/translations-panel";
 import { refreshContentRevision } from "~/features/site/revision.server";
-import { chapterTranslationMarks } from "~/features/translations/chapter-editing.server";
-import { TranslationsPanel } from "~/features/translations/translations-panel";
 import { artworkChoices } from "~/features/uploads/author-uploads.server";
 import { useTranslation } from "~/i18n/react";
 import { releaseTime } from "~/lib/clock.server";

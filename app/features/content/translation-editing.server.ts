@@ -9,11 +9,11 @@ import {
   translationLanguages,
 } from "#db/schema";
 import { type Actor, recordAudit } from "~/features/audit/log.server";
-import { chapterText } from "~/features/content/markdown.server";
+import { chapterOriginal, digestOf } from "~/features/translations/originals.server";
+import { translationStatus } from "~/features/translations/status.server";
 import { countCjk, countWords } from "~/lib/words";
-import { type ChapterTranslationInput, type TranslationMark, translationDraftKey } from "./chapter-form";
-import { chapterOriginal, digestOf } from "./originals.server";
-import { translationStatus } from "./status.server";
+import { chapterText } from "./markdown.server";
+import { type ChapterTranslationInput, type TranslationMark, translationDraftKey } from "./translation-form";
 
 /** Each language's translation of a chapter, as `translationStatus` judges it (ADR 86). */
 export async function chapterTranslationMarks(

@@ -2,7 +2,7 @@ import type { TranslationLanguage } from "#db/schema";
 import { languageNames } from "~/i18n/config";
 import { useTranslation } from "~/i18n/react";
 import { Link } from "~/ui/link";
-import type { TranslationMark } from "./chapter-form";
+import type { TranslationMark } from "./translation-form";
 
 const markClass: Record<TranslationMark, string> = {
   missing: "text-muted",

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { TranslationLanguage } from "#db/schema";
-import { TRANSLATED_CHAPTER_MAX } from "~/features/content/translation-schemas";
 import { normalisedText } from "~/lib/form-fields";
 import { wholeNumber } from "~/lib/forms";
+import { TRANSLATED_CHAPTER_MAX } from "./translation-schemas";
 
 /** The title's limit: the import's (`translationSchemas.chapter`). */
 export const TRANSLATED_TITLE_MAX = 200;
