@@ -17,10 +17,11 @@ const pages = [
     ja: ja.wiki.sections.characters.title,
     link: "/wiki/characters/ilse-marrow",
   },
-  { path: "/wiki/world/new-lumen", en: "New Lumen", ja: "New Lumen", link: "/wiki/world" },
+  // The author's content in the page's language: the demo translates the wiki and the shop.
+  { path: "/wiki/world/new-lumen", en: "New Lumen", ja: "ニュー・ルーメン", link: "/wiki/world" },
   { path: "/gallery", en: en.gallery.heading, ja: ja.gallery.heading, link: "/terms" },
   { path: "/shop", en: en.cart.add.button, ja: ja.cart.add.button, link: "/shop/product/1" },
-  { path: "/shop/product/1", en: "Bookmark Set (5pc)", ja: "Bookmark Set (5pc)", link: "/shop" },
+  { path: "/shop/product/1", en: "Bookmark Set (5pc)", ja: "しおりセット（5枚組）", link: "/shop" },
   {
     path: "/fundraiser",
     en: en.fundraiser.tiersHeading,
