@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import { db } from "#db/client.server";
-import { type TranslationKind, translations } from "#db/schema";
+import { chapters, chapterTranslations, type TranslationKind, translations } from "#db/schema";
 import { releasesFeed } from "~/features/feeds/releases.server";
 import { loader as coinsLoader } from "~/routes/coins/index";
 import { loader as fundraiserLoader } from "~/routes/fundraiser";
@@ -37,7 +37,7 @@ const untranslate = (kind: TranslationKind, key: string) =>
     .where(and(eq(translations.kind, kind), eq(translations.key, key), eq(translations.language, "fr")));
 
 type Toc = { volumes: { number: number; title: string; summaryMd: string; chapters?: Chapter[] }[] };
-type Chapter = { number: number; title: string };
+type Chapter = { number: number; title: string; words?: number; minutes?: number };
 const chapterOf = (toc: Toc, number: number) =>
   toc.volumes.flatMap((volume) => volume.chapters ?? []).find((chapter) => chapter.number === number);
 
@@ -65,8 +65,17 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     expect(fr.volumes[0]?.summaryMd).not.toBe(en.volumes[0]?.summaryMd);
     expect(fr.synopsis).toContain("Soixante ans après la Longue Nuit");
     expect(en.synopsis).not.toContain("Soixante");
+    // Each chapter's length is the shown text's: the French one's words.
+    const [french] = await handle.db
+      .select({ words: chapterTranslations.wordCount })
+      .from(chapterTranslations)
+      .innerJoin(chapters, eq(chapters.id, chapterTranslations.chapterId))
+      .where(and(eq(chapters.number, 1), eq(chapterTranslations.language, "fr")));
+    expect(chapterOf(fr, 1)?.words).toBe(french?.words);
+    expect(chapterOf(fr, 1)?.words).not.toBe(chapterOf(en, 1)?.words);
     // Untranslated: chapter 4, and volume 2 (its French deleted), as the original.
     expect(chapterOf(fr, 4)?.title).toBe(chapterOf(en, 4)?.title);
+    expect(chapterOf(fr, 4)?.words).toBe(chapterOf(en, 4)?.words);
     expect(fr.volumes[1]?.title).toBe(en.volumes[1]?.title);
     expect(fr.volumes[1]?.summaryMd).toBe(en.volumes[1]?.summaryMd);
   });

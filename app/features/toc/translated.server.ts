@@ -1,20 +1,21 @@
 import type { TocVolume } from "~/features/chapters/queries.server";
 import {
   bodyText,
-  chapterTitles,
   textField,
+  translatedChapters,
   translationOf,
   translationsOf,
 } from "~/features/translations/reading.server";
+import { readingMinutes } from "~/lib/words";
 
 /**
- * The table of contents in `language` (ADR 86): each chapter's and volume's title, each volume's summary and the
- * synopsis from their translations, the original's where one has none (a list falls back silently). One query
- * a kind, none for English.
+ * The table of contents in `language` (ADR 86): each chapter's and volume's title, each chapter's length, each
+ * volume's summary and the synopsis from their translations, the original's where one has none (a list falls
+ * back silently). One query a kind, none for English.
  */
 export async function tocIn(volumes: TocVolume[], synopsis: string, language: string) {
-  const [titles, volumeTexts, site] = await Promise.all([
-    chapterTitles(language),
+  const [chapterTexts, volumeTexts, site] = await Promise.all([
+    translatedChapters(language),
     translationsOf(
       "volume",
       language,
@@ -29,10 +30,18 @@ export async function tocIn(volumes: TocVolume[], synopsis: string, language: st
         ...volume,
         title: textField(translated, "title", volume.title),
         summaryMd: bodyText(translated, volume.summaryMd),
-        chapters: volume.chapters.map((chapter) => ({
-          ...chapter,
-          title: titles.get(chapter.number) ?? chapter.title,
-        })),
+        chapters: volume.chapters.map((chapter) => {
+          const shown = chapterTexts.get(chapter.number);
+          // The length of the text the reader will read: the translation's where there is one.
+          return shown
+            ? {
+                ...chapter,
+                title: shown.title,
+                words: shown.wordCount,
+                minutes: readingMinutes(shown.wordCount, shown.cjkCount),
+              }
+            : chapter;
+        }),
       };
     }),
     synopsis: textField(site, "synopsis", synopsis),

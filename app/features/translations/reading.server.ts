@@ -92,15 +92,31 @@ export async function chapterLanguages(chapterId: number): Promise<TranslationLa
   return rows.map((row) => row.language).sort();
 }
 
-/** Chapters' translated titles in `language`, by chapter number (the table of contents, the home page, feeds). */
-export async function chapterTitles(language: string): Promise<Map<number, string>> {
+/**
+ * Chapters' translations in `language` by chapter number: their titles and the counts of their text (the table
+ * of contents shows the length of what the reader will read).
+ */
+export async function translatedChapters(
+  language: string,
+): Promise<Map<number, { title: string; wordCount: number; cjkCount: number }>> {
   if (!isTranslationLanguage(language)) return new Map();
   const rows = await db()
-    .select({ number: t.chapters.number, title: t.chapterTranslations.title })
+    .select({
+      number: t.chapters.number,
+      title: t.chapterTranslations.title,
+      wordCount: t.chapterTranslations.wordCount,
+      cjkCount: t.chapterTranslations.cjkCount,
+    })
     .from(t.chapterTranslations)
     .innerJoin(t.chapters, eq(t.chapters.id, t.chapterTranslations.chapterId))
     .where(eq(t.chapterTranslations.language, language));
-  return new Map(rows.map((row) => [row.number, row.title]));
+  return new Map(rows.map(({ number, ...chapter }) => [number, chapter]));
+}
+
+/** Chapters' translated titles in `language`, by chapter number (neighbours' links, the home page, feeds). */
+export async function chapterTitles(language: string): Promise<Map<number, string>> {
+  const chapters = await translatedChapters(language);
+  return new Map([...chapters].map(([number, chapter]) => [number, chapter.title]));
 }
 
 /** A translated field when it is a non-empty string, else the original's. */
