@@ -1,7 +1,10 @@
 import "~/i18n/full-catalogue";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { getSiteSettings } from "~/features/site/queries.server";
+import { shownIn, textField } from "~/features/translations/reading.server";
+import { UntranslatedNote } from "~/features/translations/untranslated-note";
 import { useTranslation } from "~/i18n/react";
+import { getPreferences } from "~/lib/preferences.server";
 import { timelessShareablePage } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { Link } from "~/ui/link";
@@ -11,9 +14,21 @@ import type { Route } from "./+types/about";
 
 export const headers = timelessShareablePage;
 
-export async function loader() {
+export async function loader({ request }: Route.LoaderArgs) {
   const { aboutMd, ...site } = await getSiteSettings();
-  return { site, aboutHtml: renderMarkdownCached(aboutMd) };
+  // The author's words in the reader's language where translated (ADR 86), else the original with a note.
+  const { translated, untranslated } = await shownIn("site", "site", getPreferences(request).language);
+  return {
+    site: {
+      ...site,
+      synopsis: textField(translated, "synopsis", site.synopsis),
+      location: textField(translated, "location", site.location),
+      role: textField(translated, "role", site.role),
+      socialLabel: textField(translated, "socialLabel", site.socialLabel),
+    },
+    aboutHtml: renderMarkdownCached(translated?.body || aboutMd),
+    ...(untranslated ? { untranslated } : {}),
+  };
 }
 
 export default function About({ loaderData }: Route.ComponentProps) {
@@ -39,7 +54,10 @@ export default function About({ loaderData }: Route.ComponentProps) {
         <h2 id="background" className="mb-4 font-display text-2xl text-primary">
           {t("about.background")}
         </h2>
-        <Prose html={aboutHtml} />
+        {loaderData.untranslated ? <UntranslatedNote path="/about" {...loaderData.untranslated} /> : null}
+        <div lang={loaderData.untranslated ? "en" : undefined}>
+          <Prose html={aboutHtml} />
+        </div>
       </section>
       <section aria-labelledby="contact" className="mt-10">
         <h2 id="contact" className="mb-4 font-display text-2xl text-primary">

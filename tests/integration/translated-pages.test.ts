@@ -4,6 +4,7 @@ import type { DatabaseHandle } from "#db/client.server";
 import { db } from "#db/client.server";
 import { chapters, chapterTranslations, type TranslationKind, translations } from "#db/schema";
 import { releasesFeed } from "~/features/feeds/releases.server";
+import { loader as aboutLoader } from "~/routes/about";
 import { loader as coinsLoader } from "~/routes/coins/index";
 import { loader as fundraiserLoader } from "~/routes/fundraiser";
 import { loader as galleryLoader } from "~/routes/gallery";
@@ -78,6 +79,17 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     expect(chapterOf(fr, 4)?.words).toBe(chapterOf(en, 4)?.words);
     expect(fr.volumes[1]?.title).toBe(en.volumes[1]?.title);
     expect(fr.volumes[1]?.summaryMd).toBe(en.volumes[1]?.summaryMd);
+  });
+
+  it("shows the author's page in French: their words, place and role; in English the original", async () => {
+    type About = { site: { location: string; role: string }; aboutHtml: string; untranslated?: unknown };
+    const en: About = await call(aboutLoader, "/about");
+    const fr: About = await call(aboutLoader, "/fr/about");
+    expect(fr.site).toMatchObject({ location: "Lisbonne, Portugal", role: "Autrice et illustratrice" });
+    expect(fr.aboutHtml).toContain("J’ai commencé");
+    expect(fr.untranslated).toBeUndefined();
+    expect(en.aboutHtml).not.toContain("J’ai commencé");
+    expect(en.site.location).not.toBe(fr.site.location);
   });
 
   it("shows the home page in French: title, tagline, synopsis, the latest chapter and the products", async () => {
