@@ -165,10 +165,17 @@ async function postgresWithBackup() {
   return { handle, lines, client };
 }
 
-/** Whether the restore's connection waits for a lock (it has started and holds some of the tables). */
-async function restoreWaits(client: pg.Client): Promise<true | undefined> {
+/**
+ * Whether another connection of this database waits for a lock on `table` (a restore that has started and
+ * holds some of the tables, or a transaction of the test). Of this database only: the other test files' races
+ * run beside it on the same server.
+ */
+async function waitsFor(client: pg.Client, table: string): Promise<true | undefined> {
   const { rows } = await client.query(
-    "select 1 from pg_locks where not granted and pid <> pg_backend_pid() and locktype = 'relation'",
+    `select 1 from pg_locks
+     where not granted and pid <> pg_backend_pid() and locktype = 'relation' and relation = $1::regclass
+       and database = (select oid from pg_database where datname = current_database())`,
+    [table],
   );
   return rows.length > 0 ? true : undefined;
 }
@@ -197,7 +204,9 @@ describe.runIf(drivers.includes("postgres"))("a restore into PostgreSQL", () => 
     await client.query("begin");
     await client.query("lock table reading_progress in row exclusive mode");
     const restoring = restoreBackup(handle, iterate(lines));
-    await waitFor(() => restoreWaits(client), { what: "the restore to wait for reading_progress" });
+    await waitFor(() => waitsFor(client, "reading_progress"), {
+      what: "the restore to wait for reading_progress",
+    });
     await client.query("update users set username = username");
     await client.query("commit");
     await restoring;
@@ -228,16 +237,14 @@ describe.runIf(drivers.includes("postgres"))("a restore into PostgreSQL", () => 
     await client.query("lock table reading_progress in row exclusive mode");
     const other = handle.db.transaction(async (tx) => {
       await tx.execute(sql`lock table users in row exclusive mode`);
-      await waitFor(() => restoreWaits(client).then((waiting) => (waiting ? undefined : true)), {
-        what: "the test's connection to hold reading_progress",
-      });
       await tx.execute(sql`lock table reading_progress in share mode`);
     });
     const settled = other.then(
       () => undefined,
       (error: unknown) => error,
     );
-    await waitFor(() => restoreWaits(client), { what: "the other transaction to wait" });
+    // Holding users, it waits for reading_progress; only then does the test's connection ask for users.
+    await waitFor(() => waitsFor(client, "reading_progress"), { what: "the other transaction to wait" });
     const mine = await client.query("lock table users in share mode").then(
       () => undefined,
       (error: unknown) => error,
