@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { register } from "../support/browser";
 import { expect, hydrated, test } from "../support/fixtures";
 
@@ -24,7 +25,10 @@ test("Notify me on the table of contents turns the release e-mails on; /settings
   await hydrated(page);
   const notify = page.getByRole("button", { name: "Notify me of new chapters" });
   await notify.focus();
+  // The button shows the new choice at once; the next page is opened once the server has kept it.
+  let saved = choiceSaved(page);
   await page.keyboard.press("Enter");
+  await saved;
   await expect(page.getByText("You will get an e-mail when a new chapter is released.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Stop the e-mails" })).toBeVisible();
 
@@ -39,8 +43,16 @@ test("Notify me on the table of contents turns the release e-mails on; /settings
 
   await page.goto("/toc");
   await hydrated(page);
+  saved = choiceSaved(page);
   await page.getByRole("button", { name: "Stop the e-mails" }).click();
+  await saved;
   await expect(page.getByRole("button", { name: "Notify me of new chapters" })).toBeVisible();
   await page.goto("/settings");
   await expect(page.getByLabel("E-mail me when a new chapter is released")).not.toBeChecked();
 });
+
+function choiceSaved(page: Page) {
+  return page.waitForResponse(
+    (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/notify"),
+  );
+}
