@@ -53,6 +53,9 @@ test("a translation is current once saved and stale after the original's edit", 
   await page.setViewportSize({ width: 360, height: 780 });
   await page.screenshot({ path: testInfo.outputPath("translation-360.png"), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
+  // What the save changed, against the version before it.
+  await page.getByTestId("revisions").getByRole("link", { name: "Compare" }).first().click();
+  await expect(page.getByTestId("diff").locator("ins")).toContainText("Une phrase ajoutée par l’autrice.");
   await page.getByRole("link", { name: "Back to the chapter" }).click();
   await expect(frenchMark(page)).toHaveText("Up to date");
 

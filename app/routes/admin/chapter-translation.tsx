@@ -2,12 +2,14 @@ import "~/i18n/full-catalogue";
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { DraftNotices } from "~/features/admin/draft-notices";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
+import { RevisionList, TextDiffView } from "~/features/admin/revision-history";
 import { rowIdParam } from "~/features/admin/route-params";
 import { useAutosave } from "~/features/admin/use-autosave";
 import type { Actor } from "~/features/audit/log.server";
 import { requireAuthor } from "~/features/auth/guards.server";
-import { getDraft, getRevision, listRevisions } from "~/features/content/chapter-editing.server";
+import { getDraft, getRevision, listRevisions, textDiff } from "~/features/content/chapter-editing.server";
 import {
   getChapterTranslationForEdit,
   saveChapterTranslation,
@@ -29,6 +31,8 @@ import { Link } from "~/ui/link";
 import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/chapter-translation";
 
+const versionNumber = wholeNumber(1, 2_147_483_647);
+
 /** The chapter and language the address names (else 404). */
 function placeOf(params: { id: string; lang: string }) {
   const id = rowIdParam(params.id) as number;
@@ -47,6 +51,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   ]);
   if (!edit) throw data(null, { status: 404 });
   const { original, translation, stale } = edit;
+  // `?compare=N`: what changed from version N to the current translation.
+  const compare = versionNumber.safeParse(new URL(request.url).searchParams.get("compare"));
+  const older = compare.success && translation ? await getRevision(id, compare.data, language) : undefined;
   return {
     id,
     language,
@@ -55,6 +62,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     version: translation?.version,
     mark: translation ? (stale ? "stale" : "current") : "missing",
     revisions: revisions.slice(0, 20),
+    diff:
+      older && translation
+        ? { version: older.version, parts: textDiff(older.bodyMd, translation.bodyMd) }
+        : undefined,
     savedVersion: /^\d{1,10}$/.exec(new URL(request.url).searchParams.get("saved") ?? "")?.[0],
     // An autosaved text newer than the last save is offered back.
     draft: draft && (!translation || draft.savedAt > translation.updatedAt.toISOString()) ? draft : undefined,
@@ -69,7 +80,6 @@ type ActionResult = {
   conflict?: { version: number; title: string; bodyMd: string } | { version: undefined };
 };
 
-const versionNumber = wholeNumber(1, 2_147_483_647);
 const restoreSchema = z.object({ restore: versionNumber, version: versionNumber });
 
 /** Restores an earlier version as a new one, made from the version the page showed (as the original's). */
@@ -140,33 +150,12 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
       {conflict ? (
         <FormAlert>{t("admin.translation.conflict", { version: conflict.version ?? 0 })}</FormAlert>
       ) : null}
-      {autosave.sessionEnded ? (
-        <FormAlert>
-          {t("admin.chapter.sessionEnded")}{" "}
-          <a href="/login" target="_blank" rel="noopener" className="underline">
-            {t("admin.chapter.signInAgain")}
-          </a>
-        </FormAlert>
-      ) : null}
-      {loaderData.draft && !result && !restored ? (
-        <div
-          role="status"
-          className="flex flex-wrap items-center gap-3 rounded-md border border-primary px-4 py-3"
-        >
-          <span>
-            {t("admin.chapter.draftFound", {
-              at: format.date(loaderData.draft.savedAt, { dateStyle: "medium", timeStyle: "medium" }),
-            })}
-          </span>
-          <button
-            type="button"
-            className={buttonClass("outline")}
-            onClick={() => setRestored(loaderData.draft)}
-          >
-            {t("admin.chapter.restoreDraft")}
-          </button>
-        </div>
-      ) : null}
+      <DraftNotices
+        sessionEnded={autosave.sessionEnded}
+        draft={loaderData.draft}
+        offerDraft={!result && !restored}
+        onRestore={() => setRestored(loaderData.draft)}
+      />
       <div className="grid gap-6 lg:grid-cols-2">
         <section aria-labelledby="original-title" className="flex min-w-0 flex-col gap-3">
           <h2 id="original-title" className="font-display text-xl text-primary">
@@ -238,35 +227,17 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
           <h2 id="history-title" className="font-display text-xl text-primary">
             {t("admin.chapter.revisions")}
           </h2>
-          <ol className="flex flex-col divide-y divide-line text-sm" data-testid="revisions">
-            {revisions.map((revision) => (
-              <li key={revision.version} className="flex flex-wrap items-center justify-between gap-3 py-2">
-                <span>
-                  {t("admin.revisions.version", { version: revision.version })} · {revision.title} ·{" "}
-                  {t("admin.revisions.words", { count: revision.words })} ·{" "}
-                  {revision.by ?? t("admin.revisions.imported")} ·{" "}
-                  <time dateTime={revision.createdAt}>
-                    {format.date(revision.createdAt, { dateStyle: "medium", timeStyle: "medium" })}
-                  </time>
-                </span>
-                {loaderData.version !== undefined && revision.version !== loaderData.version ? (
-                  <Form method="post">
-                    <input type="hidden" name="intent" value="restore" />
-                    <input type="hidden" name="restore" value={revision.version} />
-                    <input type="hidden" name="version" value={loaderData.version} />
-                    <button
-                      type="submit"
-                      className={buttonClass("outline")}
-                      aria-label={t("admin.revisions.restoreOne", { version: revision.version })}
-                    >
-                      {t("admin.revisions.restore")}
-                    </button>
-                  </Form>
-                ) : null}
-              </li>
-            ))}
-          </ol>
+          <RevisionList
+            revisions={revisions}
+            current={loaderData.version}
+            compareHref={(version) =>
+              `/admin/chapters/${id}/translations/${language}?compare=${version}#diff-title`
+            }
+          />
         </section>
+      ) : null}
+      {loaderData.diff && loaderData.version !== undefined ? (
+        <TextDiffView from={loaderData.diff.version} to={loaderData.version} parts={loaderData.diff.parts} />
       ) : null}
     </>
   );

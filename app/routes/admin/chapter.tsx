@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { DraftNotices } from "~/features/admin/draft-notices";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
 import { rowIdParam } from "~/features/admin/route-params";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
@@ -240,33 +241,12 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           })}
         </FormAlert>
       ) : null}
-      {autosave.sessionEnded ? (
-        <FormAlert>
-          {t("admin.chapter.sessionEnded")}{" "}
-          <a href="/login" target="_blank" rel="noopener" className="underline">
-            {t("admin.chapter.signInAgain")}
-          </a>
-        </FormAlert>
-      ) : null}
-      {loaderData.draft && !result && !restored ? (
-        <div
-          role="status"
-          className="flex flex-wrap items-center gap-3 rounded-md border border-primary px-4 py-3"
-        >
-          <span>
-            {t("admin.chapter.draftFound", {
-              at: format.date(loaderData.draft.savedAt, { dateStyle: "medium", timeStyle: "medium" }),
-            })}
-          </span>
-          <button
-            type="button"
-            className={buttonClass("outline")}
-            onClick={() => setRestored(loaderData.draft)}
-          >
-            {t("admin.chapter.restoreDraft")}
-          </button>
-        </div>
-      ) : null}
+      <DraftNotices
+        sessionEnded={autosave.sessionEnded}
+        draft={loaderData.draft}
+        offerDraft={!result && !restored}
+        onRestore={() => setRestored(loaderData.draft)}
+      />
       <Form
         method="post"
         ref={autosave.formRef}

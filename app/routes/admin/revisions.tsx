@@ -1,6 +1,7 @@
 import "~/i18n/full-catalogue";
-import { data, Form, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { z } from "zod";
+import { RevisionList, TextDiffView } from "~/features/admin/revision-history";
 import { requireAuthor } from "~/features/auth/guards.server";
 import {
   getChapterForEdit,
@@ -12,11 +13,9 @@ import {
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
 import { parseForm, readForm, wholeNumber } from "~/lib/forms";
-import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { FormAlert } from "~/ui/form";
 import { Link } from "~/ui/link";
-import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/revisions";
 
 const versionNumber = wholeNumber(1, 2_147_483_647);
@@ -76,7 +75,6 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 export default function ChapterRevisions({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const format = useFormat();
   const { chapter, revisions, diff } = loaderData;
   const error = (actionData as { error?: string } | undefined)?.error;
   const title = t("admin.revisions.title", { number: chapter.number });
@@ -88,77 +86,12 @@ export default function ChapterRevisions({ loaderData, actionData }: Route.Compo
         {t("admin.revisions.back")}
       </Link>
       {error ? <FormAlert>{t(error)}</FormAlert> : null}
-      <ol className="flex flex-col divide-y divide-line" data-testid="revisions">
-        {revisions.map((revision) => (
-          <li key={revision.version} className="flex flex-wrap items-center justify-between gap-3 py-3">
-            <div>
-              <p className="font-semibold">
-                {t("admin.revisions.version", { version: revision.version })}
-                {revision.version === chapter.version ? ` · ${t("admin.revisions.current")}` : ""}
-              </p>
-              <p className="text-sm text-muted">
-                {revision.title} · {t("admin.revisions.words", { count: revision.words })} ·{" "}
-                {revision.by ?? t("admin.revisions.imported")} ·{" "}
-                <time dateTime={revision.createdAt}>
-                  {format.date(revision.createdAt, { dateStyle: "medium", timeStyle: "medium" })}
-                </time>
-              </p>
-            </div>
-            {revision.version !== chapter.version ? (
-              <div className="flex flex-wrap gap-2">
-                <Link
-                  to={`/admin/chapters/${chapter.id}/revisions?compare=${revision.version}`}
-                  className={buttonClass("ghost")}
-                >
-                  {t("admin.revisions.compare")}
-                </Link>
-                <Form method="post">
-                  <input type="hidden" name="restore" value={revision.version} />
-                  <input type="hidden" name="version" value={chapter.version} />
-                  <button
-                    type="submit"
-                    className={buttonClass("outline")}
-                    aria-label={t("admin.revisions.restoreOne", { version: revision.version })}
-                  >
-                    {t("admin.revisions.restore")}
-                  </button>
-                </Form>
-              </div>
-            ) : null}
-          </li>
-        ))}
-      </ol>
-      {diff ? (
-        <section aria-labelledby="diff-title" className="flex flex-col gap-2">
-          <h2 id="diff-title" className="font-display text-xl text-primary">
-            {t("admin.revisions.diffTitle", { from: diff.version, to: chapter.version })}
-          </h2>
-          <pre
-            className="overflow-x-auto whitespace-pre-wrap rounded-md border border-line p-3 text-sm"
-            data-testid="diff"
-          >
-            {diff.parts.map((part, index) =>
-              part.kind === "same" ? (
-                <span key={index}>{part.text}</span>
-              ) : part.kind === "added" ? (
-                <ins
-                  key={index}
-                  className="bg-[#dff5e1] text-[#14532d] no-underline dark:bg-[#12351c] dark:text-[#bbf7d0]"
-                >
-                  {part.text}
-                </ins>
-              ) : (
-                <del
-                  key={index}
-                  className="bg-[#fde2e2] text-[#7f1d1d] dark:bg-[#3b1111] dark:text-[#fecaca]"
-                >
-                  {part.text}
-                </del>
-              ),
-            )}
-          </pre>
-        </section>
-      ) : null}
+      <RevisionList
+        revisions={revisions}
+        current={chapter.version}
+        compareHref={(version) => `/admin/chapters/${chapter.id}/revisions?compare=${version}`}
+      />
+      {diff ? <TextDiffView from={diff.version} to={chapter.version} parts={diff.parts} /> : null}
     </>
   );
 }
