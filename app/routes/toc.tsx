@@ -16,7 +16,7 @@ import { NotifyButton } from "~/features/release-mails/notify-button";
 import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { type TocPageVolume, tocPage } from "~/features/toc/page";
-import { type ChapterJump, chapterJump, SEARCH_MAX, searchText, titleMatcher } from "~/features/toc/search";
+import { chapterJump, SEARCH_MAX, searchText, titleMatcher } from "~/features/toc/search";
 import { tocIn } from "~/features/toc/translated.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
@@ -230,95 +230,46 @@ function UnlockVolume({ volume }: { volume: TocPageVolume }) {
 const fieldClass =
   "min-h-11 min-w-0 flex-1 rounded-md border border-line bg-[color:var(--surface)] px-3 py-2 text-base text-ink";
 
-/** The search by title (ADR 92): filters as the reader types; without JavaScript the form asks the server. */
-function SearchForm({
+/**
+ * One of the table of contents' two GET forms: a label above a field (`children`, whose id is `inputId`) and
+ * its button, with room below for a message. It works without JavaScript; `onSubmit` answers in place.
+ */
+function TocForm({
   path,
-  search,
-  onSearch,
+  inputId,
+  label,
+  button,
   onSubmit,
+  className,
+  children,
+  after,
 }: {
   path: string;
-  search: string;
-  onSearch: (search: string) => void;
+  inputId: string;
+  label: string;
+  button: string;
   onSubmit: (event: React.FormEvent<HTMLFormElement>) => void;
+  className: string;
+  children: React.ReactNode;
+  after?: React.ReactNode;
 }) {
-  const { t } = useTranslation();
   return (
     <form
       method="get"
       action={path}
       onSubmit={onSubmit}
-      className="flex min-w-0 flex-[3_1_16rem] flex-col gap-1"
+      className={`flex min-w-0 flex-col gap-1 ${className}`}
     >
-      <label htmlFor="toc-search" className="text-sm font-medium">
-        {t("toc.searchLabel")}
+      <label htmlFor={inputId} className="text-sm font-medium">
+        {label}
       </label>
       <span className="flex gap-2">
-        <input
-          id="toc-search"
-          type="search"
-          name="q"
-          maxLength={SEARCH_MAX}
-          autoComplete="off"
-          value={search}
-          onChange={(event) => onSearch(event.target.value)}
-          className={fieldClass}
-        />
+        {children}
         <button type="submit" className={buttonClass("outline")}>
-          {t("toc.searchButton")}
+          {button}
         </button>
       </span>
-    </form>
-  );
-}
-
-/** The jump to a chapter number: to its row, or the reason there is none. */
-function JumpForm({
-  path,
-  jump,
-  last,
-  onSubmit,
-}: {
-  path: string;
-  jump?: ChapterJump;
-  last: number;
-  onSubmit: (event: React.FormEvent<HTMLFormElement>) => void;
-}) {
-  const { t } = useTranslation();
-  return (
-    <form
-      method="get"
-      action={path}
-      onSubmit={onSubmit}
-      className="flex min-w-0 flex-[1_1_10rem] flex-col gap-1"
-    >
-      <label htmlFor="toc-jump" className="text-sm font-medium">
-        {t("toc.jumpLabel")}
-      </label>
-      <span className="flex gap-2">
-        <input
-          id="toc-jump"
-          type="text"
-          name="chapter"
-          inputMode="numeric"
-          maxLength={12}
-          autoComplete="off"
-          defaultValue={jump && ("number" in jump ? jump.number : jump.invalid)}
-          aria-invalid={jump ? true : undefined}
-          aria-describedby="toc-jump-message"
-          className={fieldClass}
-        />
-        <button type="submit" className={buttonClass("outline")}>
-          {t("toc.jumpButton")}
-        </button>
-      </span>
-      <span id="toc-jump-message" aria-live="polite" className="text-sm text-[#c0392b] dark:text-[#ff8a7a]">
-        {jump
-          ? "number" in jump
-            ? t("toc.noSuchChapter", { number: jump.number })
-            : t("toc.jumpInvalid", { last })
-          : null}
-      </span>
+      {after}
     </form>
   );
 }
@@ -434,8 +385,61 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
       </div>
       <EpubDownload signedIn={loaderData.signedIn} />
       <div className="mb-2 flex flex-wrap items-start gap-4">
-        <SearchForm path={loaderData.path} search={search} onSearch={setSearch} onSubmit={onSearchSubmit} />
-        <JumpForm path={loaderData.path} jump={jump} last={last} onSubmit={onJump} />
+        {/* The search by title (ADR 92): filters as the reader types; without JavaScript the server answers. */}
+        <TocForm
+          path={loaderData.path}
+          inputId="toc-search"
+          label={t("toc.searchLabel")}
+          button={t("toc.searchButton")}
+          onSubmit={onSearchSubmit}
+          className="flex-[3_1_16rem]"
+        >
+          <input
+            id="toc-search"
+            type="search"
+            name="q"
+            maxLength={SEARCH_MAX}
+            autoComplete="off"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            className={fieldClass}
+          />
+        </TocForm>
+        {/* The jump to a chapter number: to its row, or the reason there is none. */}
+        <TocForm
+          path={loaderData.path}
+          inputId="toc-jump"
+          label={t("toc.jumpLabel")}
+          button={t("toc.jumpButton")}
+          onSubmit={onJump}
+          className="flex-[1_1_10rem]"
+          after={
+            <span
+              id="toc-jump-message"
+              aria-live="polite"
+              className="text-sm text-[#c0392b] dark:text-[#ff8a7a]"
+            >
+              {jump
+                ? "number" in jump
+                  ? t("toc.noSuchChapter", { number: jump.number })
+                  : t("toc.jumpInvalid", { last })
+                : null}
+            </span>
+          }
+        >
+          <input
+            id="toc-jump"
+            type="text"
+            name="chapter"
+            inputMode="numeric"
+            maxLength={12}
+            autoComplete="off"
+            defaultValue={jump && ("number" in jump ? jump.number : jump.invalid)}
+            aria-invalid={jump ? true : undefined}
+            aria-describedby="toc-jump-message"
+            className={fieldClass}
+          />
+        </TocForm>
       </div>
       <p aria-live="polite" className="mb-6 min-h-6 text-sm text-muted" data-testid="toc-search-status">
         {searching
