@@ -10,7 +10,11 @@ import { killAtExit, removeAtExit } from "./tools.mjs";
 
 /** `--name=value` and `--flag` options of the command line. */
 export const args = Object.fromEntries(
-  process.argv.slice(2).map((arg) => [...arg.replace(/^--/, "").split("="), true].slice(0, 2)),
+  process.argv.slice(2).map((arg) => {
+    // At the first "=" only: a value may hold one (`--pages=/toc?q=`).
+    const [name, ...value] = arg.replace(/^--/, "").split("=");
+    return [name, value.length ? value.join("=") : true];
+  }),
 );
 export const duration = Number(args.duration ?? 10);
 export const connections = 50;

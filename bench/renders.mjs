@@ -39,13 +39,27 @@ export const READER_PAGES = {
   welcomeReadersBr: "/welcome",
   confirmEmailReadersBr: "/confirm-email",
   qaReadersBr: "/qa",
+  // A chapter in a translation (ADR 86) and the Spanish table of contents, rendered as the original's are.
+  chapterEsReadersBr: "/es/chapter/1",
+  tocEsReadersBr: "/es/toc",
+  // The search by title (ADR 92) is never a kept page: each reader types their own (SEARCHES below).
+  tocSearchReadersBr: "/toc?q=",
 };
+
+/** What readers type into the table of contents' search: words of the titles, parts of words, misses. */
+const SEARCHES = [
+  ..."abcdefghijklmnopqrstuvwxyz",
+  ...["the", "gate", "blood", "night", "bell", "ash", "moon", "vow", "warden", "east", "court", "fate"],
+  ...["chapter", "volume", "ember", "oath", "crimson", "covenant", "nothing here", "zz", "Ø", "夜"],
+].map((term) => encodeURIComponent(term));
 
 /** Pages asked as one reader (their state is one row), by run name. */
 const ONE_READER_PAGES = {
   loginVerifyBr: "/login/verify",
   adminInquiriesBr: "/admin/inquiries",
   adminQaBr: "/admin/qa",
+  // The translation editor (ADR 93): chapter 2's French beside its original, with its history.
+  adminTranslationBr: "/admin/chapters/2/translations/fr",
 };
 
 const br = { "Accept-Encoding": "br" };
@@ -105,13 +119,16 @@ export default async function measure(results) {
       BENCH_COUNT: String(WARM_UP),
     };
     const only = args.pages ? String(args.pages).split(",") : undefined;
+    const searches = `${app.dataDir}/searches.txt`;
+    fs.writeFileSync(searches, `${SEARCHES.join("\n")}\n`);
     for (const [run, pathname] of Object.entries(READER_PAGES)) {
       if (only && !only.includes(pathname)) continue;
       // Warmed up on readers the measured run never asks as, and every reply of the warm-up sent before the
       // run starts (a slow page's queue would otherwise fill the run: none of its requests finished in it).
-      wrk(`${app.base}${pathname}`, br, 2, script, warmUp);
+      const queried = pathname.endsWith("=") ? { BENCH_QUERIES: searches } : {};
+      wrk(`${app.base}${pathname}`, br, 2, script, { ...warmUp, ...queried });
       await waitForQuiet(app);
-      const figures = loadRun(app, pathname, br, measured);
+      const figures = loadRun(app, pathname, br, { ...measured, ...queried });
       results.runs[run] = {
         ...figures,
         page: pathname,
