@@ -3,6 +3,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse, RequestHan
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { type Language, languages } from "~/i18n/config";
 import { pathLanguage, unprefixedPath } from "~/i18n/urls";
+import { newRequestScope, REQUEST_SCOPE_HEADER } from "~/lib/request-scope";
 import { SHAREABLE_HEADER, TIMELESS_HEADER } from "~/lib/shareable";
 import { type Outcome, sendBusy } from "./admission";
 import { limitedBody } from "./body-limit";
@@ -53,6 +54,8 @@ async function toFetchRequest(
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else if (value !== undefined) headers.set(name, value);
   }
+  // The loaders of this request share work by it (app/lib/request-scope.ts); whatever the client sent is replaced.
+  headers.set(REQUEST_SCOPE_HEADER, newRequestScope());
   const controller = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) controller.abort();

@@ -31,6 +31,7 @@ import {
   Throttled,
 } from "~/features/auth/throttle.server";
 import { ledgerBalance } from "~/features/coins/ledger.server";
+import { newRequestScope, REQUEST_SCOPE_HEADER } from "~/lib/request-scope";
 import { hashToken } from "~/lib/tokens.server";
 import { loader as dataLoader } from "~/routes/account/data";
 import { drivers, openTestDatabase } from "../support/database";
@@ -161,6 +162,31 @@ describe.each(drivers)("accounts on %s", (driver) => {
     expect((await getSessionUser(requestWith(cookie)))?.id).toBe(id);
     await destroySession(requestWith(cookie));
     expect(await getSessionUser(requestWith(cookie))).toBeUndefined();
+  });
+
+  it("a page's loaders, each given its own copy of the request, share one session lookup; a POST's do not", async () => {
+    const id = await createAccount({
+      username: `q${unique()}`,
+      email: `q${unique()}@example.com`,
+      password: "secret1",
+    });
+    const cookie = (await createSession(id, { remember: false })).split(";")[0] ?? "";
+    const copy = (scope: string, method = "GET") =>
+      new Request("http://localhost/toc", { method, headers: { cookie, [REQUEST_SCOPE_HEADER]: scope } });
+    const scope = newRequestScope();
+    // As React Router gives the root's loader and the route's: two Request objects of one request.
+    const root = getSessionUser(copy(scope));
+    expect(getSessionUser(copy(scope))).toBe(root);
+    expect((await root)?.id).toBe(id);
+    // Another request, and a write's loaders (after an action that may have changed the reader), ask afresh.
+    expect(getSessionUser(copy(newRequestScope()))).not.toBe(root);
+    expect(getSessionUser(copy(scope, "POST"))).not.toBe(getSessionUser(copy(scope, "POST")));
+    // The scope alone never names a reader: another cookie under the same scope is its own lookup.
+    const other = await createSession(id, { remember: false });
+    const otherRequest = new Request("http://localhost/toc", {
+      headers: { cookie: other.split(";")[0] ?? "", [REQUEST_SCOPE_HEADER]: scope },
+    });
+    expect(getSessionUser(otherRequest)).not.toBe(root);
   });
 
   it("sessions: Remember me lengthens the cookie; idle and absolute timeouts end a session", async () => {

@@ -16,6 +16,7 @@ import type { RequestMeta } from "~/lib/context";
 import { getEnv } from "~/lib/env.server";
 import { logger } from "~/lib/logger.server";
 import { readCookies } from "~/lib/preferences.server";
+import { requestScope, scopedMemo } from "~/lib/request-scope";
 import { hashToken, randomToken } from "~/lib/tokens.server";
 import { type EventReader, SessionCache } from "./session-cache.server";
 
@@ -143,20 +144,24 @@ export async function signIn(
 }
 
 const lookups = new WeakMap<Request, Promise<SessionUser | undefined>>();
+/** The lookups of a page's loaders, each given its own copy of the request (app/lib/request-scope.ts). */
+const scopedLookups = scopedMemo<SessionUser | undefined>();
 
 /** The signed-in user of a request, or undefined. Looked up once per request. */
 export function getSessionUser(request: Request): Promise<SessionUser | undefined> {
   let lookup = lookups.get(request);
   if (!lookup) {
-    lookup = lookUpSession(request);
+    const token = readCookies(request).get(sessionCookieName());
+    const scope = token === undefined ? undefined : requestScope(request);
+    lookup =
+      token === undefined
+        ? Promise.resolve(undefined)
+        : scope === undefined
+          ? lookUpSessionToken(token)
+          : scopedLookups(scope, token, () => lookUpSessionToken(token));
     lookups.set(request, lookup);
   }
   return lookup;
-}
-
-async function lookUpSession(request: Request): Promise<SessionUser | undefined> {
-  const token = readCookies(request).get(sessionCookieName());
-  return token ? lookUpSessionToken(token) : undefined;
 }
 
 /** The reader's reading settings, named as the settings are (a left join: all null before they save any). */
