@@ -173,6 +173,9 @@ export const siteRoutes = routeTable([
     route("admin/chapters/:id", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter" }),
     route("admin/chapters/:id/revisions", "routes/admin/revisions.tsx", personal),
     route("admin/chapters/:id/translations/:lang", "routes/admin/chapter-translation.tsx", chapterForm),
+    route("admin/translations", "routes/admin/translations.tsx", personal),
+    // A legal page's translation may be long: the chapter forms' limit.
+    route("admin/translations/:kind/:lang", "routes/admin/translation.tsx", chapterForm),
     route("admin/chapters/:id/feedback", "routes/admin/chapter-feedback.tsx", personal),
     // One image of up to 10 MB (ADR 33) in a multipart body.
     route("admin/uploads", "routes/admin/uploads.tsx", {

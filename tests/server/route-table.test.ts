@@ -211,6 +211,10 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/chapters/:id/translations/:lang": [
     { path: "/admin/chapters/1/translations/fr", status: 404, translated: true },
   ],
+  "admin/translations": [{ path: "/admin/translations", status: 404, translated: true, signedIn: true }],
+  "admin/translations/:kind/:lang": [
+    { path: "/admin/translations/wiki/fr?key=characters%2Filse-marrow", status: 404, translated: true },
+  ],
   "admin/chapters/:id/feedback": [
     { path: "/admin/chapters/1/feedback", status: 404, translated: true, signedIn: true },
   ],

@@ -13,6 +13,7 @@ const writes: Record<string, string[] | { none: string }> = {
   "chapter.tsx": ["chapter.create", "chapter.update", "chapter.delete", "chapter.move"],
   "revisions.tsx": ["chapter.update"],
   "chapter-translation.tsx": ["translation.create", "translation.update"],
+  "translation.tsx": ["translation.create", "translation.update", "translation.delete"],
   "chapter-feedback.tsx": ["chapter.beta"],
   "clock.tsx": ["clock.set"],
   "coin-pack.tsx": ["coinPack.create", "coinPack.update", "coinPack.delete"],

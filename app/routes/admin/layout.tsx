@@ -33,6 +33,7 @@ export function ErrorBoundary(props: Route.ErrorBoundaryProps) {
 const sections = [
   { to: "/admin", key: "overview", end: true },
   { to: "/admin/chapters", key: "chapters", end: false },
+  { to: "/admin/translations", key: "translations", end: false },
   { to: "/admin/uploads", key: "uploads", end: false },
   { to: "/admin/wiki", key: "wiki", end: false },
   { to: "/admin/gallery", key: "gallery", end: false },
