@@ -169,6 +169,7 @@ export const siteRoutes = routeTable([
     route("admin", "routes/admin/index.tsx", personal),
     route("admin/chapters", "routes/admin/chapters.tsx", personal),
     route("admin/qa", "routes/admin/qa.tsx", personal),
+    route("admin/announcements", "routes/admin/announcements.tsx", personal),
     route("admin/chapters/new", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter-new" }),
     route("admin/chapters/:id", "routes/admin/chapter.tsx", chapterForm, { id: "admin-chapter" }),
     route("admin/chapters/:id/revisions", "routes/admin/revisions.tsx", personal),

@@ -9,6 +9,7 @@ import type { ViteDevServer } from "vite";
 import { type DatabaseHandle, openDatabase, setDatabase } from "#db/client.server";
 import { acquireDataDirLock } from "#db/lock.server";
 import { RETRY_AFTER_SECONDS } from "#db/unavailable";
+import { startAnnouncementMails, stopAnnouncementMails } from "~/features/announcements/worker.server";
 import { nextReleaseAfter } from "~/features/chapters/catalog.server";
 import { readContentDir } from "~/features/content/files.server";
 import { importContent, isDatabaseEmpty } from "~/features/content/import.server";
@@ -189,6 +190,8 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
   await startDiscordRoles();
   // A published month's Q&A e-mails, queued once by the publish, sent every minute (ADR 82).
   startQaMails();
+  // The author's announcements, queued once by the publish, sent every 30 s (ADR 95).
+  startAnnouncementMails();
   const pages = vite
     ? undefined
     : new PageCache({
@@ -290,6 +293,7 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     await stopReleaseMails();
     await stopDiscordRoles();
     await stopQaMails();
+    await stopAnnouncementMails();
     await settleAfterResponse(DRAIN_MS);
     // Progress writes still queued or being written (their readers may have gone): written before closing.
     await settleProgressWrites();

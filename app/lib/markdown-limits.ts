@@ -9,3 +9,7 @@ export const MARKDOWN_MAX_BYTES = 200 * 1024;
 export function markdownBytes(text: string): number {
   return new TextEncoder().encode(text).length;
 }
+
+/** An author's note before or after a chapter (ADR 95): characters (code points), in the form and the import. */
+export const NOTE_MAX_CHARS = 10_000;
+export const withinNoteLimit = (text: string) => [...text].length <= NOTE_MAX_CHARS;

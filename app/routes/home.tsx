@@ -1,4 +1,5 @@
 import "~/i18n/full-catalogue";
+import { homeAnnouncements } from "~/features/announcements/store.server";
 import { getLatestChapter } from "~/features/chapters/queries.server";
 import { ChapterStatusBadge } from "~/features/chapters/status-badge";
 import { GoalProgress, SupporterList } from "~/features/fundraiser/progress";
@@ -23,13 +24,14 @@ import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
 import { Link } from "~/ui/link";
 import { PageMeta, useSiteFacts } from "~/ui/page-meta";
+import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/home";
 
 export const headers = shareablePage;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const language = getPreferences(request).language;
-  const [site, latest, products, goals, supporters, supporterCount, siteText, titles, goalTexts] =
+  const [site, latest, products, goals, supporters, supporterCount, siteText, titles, goalTexts, news] =
     await Promise.all([
       getSiteSettings(),
       getLatestChapter(),
@@ -41,6 +43,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       translationOf("site", "site", language),
       chapterTitles(language),
       translationsOf("goal", language),
+      // The author's announcements (ADR 95), in the author's language.
+      homeAnnouncements(),
     ]);
   const goal = goals.campaign && goalTexts.get(goals.campaign.title);
   return {
@@ -52,6 +56,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     latest: latest && { ...latest, title: titles.get(latest.number) ?? latest.title },
     products: products.map(productSummary),
+    news,
     fundraiser: goals.campaign && {
       goal: { ...goals.campaign, title: textField(goal, "title", goals.campaign.title) },
       supporters,
@@ -76,7 +81,8 @@ function SectionHeading({ id, children }: { id: string; children: React.ReactNod
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const { site, latest, products, fundraiser } = loaderData;
+  const { site, latest, products, fundraiser, news } = loaderData;
+  const format = useFormat();
   const facts = useSiteFacts();
   const image = siteCard(site.title);
   return (
@@ -168,6 +174,37 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           </Link>
         </div>
       </section>
+
+      {news.length ? (
+        <section aria-labelledby="news" className="mx-auto max-w-3xl px-4 pb-14 sm:px-6">
+          <SectionHeading id="news">{t("home.news")}</SectionHeading>
+          <ul className="flex flex-col gap-4">
+            {news.map((item) => (
+              <li key={item.id}>
+                <article
+                  className="rounded-xl border border-line bg-[color:var(--surface)] p-6"
+                  data-testid="announcement"
+                >
+                  <h3 lang="en" className="font-display text-xl text-primary">
+                    {item.title}
+                  </h3>
+                  <p className="mt-1 text-sm text-muted">
+                    <time dateTime={item.publishedAt}>
+                      {format.date(item.publishedAt, { dateStyle: "long" })}
+                    </time>
+                  </p>
+                  <div
+                    lang="en"
+                    className="prose-content mt-3 flex flex-col gap-3 break-words"
+                    // Sanitised by the site's Markdown renderer (features/content/markdown.server.ts).
+                    dangerouslySetInnerHTML={{ __html: item.html }}
+                  />
+                </article>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section aria-label={t("home.exploreLabel")} className="mx-auto max-w-5xl px-4 pb-14 sm:px-6">
         <ul className="grid gap-4 sm:grid-cols-3">

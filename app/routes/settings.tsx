@@ -96,6 +96,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       newChapters: choices.newChapters,
       accountNotices: choices.accountNotices,
       qaPublished: choices.qaPublished,
+      news: choices.news,
     },
     sessions,
     linked,

@@ -18,7 +18,7 @@ import type { Route } from "./+types/unsubscribe";
 export async function loader({ params }: Route.LoaderArgs) {
   const [target, site] = await Promise.all([unsubscribeTarget(params.token), getSiteSettings()]);
   if (!target) return data({ valid: false as const }, { status: 404 });
-  return { valid: true as const, email: target.email, site: site.title };
+  return { valid: true as const, email: target.email, list: target.list, site: site.title };
 }
 
 export async function action({ request, params }: Route.ActionArgs) {
@@ -26,7 +26,7 @@ export async function action({ request, params }: Route.ActionArgs) {
   await readForm(request);
   const done = await unsubscribeWithToken(params.token);
   if (!done) return data({ valid: false as const }, { status: 404 });
-  return { valid: true as const, done: done.email };
+  return { valid: true as const, done: done.email, list: done.list };
 }
 
 /** Live links: never kept by a cache, never indexed. */
@@ -50,16 +50,23 @@ export default function Unsubscribe({ loaderData, actionData }: Route.ComponentP
         <p>{settings}</p>
       </Page>
     );
+  // The author's news (ADR 95) or new chapters: the e-mail that carried the link says which.
+  const news = loaderData.list === "news";
   return (
-    <Page title={t("unsubscribe.title")} width="max-w-xl">
+    <Page title={t(news ? "unsubscribe.newsTitle" : "unsubscribe.title")} width="max-w-xl">
       <meta name="robots" content="noindex" />
       {actionData && "done" in actionData ? (
         <p role="status" className="mb-4">
-          {t("unsubscribe.done", { email: actionData.done })}
+          {t(news ? "unsubscribe.newsDone" : "unsubscribe.done", { email: actionData.done })}
         </p>
       ) : (
         <Form method="post" className="mb-4 flex flex-col items-start gap-4">
-          <p>{t("unsubscribe.body", { email: loaderData.email, site: loaderData.site })}</p>
+          <p>
+            {t(news ? "unsubscribe.newsBody" : "unsubscribe.body", {
+              email: loaderData.email,
+              site: loaderData.site,
+            })}
+          </p>
           <button type="submit" className={buttonClass("primary")}>
             {t("unsubscribe.confirm")}
           </button>

@@ -86,6 +86,12 @@ export const chapters = pgTable(
      */
     betaReaders: boolean("beta_readers").notNull().default(false),
     /**
+     * The author's notes before and after the text (ADR 95): Markdown, rendered like the text, shown to readers
+     * who may read the chapter, folded or in full by their reading setting. Null: no note.
+     */
+    noteBefore: text("note_before"),
+    noteAfter: text("note_after"),
+    /**
      * Moves on every change (an admin save, an import that changes the row): a save names the version it
      * was made from, and one made from an older version is a conflict, never an overwrite.
      */

@@ -4,6 +4,7 @@
  */
 
 export * from "./admin";
+export * from "./announcements";
 export * from "./beta";
 export * from "./coins";
 export * from "./comments";

@@ -98,6 +98,8 @@ export const tableStreams: SchemaTables = {
   coinPacks: everything("coin_packs"),
   polls: everything("polls"),
   pollOptions: everything("poll_options"),
+  // The home page shows the newest (ADR 95).
+  announcements: everything("announcements"),
   creditsPage: everything("credits_page"),
   supporters: {
     content: "everything",
@@ -160,6 +162,7 @@ export const tableStreams: SchemaTables = {
   releaseMails: ownRecords("release_mails"),
   qaQuestions: ownRecords("qa_questions"),
   qaMails: ownRecords("qa_mails"),
+  announcementMails: ownRecords("announcement_mails"),
   cartItems: ownRecords("cart_items"),
   orders: ownRecords("orders"),
   oauthIdentities: ownRecords("oauth_identities"),

@@ -39,6 +39,8 @@ export const users = pgTable(
     emailAccountNotices: boolean("email_account_notices").notNull().default(true),
     /** A published month's Q&A (ADR 82), sent to members only: a perk they pay for, on until turned off. */
     emailQa: boolean("email_qa").notNull().default(true),
+    /** The author's announcements (ADR 95): opt-in, like new chapters. */
+    emailNews: boolean("email_news").notNull().default(false),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     /** Set while the author has suspended the account: it cannot sign in and has no sessions. */
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),

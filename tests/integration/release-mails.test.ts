@@ -1,11 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import fc from "fast-check";
-import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
 import { chapterTranslations, releaseMails, users } from "#db/schema";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
-import type { Mailer, MailMessage } from "~/features/mail/mailer.server";
+import type { Mailer } from "~/features/mail/mailer.server";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "~/features/mail/queue.server";
 import { releaseMailBaseline } from "~/features/release-mails/announce.server";
 import { newChapterEmailsOn, setNewChapterEmails } from "~/features/release-mails/subscription.server";
@@ -13,26 +12,9 @@ import { runReleaseMails } from "~/features/release-mails/worker.server";
 import { action as notifyAction } from "~/routes/notify";
 import { action as unsubscribeAction, loader as unsubscribeLoader } from "~/routes/unsubscribe";
 import { post, statusOf } from "../support/actions";
+import { capturingMailer } from "../support/capturing-mailer";
 import { drivers, openTestDatabase, twoPostgresInstances } from "../support/database";
 import { createChapter, createReader, grantMembership, type TestReader } from "../support/factories";
-
-/**
- * The mail edge's test double: each message is written by nodemailer as the outbox mailer writes it (so its
- * headers are the real ones), and kept. `failFor` makes sending to those addresses throw.
- */
-function capturingMailer(failFor: Set<string> = new Set()) {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
-  const sent: { message: MailMessage; raw: string }[] = [];
-  const mailer: Mailer = {
-    async send(message) {
-      if (failFor.has(message.to)) throw new Error("mail server refused");
-      const info = await transport.sendMail({ from: "Site <no-reply@localhost>", ...message });
-      // Header fields unfolded (a long one is folded over lines, RFC 5322).
-      sent.push({ message, raw: (info.message as Buffer).toString("utf8").replace(/\n[ \t]+/g, " ") });
-    },
-  };
-  return { mailer, sent, to: (address: string) => sent.filter((m) => m.message.to === address) };
-}
 
 /** A translation of chapter `number` in `language`, published now. */
 async function translate(number: number, language: "es" | "fr" | "ja", title: string, database = db()) {

@@ -50,13 +50,18 @@ describe.each(drivers)("/settings on %s", (driver) => {
       newChapters: false,
       accountNotices: true,
       qaPublished: true,
+      // The author's news (ADR 95): off until asked for.
+      news: false,
     });
     await submit(reader, { intent: "emailChoices", newChapters: "on" });
     expect((await page(reader)).emails).toEqual({
       newChapters: true,
       accountNotices: false,
       qaPublished: false,
+      news: false,
     });
+    await submit(reader, { intent: "emailChoices", news: "on" });
+    expect((await page(reader)).emails).toMatchObject({ newChapters: false, news: true });
 
     // The browser's zone (its cookie) is detected; the account follows it until the reader fixes one.
     expect((await page(reader, "tz=America/Denver")).timeZone).toMatchObject({

@@ -204,6 +204,7 @@ const pages: Record<string, Sample[] | "resource"> = {
   "admin/polls/new": [{ path: "/admin/polls/new", status: 404, translated: true }],
   "admin/polls/:id": [{ path: "/admin/polls/1", status: 404, translated: true, signedIn: true }],
   "admin/qa": [{ path: "/admin/qa", status: 404, translated: true, signedIn: true }],
+  "admin/announcements": [{ path: "/admin/announcements", status: 404, translated: true, signedIn: true }],
   "admin/credits": [{ path: "/admin/credits", status: 404, translated: true, signedIn: true }],
   "admin/chapters/new": [{ path: "/admin/chapters/new", status: 404, translated: true }],
   "admin/chapters/:id": [{ path: "/admin/chapters/1", status: 404, translated: true, signedIn: true }],

@@ -2,6 +2,7 @@ import { asc, type Column, eq, getTableColumns, getTableName, type SQL } from "d
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { db } from "#db/client.server";
 import {
+  announcementMails,
   auditLog,
   autoUnlockSettings,
   betaFeedback,
@@ -143,6 +144,14 @@ export const exportedTables = [
   { table: userAchievements, section: "achievements", withheld: { userId: ownerColumn } },
   { table: qaQuestions, section: "qaQuestions", withheld: { userId: ownerColumn } },
   { table: qaMails, section: "qaEmails", withheld: { userId: ownerColumn } },
+  {
+    table: announcementMails,
+    section: "announcementEmails",
+    withheld: {
+      userId: ownerColumn,
+      unsubscribeHash: "a secret: it identifies the e-mail's unsubscribe link",
+    },
+  },
   { table: comments, section: "comments", withheld: { userId: ownerColumn } },
   { table: commentHearts, section: "commentHearts", withheld: { userId: ownerColumn } },
   // The notes the reader left the author on beta drafts (ADR 83).
@@ -287,6 +296,7 @@ export async function exportAccountData(userId: number) {
     [discord],
     questions,
     qaEmails,
+    announcementEmails,
     [autoUnlock],
   ] = await Promise.all([
     rowsOf(users, eq(users.id, userId), users.id),
@@ -362,6 +372,7 @@ export async function exportAccountData(userId: number) {
     rowsOf(discordLinks, eq(discordLinks.userId, userId), discordLinks.userId),
     rowsOf(qaQuestions, eq(qaQuestions.userId, userId), qaQuestions.id),
     rowsOf(qaMails, eq(qaMails.userId, userId), qaMails.id),
+    rowsOf(announcementMails, eq(announcementMails.userId, userId), announcementMails.id),
     rowsOf(autoUnlockSettings, eq(autoUnlockSettings.userId, userId), autoUnlockSettings.userId),
   ]);
   return {
@@ -402,6 +413,7 @@ export async function exportAccountData(userId: number) {
     discordLink: discord ?? null,
     qaQuestions: questions,
     qaEmails,
+    announcementEmails,
     autoUnlock: autoUnlock ?? null,
   } satisfies Record<Entry["section"], unknown> & Record<string, unknown>;
 }

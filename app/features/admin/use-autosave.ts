@@ -7,6 +7,9 @@ export type EditorValues = {
   title: string;
   volume: string;
   bodyMd: string;
+  /** The author's notes before and after the text (ADR 95); empty: none. */
+  noteBefore?: string;
+  noteAfter?: string;
   status: "draft" | "published";
   releaseLocal: string;
   coinsRequired: string;

@@ -173,6 +173,7 @@ const settingColumns = {
   textWidth: readingSettings.textWidth,
   paragraphSpacing: readingSettings.paragraphSpacing,
   textAlign: readingSettings.textAlign,
+  authorNotes: readingSettings.authorNotes,
 } satisfies Record<keyof ReadingSettings, unknown>;
 const settingKeys = Object.keys(settingColumns) as (keyof ReadingSettings)[];
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { artworkUrl, localMinuteField, normalisedText, requiredInteger } from "~/lib/form-fields";
 import { wholeNumber } from "~/lib/forms";
-import { MARKDOWN_MAX_BYTES, markdownBytes } from "~/lib/markdown-limits";
+import { MARKDOWN_MAX_BYTES, markdownBytes, NOTE_MAX_CHARS, withinNoteLimit } from "~/lib/markdown-limits";
 
 /** Limits of the chapter form: a chapter of 4,000 words is about 25 KB; the text may be 200 KB of UTF-8. */
 export const CHAPTER_LIMITS = {
@@ -11,6 +11,8 @@ export const CHAPTER_LIMITS = {
   coins: 1000,
   artwork: 3,
   caption: 300,
+  /** An author's note before or after the text (Markdown, ADR 95), in characters. */
+  note: NOTE_MAX_CHARS,
   /** The reader's routes take chapter numbers up to this. */
   number: 999_999,
 } as const;
@@ -45,6 +47,17 @@ const artworkFields = Object.fromEntries(
 const integerField = (min: number, max: number, error: string) => wholeNumber(min, max, error);
 
 /**
+ * An author's note (ADR 95): Markdown of at most `CHAPTER_LIMITS.note` characters (counted as code points,
+ * after line ends are made `\n`), blank lines around it dropped; an empty note is no note (null).
+ */
+export const noteField = z
+  .string({ error: "admin.chapter.errors.noteLong" })
+  .optional()
+  .transform((value) => normalisedText(value ?? "").trim())
+  .refine(withinNoteLimit, { error: "admin.chapter.errors.noteLong" })
+  .transform((text) => (text === "" ? null : text));
+
+/**
  * The chapter form (browser and action): the release is the author's wall-clock time
  * (`YYYY-MM-DDTHH:MM`, a datetime-local input), turned into an instant in their zone by the action.
  */
@@ -62,6 +75,8 @@ export const chapterSchema = z
       .refine((text) => markdownBytes(text) <= MARKDOWN_MAX_BYTES, {
         error: "admin.chapter.errors.bodyLong",
       }),
+    noteBefore: noteField,
+    noteAfter: noteField,
     status: z.enum(["draft", "published"], { error: "admin.chapter.errors.status" }),
     releaseLocal: localMinuteField("admin.chapter.errors.release"),
     coinsRequired: integerField(0, CHAPTER_LIMITS.coins, "admin.chapter.errors.coins"),

@@ -19,6 +19,9 @@ export type ChapterInput = {
   title: string;
   volume: number;
   bodyMd: string;
+  /** The author's notes before and after the text (Markdown; null: none; left out: kept as they are). */
+  noteBefore?: string | null;
+  noteAfter?: string | null;
   status: "draft" | "published";
   releaseAt: Date;
   coinsRequired: number;
@@ -36,6 +39,8 @@ export async function getChapterForEdit(id: number) {
       title: chapters.title,
       volume: volumes.number,
       bodyMd: chapters.bodyMd,
+      noteBefore: chapters.noteBefore,
+      noteAfter: chapters.noteAfter,
       status: chapters.status,
       releaseAt: chapters.releaseAt,
       coinsRequired: chapters.coinsRequired,
@@ -65,6 +70,8 @@ const summary = (row: {
   coinsRequired: number;
   artwork: Artwork[];
   bodyMd: string;
+  noteBefore: string | null;
+  noteAfter: string | null;
   version: number;
 }) => ({
   title: row.title,
@@ -73,6 +80,8 @@ const summary = (row: {
   coinsRequired: row.coinsRequired,
   artwork: row.artwork.map((art) => art.url),
   words: countWords(row.bodyMd),
+  // The notes' sizes in characters (0: none), as the text's is its words.
+  notes: [row.noteBefore?.length ?? 0, row.noteAfter?.length ?? 0],
   version: row.version,
 });
 
@@ -144,6 +153,8 @@ export function saveChapter(
         volumeId: volume,
         ...text,
         wordCount: countWords(input.bodyMd),
+        noteBefore: input.noteBefore,
+        noteAfter: input.noteAfter,
         status: input.status,
         releaseAt: input.releaseAt,
         coinsRequired: input.coinsRequired,
@@ -196,6 +207,8 @@ export function createChapter(input: ChapterInput, actor: Actor & { via: "admin"
         title: input.title,
         ...text,
         wordCount: countWords(input.bodyMd),
+        noteBefore: input.noteBefore,
+        noteAfter: input.noteAfter,
         status: input.status,
         releaseAt: input.releaseAt,
         coinsRequired: input.coinsRequired,

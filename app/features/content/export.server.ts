@@ -49,6 +49,8 @@ export async function exportContent(database: Database, dir: string, media?: Med
           status: chapter.status === "published" ? undefined : chapter.status,
           betaReaders: chapter.betaReaders || undefined,
           artwork: chapter.artwork.length ? chapter.artwork : undefined,
+          noteBefore: chapter.noteBefore ?? undefined,
+          noteAfter: chapter.noteAfter ?? undefined,
         },
         chapter.bodyMd,
       ),

@@ -199,6 +199,8 @@ export async function importContent(
           artwork: data.artwork,
           status: data.status,
           betaReaders: data.betaReaders,
+          noteBefore: data.noteBefore || null,
+          noteAfter: data.noteAfter || null,
         };
       }),
       [t.chapters.number],

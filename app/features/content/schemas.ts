@@ -8,6 +8,7 @@ import {
   wikiSections,
 } from "#db/schema";
 import { achievementRules } from "~/features/achievements/rule-names";
+import { NOTE_MAX_CHARS, withinNoteLimit } from "~/lib/markdown-limits";
 
 /** A calendar date or a date-time with an offset, as written in front matter. */
 const isoDate = z
@@ -62,6 +63,11 @@ export const volumeSchema = z.object({
   artwork: mediaUrl.optional(),
 });
 
+const noteText = z
+  .string()
+  .trim()
+  .refine(withinNoteLimit, { error: `must be at most ${NOTE_MAX_CHARS} characters` });
+
 export const chapterSchema = z.object({
   number: z.number().int().positive(),
   title: z.string().min(1),
@@ -72,6 +78,9 @@ export const chapterSchema = z.object({
   status: z.enum(["draft", "published"]).default("published"),
   /** A draft offered to First Human supporters at /beta (ADR 83). */
   betaReaders: z.boolean().default(false),
+  /** The author's notes before and after the text (Markdown, ADR 95), as the chapter form limits them. */
+  noteBefore: noteText.optional(),
+  noteAfter: noteText.optional(),
   artwork: z
     .array(
       z.object({ url: mediaUrl, position: z.enum(["before", "after"]), caption: z.string().default("") }),

@@ -1,6 +1,9 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Database } from "#db/client.server";
+import { users } from "#db/schema";
+import { describeError } from "~/lib/errors";
+import { logger } from "~/lib/logger.server";
 
 /**
  * A table of queued e-mails (release e-mails, Q&A e-mails: ADR 45): one row an e-mail, claimed by a worker
@@ -79,6 +82,52 @@ export async function finishAttempt(
     .set(queueSet({ lockedUntil: null, ...values }))
     .where(eq(queue.id, mail.id));
   return retryInMs === undefined ? {} : { retryInMs };
+}
+
+/**
+ * The readers of claimed e-mails, by id: their address, name and language, whether they still want this kind
+ * (`optedIn`, the column of their choice) and whether they are suspended, which cancels an e-mail.
+ */
+export async function mailReaders(database: Database, ids: number[], optedIn: PgColumn) {
+  const rows = await database
+    .select({
+      id: users.id,
+      email: users.email,
+      username: users.username,
+      language: users.language,
+      optedIn: sql<boolean>`${optedIn}`,
+      suspendedAt: users.suspendedAt,
+    })
+    .from(users)
+    .where(inArray(users.id, [...new Set(ids)]));
+  return new Map(rows.map((reader) => [reader.id, reader]));
+}
+
+/**
+ * Sends one claimed e-mail and writes what came of it: sent, or failed (retried later, or kept as failed past
+ * the last attempt), logged under `event` with its code (never the message, which may hold an address).
+ */
+export async function sendClaimed(
+  queue: MailQueue,
+  mail: { id: number; attempts: number },
+  send: () => Promise<void>,
+  { now, database, event }: { now: Date; database: Database; event: string },
+): Promise<"sent" | "retried" | "failed"> {
+  try {
+    await send();
+  } catch (error) {
+    const { code } = describeError(error);
+    const { retryInMs } = await finishAttempt(queue, mail, { outcome: "failed", code }, { now, database });
+    const line = { event, mailId: mail.id, attempts: mail.attempts, code };
+    if (retryInMs === undefined) {
+      logger.error(line, "e-mail failed for good (kept as failed)");
+      return "failed";
+    }
+    logger.warn({ ...line, retryInMs }, "e-mail failed, trying again later");
+    return "retried";
+  }
+  await finishAttempt(queue, mail, { outcome: "sent" }, { now, database });
+  return "sent";
 }
 
 /**

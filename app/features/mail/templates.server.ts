@@ -25,7 +25,8 @@ function compose(
     | "inquiry.author"
     | "inquiry.copy"
     | "shipped"
-    | "qaPublished",
+    | "qaPublished"
+    | "announcement",
   values: Record<string, string>,
   link?: { href: string; label: string },
   quote?: string,
@@ -44,6 +45,45 @@ function compose(
     `<p>${escapeHtml(signature)}</p>`,
   ].join("\n");
   return { to, subject, text, html };
+}
+
+/**
+ * The author's announcement (ADR 95): a translated greeting in the reader's language, the announcement as the
+ * author wrote it (its title and Markdown text, in the author's language), the site's link, and how to stop
+ * these e-mails, with the headers that give mail programs their one-click unsubscribe (as release e-mails).
+ */
+export function announcementMail(
+  language: Language,
+  to: string,
+  values: {
+    username: string;
+    site: string;
+    title: string;
+    text: string;
+    link: string;
+    unsubscribeLink: string;
+  },
+): MailMessage {
+  const t = serverTranslator(language);
+  const message = compose(
+    language,
+    to,
+    "announcement",
+    values,
+    { href: values.link, label: t("mail.announcement.button", values) },
+    `${values.title}\n\n${values.text}`,
+  );
+  const footer = t("mail.announcement.footer", values);
+  const stop = t("mail.release.unsubscribe", values);
+  return {
+    ...message,
+    text: `${message.text}\n\n${footer}\n${stop}: ${values.unsubscribeLink}`,
+    html: `${message.html}\n<p><small>${escapeHtml(footer)} <a href="${escapeHtml(values.unsubscribeLink)}">${escapeHtml(stop)}</a></small></p>`,
+    headers: {
+      "List-Unsubscribe": `<${values.unsubscribeLink}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
+  };
 }
 
 /** A month's Q&A is out (ADR 82): its title, the link to read it, and where the choice is changed. */

@@ -2,7 +2,7 @@ import { inArray } from "drizzle-orm";
 import { type Database, db } from "#db/client.server";
 import { qaMails, qaMonths, users } from "#db/schema";
 import { getMailer, type Mailer } from "~/features/mail/mailer.server";
-import { type Attempt, claimDue, finishAttempt } from "~/features/mail/queue.server";
+import { type Attempt, claimDue, finishAttempt, mailReaders } from "~/features/mail/queue.server";
 import { qaPublishedMail } from "~/features/mail/templates.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import { defaultLanguage, isLanguage } from "~/i18n/config";
@@ -32,18 +32,11 @@ export async function sendDueQaMails({
     { now, limit, database },
   );
   if (!claimed.length) return outcome;
-  const readers = await database
-    .select({
-      id: users.id,
-      email: users.email,
-      username: users.username,
-      language: users.language,
-      optedIn: users.emailQa,
-      suspendedAt: users.suspendedAt,
-    })
-    .from(users)
-    .where(inArray(users.id, [...new Set(claimed.map((mail) => mail.userId))]));
-  const readerOf = new Map(readers.map((reader) => [reader.id, reader]));
+  const readerOf = await mailReaders(
+    database,
+    claimed.map((mail) => mail.userId),
+    users.emailQa,
+  );
   const months = await database
     .select({ month: qaMonths.month, title: qaMonths.title })
     .from(qaMonths)

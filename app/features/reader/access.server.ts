@@ -24,6 +24,7 @@ import {
 import { picturesByHash } from "~/features/uploads/store.server";
 import { releaseTime } from "~/lib/clock.server";
 import { readingMinutes } from "~/lib/words";
+import { chapterNotes } from "./notes.server";
 
 /** The smallest coin pack that covers a locked chapter (purchase.server.ts). */
 export type PurchaseOffer = { packKey: string; coins: number; priceCents: number; currency: string };
@@ -302,7 +303,14 @@ export async function loadChapterForReader(
             ? await translatedChapterHtml(chapter.id, language, shown.translation)
             : await chapterHtml(chapter),
         }),
+    // The author's notes, for a reader who may read the chapter only (never on the locked view).
+    ...(lock ? {} : await notesOf(chapter.id, language)),
   };
+}
+
+async function notesOf(chapterId: number, language: string) {
+  const notes = await chapterNotes(chapterId, language);
+  return notes ? { notes } : {};
 }
 
 /** What the chapter page shows (features/reader/chapter-page.tsx). */

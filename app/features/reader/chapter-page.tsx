@@ -11,6 +11,7 @@ import { Spinner } from "~/ui/spinner";
 import { useFormat } from "~/ui/use-format";
 import type { ChapterView } from "./access.server";
 import { Artwork } from "./artwork";
+import { AuthorNote } from "./author-note";
 import { blockAt } from "./blocks";
 import { ChapterBody } from "./chapter-body";
 import type { ChapterProgress } from "./progress";
@@ -169,6 +170,7 @@ export function ChapterPage({
   const bookmarked = new Set(progress.bookmarks);
   // The original's language on its blocks when the page is in another one (ADR 86).
   const original = chapter.untranslated ? "en" : undefined;
+  const notesOpen = settings.authorNotes === "full";
 
   return (
     <>
@@ -277,9 +279,11 @@ export function ChapterPage({
           </Suspense>
         ) : (
           <>
+            <AuthorNote notes={chapter.notes} open={notesOpen} place="before" />
             <Artwork items={chapter.artwork} position="before" lang={original} />
             <ChapterBody html={chapter.html} articleRef={articleRef} lang={original} />
             <Artwork items={chapter.artwork} position="after" lang={original} />
+            <AuthorNote notes={chapter.notes} open={notesOpen} place="after" />
             {progress.completed ? (
               <p
                 role="status"

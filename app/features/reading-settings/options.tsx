@@ -52,6 +52,7 @@ const labels: { [K in keyof ReadingSettings]: [legend: string, group: string, ke
   textWidth: ["textWidth", "widths", [...settingChoices.textWidth]],
   paragraphSpacing: ["paragraphSpacing", "paragraphs", [...settingChoices.paragraphSpacing]],
   textAlign: ["textAlign", "alignments", [...settingChoices.textAlign]],
+  authorNotes: ["authorNotes", "authorNoteViews", [...settingChoices.authorNotes]],
 };
 
 /** The reading settings (colours, size, font, spacing, width, alignment), each a group of chips. */
@@ -71,6 +72,7 @@ export function ReadingChoices({
     "paragraphSpacing",
     "textWidth",
     "textAlign",
+    "authorNotes",
   ];
   return (
     <>

@@ -12,6 +12,8 @@ export const settingChoices = {
   textWidth: ["narrow", "medium", "wide"],
   paragraphSpacing: ["small", "medium", "large"],
   textAlign: ["start", "justify"],
+  /** The author's notes around a chapter: a closed summary to open, or open (ADR 95). */
+  authorNotes: ["folded", "full"],
 } as const;
 
 type Choices = typeof settingChoices;
@@ -29,6 +31,7 @@ export const defaultSettings: ReadingSettings = {
   textWidth: "medium",
   paragraphSpacing: "medium",
   textAlign: "start",
+  authorNotes: "folded",
 };
 
 /**

@@ -14,6 +14,7 @@ export async function getAccountChoices(userId: number) {
       newChapters: users.emailNewChapters,
       accountNotices: users.emailAccountNotices,
       qaPublished: users.emailQa,
+      news: users.emailNews,
     })
     .from(users)
     .where(eq(users.id, userId));
@@ -39,7 +40,7 @@ export async function saveLanguage(userId: number, language: Language) {
 
 export async function saveEmailChoices(
   userId: number,
-  choices: { newChapters: boolean; accountNotices: boolean; qaPublished?: boolean },
+  choices: { newChapters: boolean; accountNotices: boolean; qaPublished?: boolean; news?: boolean },
 ) {
   await db()
     .update(users)
@@ -48,6 +49,8 @@ export async function saveEmailChoices(
       emailAccountNotices: choices.accountNotices,
       // The form always sends it; a caller that does not name it leaves it as it is.
       ...(choices.qaPublished === undefined ? {} : { emailQa: choices.qaPublished }),
+      // The author's announcements (ADR 95): opt-in, off until ticked.
+      ...(choices.news === undefined ? {} : { emailNews: choices.news }),
     })
     .where(eq(users.id, userId));
 }

@@ -19,6 +19,7 @@ export const emailChoicesSchema = z.object({
   newChapters: checkbox,
   accountNotices: checkbox,
   qaPublished: checkbox,
+  news: checkbox,
 });
 
 export const sessionSchema = z.object({

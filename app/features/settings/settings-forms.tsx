@@ -172,11 +172,13 @@ export function EmailChoicesForm({
   newChapters,
   accountNotices,
   qaPublished,
+  news,
   actionData,
 }: {
   newChapters: boolean;
   accountNotices: boolean;
   qaPublished: boolean;
+  news: boolean;
   actionData?: ActionResult;
 }) {
   const { t } = useTranslation();
@@ -185,6 +187,7 @@ export function EmailChoicesForm({
       <SectionMessages intent="emailChoices" actionData={actionData} />
       <input type="hidden" name="intent" value="emailChoices" />
       <Checkbox name="newChapters" label={t("settings.emails.newChapters")} defaultChecked={newChapters} />
+      <Checkbox name="news" label={t("settings.emails.news")} defaultChecked={news} />
       <Checkbox
         name="accountNotices"
         label={t("settings.emails.accountNotices")}

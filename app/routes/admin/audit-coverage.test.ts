@@ -33,6 +33,7 @@ const writes: Record<string, string[] | { none: string }> = {
   "subscriptions.tsx": ["subscription.cancel"],
   "uploads.tsx": ["upload.create"],
   "inquiries.tsx": ["inquiry.answered", "inquiry.reopened"],
+  "announcements.tsx": ["announcement.publish", "announcement.delete"],
   "qa.tsx": ["qa.answer", "qa.unanswer", "qa.create", "qa.update", "qa.publish"],
   "drafts.ts": {
     none: "the editor's autosaved draft: the author's own unsaved text, which no one else sees",

@@ -10,7 +10,13 @@ import { BetaMarkForm } from "~/features/beta/mark-form";
 import { betaState } from "~/features/beta/queries.server";
 import { listVolumes } from "~/features/chapters/admin-list.server";
 import { ArtworkFields } from "~/features/chapters/artwork-fields";
-import { artworkSlots, artworkValues, chapterSchema, moveSchema } from "~/features/chapters/chapter-form";
+import {
+  artworkSlots,
+  artworkValues,
+  CHAPTER_LIMITS,
+  chapterSchema,
+  moveSchema,
+} from "~/features/chapters/chapter-form";
 import { MoveChapterForm } from "~/features/chapters/move-chapter-form";
 import {
   createChapter,
@@ -53,6 +59,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         title: chapter.title,
         volume: String(chapter.volume),
         bodyMd: chapter.bodyMd,
+        noteBefore: chapter.noteBefore ?? "",
+        noteAfter: chapter.noteAfter ?? "",
         status: chapter.status,
         releaseLocal: localMinute(chapter.releaseAt, zone),
         coinsRequired: String(chapter.coinsRequired),
@@ -120,6 +128,8 @@ function echo(form: FormData): EditorValues {
     title: text("title"),
     volume: text("volume"),
     bodyMd: text("bodyMd", 210_000),
+    noteBefore: text("noteBefore", CHAPTER_LIMITS.note + 100),
+    noteAfter: text("noteAfter", CHAPTER_LIMITS.note + 100),
     status: text("status") === "published" ? "published" : "draft",
     releaseLocal: text("releaseLocal"),
     coinsRequired: text("coinsRequired"),
@@ -186,6 +196,31 @@ export async function action({ request, params }: Route.ActionArgs) {
   if (saved.reason === "unknownVolume")
     return data<ActionResult>({ errors: { volume: "admin.chapter.errors.volume" }, values: echo(form) }, 400);
   return data<ActionResult>({ conflict: saved.current, values: echo(form) }, { status: 409 });
+}
+
+/** An author's note before or after the text (ADR 95): Markdown, optional, shown to readers as "Author's note". */
+function NoteField({
+  name,
+  value,
+  error,
+}: {
+  name: "noteBefore" | "noteAfter";
+  value: string | undefined;
+  error: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <TextAreaField
+      name={name}
+      label={t(`admin.chapter.${name}`)}
+      hint={t("admin.chapter.noteHint", { max: format.number(CHAPTER_LIMITS.note) })}
+      defaultValue={value ?? ""}
+      maxLength={CHAPTER_LIMITS.note}
+      rows={4}
+      error={error}
+    />
+  );
 }
 
 export default function ChapterEditor({ loaderData, actionData }: Route.ComponentProps) {
@@ -322,12 +357,14 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           error={errors.tags}
         />
         <ArtworkFields values={values} errors={errors} images={loaderData.images} />
+        <NoteField name="noteBefore" value={values.noteBefore} error={errors.noteBefore} />
         <MarkdownEditor
           name="bodyMd"
           label={t("admin.chapter.body")}
           defaultValue={values.bodyMd}
           error={errors.bodyMd}
         />
+        <NoteField name="noteAfter" value={values.noteAfter} error={errors.noteAfter} />
         {result?.conflict ? (
           <TextAreaField
             name="theirs"

@@ -50,6 +50,7 @@ const sections = [
   { to: "/admin/comments", key: "comments", end: false },
   { to: "/admin/inquiries", key: "inquiries", end: false },
   { to: "/admin/qa", key: "qa", end: false },
+  { to: "/admin/announcements", key: "announcements", end: false },
   { to: "/admin/orders", key: "orders", end: false },
   { to: "/admin/payments", key: "payments", end: false },
   { to: "/admin/subscriptions", key: "subscriptions", end: false },
