@@ -60,6 +60,9 @@ const ONE_READER_PAGES = {
   adminQaBr: "/admin/qa",
   // The translation editor (ADR 93): chapter 2's French beside its original, with its history.
   adminTranslationBr: "/admin/chapters/2/translations/fr",
+  // The announcements (ADR 95) and the list of everything else to translate (ADR 98).
+  adminAnnouncementsBr: "/admin/announcements",
+  adminTranslationsBr: "/admin/translations",
 };
 
 const br = { "Accept-Encoding": "br" };

@@ -29,7 +29,8 @@ const labelOf = (original: OriginalText) => {
 
 /** Every original but the chapters, in the order of the kinds, with its translations' marks. */
 export async function listTranslatables(): Promise<TranslatableRow[]> {
-  const [originals, states] = await Promise.all([originalTexts(db()), translationStatus(db())]);
+  const originals = await originalTexts(db(), { chapters: false });
+  const states = await translationStatus(db(), originals);
   const made = new Map(
     states.map((state) => [`${refOf(state.kind, state.key)}\n${state.language}`, state.state]),
   );
@@ -66,7 +67,7 @@ export async function getTranslationForEdit(
   key: string,
   language: TranslationLanguage,
 ) {
-  const original = (await originalTexts(db())).get(refOf(kind, key));
+  const original = (await originalTexts(db(), { chapters: false })).get(refOf(kind, key));
   if (!original) return undefined;
   const [row] = await db()
     .select()
@@ -104,7 +105,7 @@ export function saveOtherTranslation(
   actor: Actor & { via: "admin" },
 ): Promise<OtherSaveOutcome> {
   return db().transaction(async (tx) => {
-    const original = (await originalTexts(tx)).get(refOf(kind, key));
+    const original = (await originalTexts(tx, { chapters: false })).get(refOf(kind, key));
     if (!original) return { ok: false, reason: "notFound" };
     const [current] = await tx
       .select()

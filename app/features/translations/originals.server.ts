@@ -48,8 +48,14 @@ export function chapterOriginal(chapter: {
   ];
 }
 
-/** Every original's translatable text, by reference (`refOf`). */
-export async function originalTexts(database: Pick<Database, "select">): Promise<Map<string, OriginalText>> {
+/**
+ * Every original's translatable text, by reference (`refOf`); without the chapters when `chapters` is false
+ * (their texts are most of the serial's bytes, and the admin's list of other translations reads none).
+ */
+export async function originalTexts(
+  database: Pick<Database, "select">,
+  { chapters = true }: { chapters?: boolean } = {},
+): Promise<Map<string, OriginalText>> {
   const all: OriginalText[] = [];
   const add = (kind: AnyKind, key: string, fields: Record<string, unknown>, body: string) =>
     all.push({ kind, key, fields, body });
@@ -66,15 +72,16 @@ export async function originalTexts(database: Pick<Database, "select">): Promise
     add("legal", page.slug, { title: page.title }, page.bodyMd);
   for (const volume of await database.select().from(t.volumes))
     add("volume", String(volume.number), { title: volume.title }, volume.summaryMd);
-  for (const chapter of await database
-    .select({
-      number: t.chapters.number,
-      title: t.chapters.title,
-      artwork: t.chapters.artwork,
-      bodyMd: t.chapters.bodyMd,
-    })
-    .from(t.chapters))
-    add("chapter", String(chapter.number), ...chapterOriginal(chapter));
+  if (chapters)
+    for (const chapter of await database
+      .select({
+        number: t.chapters.number,
+        title: t.chapters.title,
+        artwork: t.chapters.artwork,
+        bodyMd: t.chapters.bodyMd,
+      })
+      .from(t.chapters))
+      add("chapter", String(chapter.number), ...chapterOriginal(chapter));
   for (const page of await database.select().from(t.wikiPages))
     add("wiki", `${page.section}/${page.slug}`, { title: page.title, summary: page.summary }, page.bodyMd);
   for (const item of await database.select().from(t.galleryItems))

@@ -1,7 +1,7 @@
 import type { Database } from "#db/client.server";
 import type { TranslationLanguage } from "#db/schema";
 import * as t from "#db/schema";
-import { type AnyKind, digestOf, originalTexts, refOf } from "./originals.server";
+import { type AnyKind, digestOf, type OriginalText, originalTexts, refOf } from "./originals.server";
 
 /** `current`: made from the original as it is; `stale`: the original changed since (ADR 86). */
 export type TranslationState = "current" | "stale";
@@ -17,8 +17,12 @@ export type TranslationStatus = {
  * Every translation and whether its original changed since it was made: the digest it recorded against the
  * original's now. Ordered by kind, key and language. A translation whose original is gone is not listed.
  */
-export async function translationStatus(database: Pick<Database, "select">): Promise<TranslationStatus[]> {
-  const originals = await originalTexts(database);
+export async function translationStatus(
+  database: Pick<Database, "select">,
+  /** The originals when the caller has read them already (`originalTexts`). */
+  known?: Map<string, OriginalText>,
+): Promise<TranslationStatus[]> {
+  const originals = known ?? (await originalTexts(database));
   const digests = new Map([...originals].map(([ref, original]) => [ref, digestOf(original)]));
   const chapterNumbers = new Map(
     (await database.select({ id: t.chapters.id, number: t.chapters.number }).from(t.chapters)).map((row) => [
