@@ -88,6 +88,7 @@ const themes = ["auto", "sepia", "contrast"] as const;
 const textWidths = ["narrow", "medium", "wide"] as const;
 const paragraphSpacings = ["small", "medium", "large"] as const;
 const textAligns = ["start", "justify"] as const;
+const sideBySides = ["off", "on"] as const;
 
 /** A signed-in reader's reading settings, rendered by the server so the first paint is right. */
 export const readingSettings = pgTable(
@@ -103,6 +104,7 @@ export const readingSettings = pgTable(
     textWidth: text("text_width", { enum: textWidths }).notNull().default("medium"),
     paragraphSpacing: text("paragraph_spacing", { enum: paragraphSpacings }).notNull().default("medium"),
     textAlign: text("text_align", { enum: textAligns }).notNull().default("start"),
+    sideBySide: text("side_by_side", { enum: sideBySides }).notNull().default("off"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -116,6 +118,7 @@ export const readingSettings = pgTable(
     check("reading_settings_text_width", sql`${t.textWidth} in ('narrow', 'medium', 'wide')`),
     check("reading_settings_paragraph_spacing", sql`${t.paragraphSpacing} in ('small', 'medium', 'large')`),
     check("reading_settings_text_align", sql`${t.textAlign} in ('start', 'justify')`),
+    check("reading_settings_side_by_side", sql`${t.sideBySide} in ('off', 'on')`),
   ],
 );
 

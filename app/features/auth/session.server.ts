@@ -168,6 +168,7 @@ const settingColumns = {
   textWidth: readingSettings.textWidth,
   paragraphSpacing: readingSettings.paragraphSpacing,
   textAlign: readingSettings.textAlign,
+  sideBySide: readingSettings.sideBySide,
 } satisfies Record<keyof ReadingSettings, unknown>;
 const settingKeys = Object.keys(settingColumns) as (keyof ReadingSettings)[];
 

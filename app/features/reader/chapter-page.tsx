@@ -1,6 +1,11 @@
 import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { type LinkProps, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
-import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reading-settings/settings";
+import { type LinkProps, useNavigate, useNavigation, useRevalidator, useRouteLoaderData } from "react-router";
+import {
+  defaultSettings,
+  type ReadingSettings,
+  showSettings,
+  storeSideBySideCookie,
+} from "~/features/reading-settings/settings";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { BookmarkIcon, LinkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
@@ -11,7 +16,7 @@ import { Spinner } from "~/ui/spinner";
 import { useFormat } from "~/ui/use-format";
 import type { ChapterView } from "./access.server";
 import { Artwork } from "./artwork";
-import { blockAt } from "./blocks";
+import { blockAt, blocksOf } from "./blocks";
 import { ChapterBody } from "./chapter-body";
 import type { ChapterProgress } from "./progress";
 import { loadStoredSettings, storeSettings } from "./storage";
@@ -59,8 +64,9 @@ export function ChapterPage({
   /** A failed unlock's message key. */
   error?: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const format = useFormat();
+  const revalidator = useRevalidator();
   const navigate = useNavigate();
   const navigation = useNavigation();
   const articleRef = useRef<HTMLElement>(null);
@@ -69,18 +75,51 @@ export function ChapterPage({
   const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
   const sheet = useLazyDialog(loadSettingsSheet);
 
+  // A visitor's settings are known once read from storage (after hydration).
+  const [settingsKnown, setSettingsKnown] = useState(signedIn);
   useEffect(() => {
     if (!signedIn) setSettings(loadStoredSettings());
+    setSettingsKnown(true);
   }, [signedIn]);
 
+  // Side by side with the original (ADR 97) changes the text itself: the server renders the pairs, so the
+  // page's data is asked again once the server knows the choice (a visitor's cookie, a reader's account),
+  // keeping the reader at the paragraph they were reading.
+  const keptPlace = useRef<number | undefined>(undefined);
+  const showText = () => {
+    keptPlace.current = currentParagraph();
+    void revalidator.revalidate();
+  };
+  // A visitor's translated page whose text does not follow their stored setting (the cookie lost, a copy kept
+  // by a shared cache). A signed-in reader's page is rendered and kept by their account's settings.
+  const translated = i18n.language !== "en" && !chapter.untranslated && !chapter.lock;
+  const wantsPairs = translated && settings.sideBySide === "on";
+  const mismatch = !signedIn && settingsKnown && translated && wantsPairs !== Boolean(chapter.sideBySide);
+  useEffect(() => {
+    if (!mismatch || revalidator.state !== "idle") return;
+    storeSideBySideCookie(wantsPairs);
+    keptPlace.current = currentParagraph();
+    void revalidator.revalidate();
+    // Once per chapter and mismatch: a text that still does not follow (the server disagrees) is left as it came.
+  }, [mismatch, chapter.number]);
+  useEffect(() => {
+    if (keptPlace.current === undefined) return;
+    blockAt(articleRef.current, keptPlace.current)?.scrollIntoView({ block: "start" });
+    keptPlace.current = undefined;
+  }, [chapter.html]);
+
   const applySettings = (next: ReadingSettings) => {
+    const textChanges = translated && next.sideBySide !== settings.sideBySide;
     setSettings(next);
     showSettings(next);
     storeSettings(next);
+    if (!signedIn) storeSideBySideCookie(next.sideBySide === "on");
     if (signedIn) {
       const body = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
-      void fetch("/reader/settings", { method: "POST", body }).catch(() => {});
-    }
+      void fetch("/reader/settings", { method: "POST", body })
+        .then(() => textChanges && showText())
+        .catch(() => {});
+    } else if (textChanges) showText();
   };
 
   // Achievements a progress write earned, announced in a live region that is always on the page, and
@@ -157,7 +196,7 @@ export function ChapterPage({
   // Bookmarked paragraphs carry a mark in the margin.
   useEffect(() => {
     const marks = new Set(progress.bookmarks.map(String));
-    for (const [index, block] of [...(articleRef.current?.children ?? [])].entries()) {
+    for (const [index, block] of blocksOf(articleRef.current).entries()) {
       block.toggleAttribute("data-bookmarked", marks.has(String(index)));
     }
   }, [progress.bookmarks]);
