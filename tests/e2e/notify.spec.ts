@@ -53,6 +53,7 @@ test("Notify me on the table of contents turns the release e-mails on; /settings
 
 function choiceSaved(page: Page) {
   return page.waitForResponse(
-    (response) => response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/notify"),
+    (response) =>
+      response.request().method() === "POST" && new URL(response.url()).pathname.startsWith("/notify"),
   );
 }

@@ -18,6 +18,11 @@ test("a Spanish table of contents marks its untranslated chapter titles as Engli
   expect(untranslated).toBeGreaterThan(4);
   for (let number = 4; number <= untranslated; number++)
     await expect(title(number)).toHaveAttribute("lang", "en");
+  // The home page's latest chapter, untranslated: its title alone is English in the Spanish sentence.
+  await page.goto("/es");
+  const latest = page.locator("#latest a").first().locator("span[lang=en]");
+  await expect(latest).toHaveCount(1);
+  await expect(page.locator("#latest a").first()).toContainText("Capítulo");
   // The English table marks nothing.
   await page.goto("/en/toc");
   await expect(page.locator("#main [lang]")).toHaveCount(0);

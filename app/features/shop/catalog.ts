@@ -33,6 +33,8 @@ export type ProductSummary = {
   variantKind: VariantKind | null;
   /** The image as a `<picture>` when it is an upload. */
   picture?: Picture;
+  /** "en" on a page in another language when the name is the original's (features/shop/translated.server.ts). */
+  lang?: "en";
 };
 
 export function productSummary({
@@ -45,8 +47,20 @@ export function productSummary({
   stock,
   variantKind,
   picture,
+  lang,
 }: ProductSummary): ProductSummary {
-  return { id, name, priceCents, currency, imageUrl, membershipDays, stock, variantKind, picture };
+  return {
+    id,
+    name,
+    priceCents,
+    currency,
+    imageUrl,
+    membershipDays,
+    stock,
+    variantKind,
+    picture,
+    ...(lang ? { lang } : {}),
+  };
 }
 
 /** What a product offers the buyer: a price to ask about, a variant to choose first, the cart, or nothing left. */
