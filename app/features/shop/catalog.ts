@@ -37,30 +37,24 @@ export type ProductSummary = {
   lang?: "en";
 };
 
-export function productSummary({
-  id,
-  name,
-  priceCents,
-  currency,
-  imageUrl,
-  membershipDays,
-  stock,
-  variantKind,
-  picture,
-  lang,
-}: ProductSummary): ProductSummary {
-  return {
-    id,
-    name,
-    priceCents,
-    currency,
-    imageUrl,
-    membershipDays,
-    stock,
-    variantKind,
-    picture,
-    ...(lang ? { lang } : {}),
-  };
+/** What a product list shows of each product, and nothing more of its row (route data is budgeted by byte). */
+const summaryKeys = [
+  "id",
+  "name",
+  "priceCents",
+  "currency",
+  "imageUrl",
+  "membershipDays",
+  "stock",
+  "variantKind",
+  "picture",
+  "lang",
+] as const satisfies readonly (keyof ProductSummary)[];
+
+export function productSummary(product: ProductSummary): ProductSummary {
+  return Object.fromEntries(
+    summaryKeys.filter((key) => product[key] !== undefined).map((key) => [key, product[key]]),
+  ) as ProductSummary;
 }
 
 /** What a product offers the buyer: a price to ask about, a variant to choose first, the cart, or nothing left. */
