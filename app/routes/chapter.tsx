@@ -11,7 +11,7 @@ import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server
 import { chapterShare } from "~/features/reader/share.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
-import { SIDE_BY_SIDE_COOKIE } from "~/features/reading-settings/settings";
+import { SIDE_BY_SIDE_COOKIE } from "~/features/reading-settings/side-by-side-cookie";
 import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { releaseTime } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms";

@@ -88,11 +88,16 @@ test("a visitor turns side by side on in /es/chapter/1, reads both languages par
   await expect(body.locator(".pair")).toHaveCount(0);
   await expect(body.locator(":scope > p#p-0")).toContainText("The ash came down");
 
-  await page.goto("/es/chapter/1");
+  // The cookie lost, the browser's stored setting still on: the page asks for the pairs again.
+  await page.context().clearCookies({ name: "sbs" });
+  await page.goto("/es/chapter/1#p-8");
   await hydrated(page);
   await expect(body.locator(".pair").first()).toBeVisible();
+  // Turned off, the reader stays at the paragraph they were reading.
+  await expect(page.locator("#p-8")).toBeInViewport();
   await chooseSideBySide(page, false);
   await expect(body.locator(".pair")).toHaveCount(0);
+  await expect(page.locator("#p-8")).toBeInViewport();
   await expect(body.locator(":scope > p#p-0")).toContainText("La ceniza empezó a caer");
   await page.reload();
   await hydrated(page);

@@ -15,11 +15,8 @@ import {
   visibleChapter,
 } from "~/features/reader/access.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
-import {
-  type ReadingSettings,
-  SIDE_BY_SIDE_COOKIE,
-  settingChoices,
-} from "~/features/reading-settings/settings";
+import { type ReadingSettings, settingChoices } from "~/features/reading-settings/settings";
+import { SIDE_BY_SIDE_COOKIE } from "~/features/reading-settings/side-by-side-cookie";
 import {
   broadRevision,
   chapterTextRevision,

@@ -1,11 +1,6 @@
 import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { type LinkProps, useNavigate, useNavigation, useRevalidator, useRouteLoaderData } from "react-router";
-import {
-  defaultSettings,
-  type ReadingSettings,
-  showSettings,
-  storeSideBySideCookie,
-} from "~/features/reading-settings/settings";
+import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reading-settings/settings";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { BookmarkIcon, LinkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
@@ -72,35 +67,37 @@ export function ChapterPage({
   const articleRef = useRef<HTMLElement>(null);
   // Signed-in readers' settings come with the root loader (rendered on <html>); visitors' from storage.
   const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
-  const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
+  // A visitor's, on the client, from storage at once: only the sheet (not there at hydration) and effects read them.
+  const [settings, setSettings] = useState<ReadingSettings>(
+    () =>
+      root?.readingSettings ??
+      (signedIn || typeof window === "undefined" ? defaultSettings : loadStoredSettings()),
+  );
   const sheet = useLazyDialog(loadSettingsSheet);
 
-  // A visitor's settings are known once read from storage (after hydration).
-  const [settingsKnown, setSettingsKnown] = useState(signedIn);
   useEffect(() => {
     if (!signedIn) setSettings(loadStoredSettings());
-    setSettingsKnown(true);
   }, [signedIn]);
 
   // Side by side with the original (ADR 97) changes the text itself: the server renders the pairs, so the
-  // page's data is asked again once the server knows the choice (a visitor's cookie, a reader's account),
-  // keeping the reader at the paragraph they were reading.
-  const keptPlace = useRef<number | undefined>(undefined);
+  // page's data is asked again once the server knows the choice (a reader's account; a visitor's cookie,
+  // written here when the page does not follow the stored setting: just chosen, the cookie lost, or a copy
+  // kept by a shared cache), keeping the reader at the paragraph they were reading.
+  const keptPlace = useRef<number>(undefined);
   const showText = () => {
     keptPlace.current = currentParagraph();
     void revalidator.revalidate();
   };
-  // A visitor's translated page whose text does not follow their stored setting (the cookie lost, a copy kept
-  // by a shared cache). A signed-in reader's page is rendered and kept by their account's settings.
   const translated = i18n.language !== "en" && !chapter.untranslated && !chapter.lock;
   const wantsPairs = translated && settings.sideBySide === "on";
-  const mismatch = !signedIn && settingsKnown && translated && wantsPairs !== Boolean(chapter.sideBySide);
+  const mismatch = !signedIn && translated && wantsPairs !== Boolean(chapter.sideBySide);
   useEffect(() => {
-    if (!mismatch || revalidator.state !== "idle") return;
-    storeSideBySideCookie(wantsPairs);
-    keptPlace.current = currentParagraph();
-    void revalidator.revalidate();
-    // Once per chapter and mismatch: a text that still does not follow (the server disagrees) is left as it came.
+    // Once per chapter and mismatch: a text that still does not follow (the server disagrees) stays as it came.
+    if (mismatch)
+      void import("~/features/reading-settings/side-by-side-cookie").then((cookie) => {
+        cookie.storeSideBySideCookie(wantsPairs);
+        showText();
+      });
   }, [mismatch, chapter.number]);
   useEffect(() => {
     if (keptPlace.current === undefined) return;
@@ -113,13 +110,12 @@ export function ChapterPage({
     setSettings(next);
     showSettings(next);
     storeSettings(next);
-    if (!signedIn) storeSideBySideCookie(next.sideBySide === "on");
     if (signedIn) {
       const body = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
       void fetch("/reader/settings", { method: "POST", body })
         .then(() => textChanges && showText())
         .catch(() => {});
-    } else if (textChanges) showText();
+    }
   };
 
   // Achievements a progress write earned, announced in a live region that is always on the page, and

@@ -15,7 +15,7 @@ export const settingChoices = {
   /**
    * A chapter shown in a translation with its original's paragraphs beside (or under) each translated one
    * (ADR 97). Unlike the others it changes the page's HTML: the server renders the pairs, so it is in the page
-   * cache's key (a signed-in reader's settings; a visitor's cookie, `SIDE_BY_SIDE_COOKIE`).
+   * cache's key (a signed-in reader's settings; a visitor's cookie: side-by-side-cookie.ts).
    */
   sideBySide: ["off", "on"],
 } as const;
@@ -79,21 +79,3 @@ export function showSettings(settings: ReadingSettings) {
 
 /** The one browser-storage key for visitors' reading data (settings and per-chapter progress). */
 export const STORAGE_KEY = "reading";
-
-/**
- * A visitor's side-by-side setting as a cookie, beside browser storage: the server renders the pairs and keys
- * the kept page by it (app/features/page-cache/viewer.server.ts). Only "on" is written; absent is off.
- */
-export const SIDE_BY_SIDE_COOKIE = "sbs";
-
-/** Keeps a visitor's side-by-side choice where the server reads it (a year; deleted when off). */
-export function storeSideBySideCookie(on: boolean) {
-  try {
-    // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is missing from browsers the site serves.
-    document.cookie = on
-      ? `${SIDE_BY_SIDE_COOKIE}=on; Path=/; Max-Age=31536000; SameSite=Lax`
-      : `${SIDE_BY_SIDE_COOKIE}=; Path=/; Max-Age=0; SameSite=Lax`;
-  } catch {
-    // Cookies refused (a sandboxed frame): the setting applies from the account or not at all.
-  }
-}
