@@ -8,11 +8,15 @@ import { expect, hydrated, test } from "../support/fixtures";
 const labels = es.readerPanels.settings;
 
 /** Chooses side by side on or off in the chapter's settings sheet, and closes it. */
-async function chooseSideBySide(page: Page, on: boolean) {
+async function chooseSideBySide(page: Page, on: boolean, screenshot?: string) {
   await page.getByRole("button", { name: es.reader.settings.open }).click();
   const group = page.getByRole("dialog").getByRole("group", { name: labels.sideBySide });
   await expect(group).toHaveAccessibleDescription(labels.sideBySideHint);
   await group.getByText(on ? labels.sideBySides.on : labels.sideBySides.off, { exact: true }).click();
+  if (screenshot) {
+    await group.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: screenshot });
+  }
   await page.keyboard.press("Escape");
 }
 
@@ -65,7 +69,7 @@ test("a visitor turns side by side on in /es/chapter/1, reads both languages par
   const body = page.locator("[data-chapter-body]");
   await expect(body.locator(".pair")).toHaveCount(0);
 
-  await chooseSideBySide(page, true);
+  await chooseSideBySide(page, true, testInfo.outputPath(`sheet-${phone ? "360" : "desktop"}.png`));
   await expectPairs(page, body, phone);
   await page.screenshot({ path: testInfo.outputPath(`side-by-side-${phone ? "360" : "desktop"}.png`) });
   await page.evaluate(() => window.scrollTo(0, 0));
