@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { Locator, Page } from "@playwright/test";
 import es from "../../app/i18n/locales/es.json" with { type: "json" };
 import { register } from "../support/browser";
@@ -18,6 +19,25 @@ async function chooseSideBySide(page: Page, on: boolean, screenshot?: string) {
     await page.screenshot({ path: screenshot });
   }
   await page.keyboard.press("Escape");
+}
+
+/** axe-core's contrast findings in the chapter's text, light and dark: the muted original stays readable. */
+async function contrastFindings(page: Page) {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve("axe-core/axe.min.js") });
+  const findings: string[] = [];
+  for (const dark of [false, true]) {
+    await page.evaluate((on) => document.documentElement.classList.toggle("dark", on), dark);
+    const ids = await page.evaluate(async () => {
+      type Axe = { run: (context: Element, options: object) => Promise<{ violations: { id: string }[] }> };
+      const axe = (window as unknown as { axe: Axe }).axe;
+      const body = document.querySelector("[data-chapter-body]") as Element;
+      const result = await axe.run(body, { runOnly: { type: "rule", values: ["color-contrast"] } });
+      return result.violations.map((violation) => violation.id);
+    });
+    findings.push(...ids.map((id) => `${dark ? "dark" : "light"}: ${id}`));
+  }
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+  return findings;
 }
 
 /** Ids on the page more than once (none may be: the original's blocks lose theirs). */
@@ -127,4 +147,16 @@ test("a signed-in reader's side by side is saved on the account and rendered by 
       ),
     )
     .toBe(true);
+});
+
+test.describe("contrast", () => {
+  // axe-core is added to the page as an inline script, which the site's CSP refuses.
+  test.use({ bypassCSP: true });
+  test("the muted original and its translation keep their contrast, light and dark", async ({ page }) => {
+    await page.goto("/es/chapter/1");
+    await hydrated(page);
+    await chooseSideBySide(page, true);
+    await expect(page.locator("[data-chapter-body] > .pair").first()).toBeVisible();
+    expect(await contrastFindings(page)).toEqual([]);
+  });
 });
