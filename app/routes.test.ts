@@ -31,6 +31,15 @@ describe("the page cache's viewer groups for visitors", () => {
     },
   );
 
+  it("keeps chapter pages apart for visitors reading side by side with the original (ADR 97), and no other page", async () => {
+    const sideBySide = new Map([["sbs", "on"]]);
+    for (const pathname of ["/chapter/1", "/chapter/1.data"])
+      expect(await sharedViewer(pathname, sideBySide)).toBe("visitor side-by-side");
+    for (const pathname of ["/", "/toc", "/wiki", "/_root.data"])
+      expect(await sharedViewer(pathname, sideBySide)).toBe("visitor");
+    expect(await sharedViewer("/chapter/1", new Map([["sbs", "x"]]))).toBe("visitor");
+  });
+
   it("shares the shop again once the cart cookie is gone or empty", async () => {
     expect(await sharedViewer("/shop", new Map([["cart", ""]]))).toBe("visitor");
   });

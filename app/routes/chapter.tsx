@@ -11,11 +11,12 @@ import { buyAndUnlock, purchaseContext } from "~/features/reader/purchase.server
 import { chapterShare } from "~/features/reader/share.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { unlockFromPage } from "~/features/reader/unlock.server";
+import { SIDE_BY_SIDE_COOKIE } from "~/features/reading-settings/side-by-side-cookie";
 import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { releaseTime } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms";
 import { parseId } from "~/lib/parse";
-import { getPreferences } from "~/lib/preferences.server";
+import { getPreferences, readCookies } from "~/lib/preferences.server";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { lazyComponent } from "~/ui/lazy-component";
 import type { Route } from "./+types/chapter";
@@ -26,16 +27,27 @@ const NotifyButton = lazyComponent(() => import("~/features/release-mails/notify
 const PreviewBanner = lazyComponent(() => import("~/features/reader/preview"), "PreviewBanner");
 const ChapterNotFound = lazyComponent(() => import("~/features/reader/chapter-not-found"), "ChapterNotFound");
 
+/**
+ * The reader's side-by-side setting (ADR 97): a signed-in reader's saved one, a visitor's cookie. The page
+ * cache keys the page by the same (app/features/page-cache/viewer.server.ts).
+ */
+function sideBySideOf(request: Request, user: { readingSettings: { sideBySide: string } } | undefined) {
+  return user
+    ? user.readingSettings.sideBySide === "on"
+    : readCookies(request).get(SIDE_BY_SIDE_COOKIE) === "on";
+}
+
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const number = parseId(params.id);
   const user = await getSessionUser(request);
   const as = new URL(request.url).searchParams.get("as");
   const previewAs = previewAudiences.find((audience) => audience === as);
   const { language } = getPreferences(request);
+  const sideBySide = sideBySideOf(request, user);
   let chapter =
     number === undefined
       ? undefined
-      : await loadChapterForReader(number, user, releaseTime(), previewAs, language);
+      : await loadChapterForReader(number, user, releaseTime(), previewAs, language, sideBySide);
   if (!chapter) {
     const moved = number === undefined ? undefined : await movedChapterNumber(number);
     if (moved !== undefined) throw redirect(`/chapter/${moved}${new URL(request.url).search}`);
@@ -49,7 +61,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     (await unlockOnArrival(request, user, chapter.number, chapter.lock, releaseTime(), context))
   )
     chapter =
-      (await loadChapterForReader(chapter.number, user, releaseTime(), undefined, language)) ?? chapter;
+      (await loadChapterForReader(chapter.number, user, releaseTime(), undefined, language, sideBySide)) ??
+      chapter;
   if (chapter.lock?.kind === "coins" && user && !chapter.preview)
     Object.assign(
       chapter.lock,

@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { listGalleryItems } from "~/features/gallery/queries.server";
-import { bodyText, textField, translationsOf } from "~/features/translations/reading.server";
+import { bodyText, originalMark, textField, translationsOf } from "~/features/translations/reading.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
 import { timelessShareablePage } from "~/lib/shareable";
@@ -16,10 +16,12 @@ const SIZES = "(min-width: 64rem) 22rem, (min-width: 40rem) 50vw, 100vw";
 
 export async function loader({ request }: Route.LoaderArgs) {
   const items = await listGalleryItems();
-  // Titles and captions in the page's language where translated (ADR 86), in one query.
+  // Titles and captions in the page's language where translated (ADR 86), in one query; an item without
+  // a translation there says it is in English.
+  const { language } = getPreferences(request);
   const texts = await translationsOf(
     "gallery",
-    getPreferences(request).language,
+    language,
     items.map((item) => item.slug),
   );
   return {
@@ -27,6 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       const translated = texts.get(item.slug);
       return {
         slug: item.slug,
+        ...originalMark(translated, language),
         title: textField(translated, "title", item.title),
         imageUrl: item.imageUrl,
         picture: item.picture,
@@ -51,7 +54,10 @@ export default function Gallery({ loaderData }: Route.ComponentProps) {
         <ul className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {loaderData.items.map((item) => (
             <li key={item.slug}>
-              <figure className="overflow-hidden rounded-xl border border-line bg-[color:var(--surface)]">
+              <figure
+                lang={item.lang}
+                className="overflow-hidden rounded-xl border border-line bg-[color:var(--surface)]"
+              >
                 <picture>
                   {item.picture?.sources.map((source) => (
                     <source key={source.type} type={source.type} srcSet={source.srcSet} sizes={SIZES} />

@@ -11,6 +11,7 @@ import { productNamesIn } from "~/features/shop/translated.server";
 import { getSiteSettings } from "~/features/site/queries.server";
 import {
   chapterTitles,
+  originalMark,
   textField,
   translationOf,
   translationsOf,
@@ -22,6 +23,7 @@ import { shareablePage } from "~/lib/shareable";
 import { book } from "~/lib/structured-data";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
+import { SentenceWith } from "~/ui/in-language";
 import { Link } from "~/ui/link";
 import { PageMeta, useSiteFacts } from "~/ui/page-meta";
 import { useFormat } from "~/ui/use-format";
@@ -49,12 +51,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   const goal = goals.campaign && goalTexts.get(goals.campaign.title);
   return {
     site: {
+      ...originalMark(siteText, language),
       title: textField(siteText, "title", site.title),
       tagline: textField(siteText, "tagline", site.tagline),
       author: site.author,
       synopsis: textField(siteText, "synopsis", site.synopsis),
     },
-    latest: latest && { ...latest, title: titles.get(latest.number) ?? latest.title },
+    latest: latest && {
+      ...latest,
+      ...originalMark(titles.get(latest.number), language),
+      title: titles.get(latest.number) ?? latest.title,
+    },
     products: products.map(productSummary),
     news,
     fundraiser: goals.campaign && {
@@ -116,9 +123,11 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             {t("home.welcomeTo")}
           </p>
           <h1 id="hero-title" className="font-display text-4xl leading-tight tracking-wide sm:text-6xl">
-            {site.title}
+            <span lang={site.lang}>{site.title}</span>
           </h1>
-          <p className="max-w-xl text-xl italic sm:text-2xl">{site.tagline}</p>
+          <p className="max-w-xl text-xl italic sm:text-2xl" lang={site.lang}>
+            {site.tagline}
+          </p>
           <a
             href="#latest"
             className={buttonClass("primary", "bg-[#d4af37] text-[#120e0b] hover:bg-[#e9c46a]")}
@@ -148,9 +157,15 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               {latest ? <ChapterStatusBadge chapter={latest} /> : null}
             </p>
             <p className="mt-2 font-display text-xl group-hover:text-primary">
-              {latest
-                ? t("toc.chapterTitle", { number: latest.number, title: latest.title })
-                : t("home.fullStory")}
+              {latest ? (
+                <SentenceWith
+                  sentence={(title) => t("toc.chapterTitle", { number: latest.number, title })}
+                  value={latest.title}
+                  lang={latest.lang}
+                />
+              ) : (
+                t("home.fullStory")
+              )}
             </p>
             <p className="mt-1 text-muted">{t("home.latestChapterText")}</p>
           </Link>

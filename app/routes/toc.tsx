@@ -23,6 +23,7 @@ import { getPreferences } from "~/lib/preferences.server";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { book } from "~/lib/structured-data";
 import { buttonClass } from "~/ui/button";
+import { SentenceWith } from "~/ui/in-language";
 import { Link } from "~/ui/link";
 import { Page } from "~/ui/page";
 import { useSiteFacts } from "~/ui/page-meta";
@@ -54,7 +55,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     commentCounts(),
   ]);
   // The titles, summaries and synopsis in the page's language where translated (ADR 86).
-  const { volumes, synopsis } = await tocIn(toc, site.synopsis, getPreferences(request).language);
+  const { volumes, synopsis, synopsisLang } = await tocIn(
+    toc,
+    site.synopsis,
+    getPreferences(request).language,
+  );
   if (requested !== undefined && !volumes.some((volume) => volume.number === requested))
     throw data(null, { status: 404 });
   const marks = progress ? toMarks(progress) : undefined;
@@ -72,6 +77,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     {
       ...page,
       synopsis,
+      ...(synopsisLang ? { synopsisLang } : {}),
       author: site.author,
       path,
       search,
@@ -131,7 +137,9 @@ const ChapterRow = memo(function ChapterRow({
     <>
       <span className="flex flex-col">
         <span className="text-sm text-muted">{t("reader.chapterNumber", { number: chapter.number })}</span>
-        <span className="font-display text-lg">{chapter.title}</span>
+        <span className="font-display text-lg" lang={chapter.lang}>
+          {chapter.title}
+        </span>
         {/* Under the title, so a narrow screen keeps the title's width. An upcoming chapter's date is its
             status badge's ("Releases …"), not said twice. */}
         <span className="text-xs text-muted">
@@ -358,7 +366,13 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
     <Page
       title={t("toc.heading")}
       name={t("toc.title")}
-      intro={loaderData.synopsis}
+      intro={
+        loaderData.synopsisLang ? (
+          <span lang={loaderData.synopsisLang}>{loaderData.synopsis}</span>
+        ) : (
+          loaderData.synopsis
+        )
+      }
       width="max-w-3xl"
       share={share}
     >
@@ -458,9 +472,15 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
             className="scroll-mt-20"
           >
             <h2 id={`volume-${volume.number}-title`} className="mb-1 font-display text-2xl text-primary">
-              {t("reader.volumeTitle", { number: volume.number, title: volume.title })}
+              <SentenceWith
+                sentence={(title) => t("reader.volumeTitle", { number: volume.number, title })}
+                value={volume.title}
+                lang={volume.lang}
+              />
             </h2>
-            <p className="mb-2 text-muted">{volume.summaryMd}</p>
+            <p className="mb-2 text-muted" lang={volume.lang}>
+              {volume.summaryMd}
+            </p>
             <p className="mb-4">
               <a
                 href={`/epub/volume/${volume.number}`}

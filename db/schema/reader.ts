@@ -89,6 +89,7 @@ const textWidths = ["narrow", "medium", "wide"] as const;
 const paragraphSpacings = ["small", "medium", "large"] as const;
 const textAligns = ["start", "justify"] as const;
 const authorNoteViews = ["folded", "full"] as const;
+const sideBySides = ["off", "on"] as const;
 
 /** A signed-in reader's reading settings, rendered by the server so the first paint is right. */
 export const readingSettings = pgTable(
@@ -106,6 +107,7 @@ export const readingSettings = pgTable(
     textAlign: text("text_align", { enum: textAligns }).notNull().default("start"),
     /** The author's notes around a chapter: folded (a closed summary) or in full (ADR 95). */
     authorNotes: text("author_notes", { enum: authorNoteViews }).notNull().default("folded"),
+    sideBySide: text("side_by_side", { enum: sideBySides }).notNull().default("off"),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -120,6 +122,7 @@ export const readingSettings = pgTable(
     check("reading_settings_paragraph_spacing", sql`${t.paragraphSpacing} in ('small', 'medium', 'large')`),
     check("reading_settings_text_align", sql`${t.textAlign} in ('start', 'justify')`),
     check("reading_settings_author_notes", sql`${t.authorNotes} in ('folded', 'full')`),
+    check("reading_settings_side_by_side", sql`${t.sideBySide} in ('off', 'on')`),
   ],
 );
 

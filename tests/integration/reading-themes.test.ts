@@ -133,13 +133,17 @@ describe.each(drivers)("reading themes and layout on %s", (driver) => {
     const chapter = await createChapter();
     const page = `/chapter/${chapter}`;
     const [plain, twin, ...others] = await Promise.all(
-      ["plain", "twin", "sepia", "wide", "spaced", "justified"].map((prefix) => createReader({ prefix })),
+      ["plain", "twin", "sepia", "wide", "spaced", "justified", "paired"].map((prefix) =>
+        createReader({ prefix }),
+      ),
     );
     const differences = [
       { theme: "sepia" },
       { textWidth: "wide" },
       { paragraphSpacing: "large" },
       { textAlign: "justify" },
+      // Side by side with the original changes the chapter's HTML itself (ADR 97).
+      { sideBySide: "on" },
     ];
     for (const [index, difference] of differences.entries())
       await fromSheet(others[index] as TestReader, asForm({ ...defaultSettings, ...difference }));
@@ -149,5 +153,30 @@ describe.each(drivers)("reading themes and layout on %s", (driver) => {
     expect(groups[0]).toMatch(/^reader /);
     expect(groups[1]).toBe(groups[0]);
     expect(new Set(groups).size).toBe(1 + differences.length);
+  });
+
+  it("keeps one whole choice when a reader's sheet and /settings save at once (race)", async () => {
+    const reader = await createReader({ prefix: "racing" });
+    const sheet = { ...defaultSettings, sideBySide: "on", theme: "sepia" } as const;
+    const form = { ...defaultSettings, sideBySide: "off", textAlign: "justify" } as const;
+    for (let run = 0; run < 5; run++) {
+      const answers = await Promise.all([
+        fromSheet(reader, asForm(sheet)),
+        fromSettings(reader, asForm(form)),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200]);
+      const row = await stored(reader.id);
+      const saved = {
+        theme: row?.theme,
+        textAlign: row?.textAlign,
+        sideBySide: row?.sideBySide,
+      };
+      expect([
+        { theme: "sepia", textAlign: "start", sideBySide: "on" },
+        { theme: "auto", textAlign: "justify", sideBySide: "off" },
+      ]).toContainEqual(saved);
+      // The session reads back what the row holds.
+      expect((await sessionSettings(reader))?.sideBySide).toBe(saved.sideBySide);
+    }
   });
 });

@@ -41,7 +41,19 @@ describe.each(drivers)("/settings on %s", (driver) => {
       await submit(reader, { intent: "reading", fontSize: "20", fontFamily: "dyslexic", lineHeight: "2" }),
     ).toMatchObject({ status: 200, body: { done: "settings.reading.done" } });
     const [saved] = await db().select().from(readingSettings).where(eq(readingSettings.userId, reader.id));
-    expect(saved).toMatchObject({ fontSize: 20, fontFamily: "dyslexic", lineHeight: 2 });
+    expect(saved).toMatchObject({ fontSize: 20, fontFamily: "dyslexic", lineHeight: 2, sideBySide: "off" });
+    // Side by side with the original (ADR 97): saved with the others, kept when a form leaves it out.
+    expect(await submit(reader, { intent: "reading", sideBySide: "on" })).toMatchObject({ status: 200 });
+    expect(await submit(reader, { intent: "reading", fontSize: "18" })).toMatchObject({ status: 200 });
+    const [sideBySide] = await db()
+      .select()
+      .from(readingSettings)
+      .where(eq(readingSettings.userId, reader.id));
+    expect(sideBySide).toMatchObject({ fontSize: 18, fontFamily: "dyslexic", sideBySide: "on" });
+    expect(await submit(reader, { intent: "reading", sideBySide: "yes" })).toMatchObject({
+      status: 400,
+      body: { errors: { reading: "settings.reading.invalid" } },
+    });
     expect(
       await submit(reader, { intent: "reading", fontSize: "19", fontFamily: "serif", lineHeight: "2" }),
     ).toMatchObject({ status: 400, body: { errors: { reading: "settings.reading.invalid" } } });
@@ -168,6 +180,7 @@ describe.each(drivers)("/settings on %s", (driver) => {
         "1e309",
         "2147483648",
         "16",
+        "off",
       ),
     );
     const intents = fc.constantFrom("reading", "timeZone", "emailChoices", "revokeSession", "unlink", "nope");
@@ -180,6 +193,7 @@ describe.each(drivers)("/settings on %s", (driver) => {
         fontSize: text,
         fontFamily: text,
         lineHeight: text,
+        sideBySide: text,
         newChapters: text,
       },
       { requiredKeys: ["intent"] },

@@ -37,8 +37,10 @@ const untranslate = (kind: TranslationKind, key: string) =>
     .delete(translations)
     .where(and(eq(translations.kind, kind), eq(translations.key, key), eq(translations.language, "fr")));
 
-type Toc = { volumes: { number: number; title: string; summaryMd: string; chapters?: Chapter[] }[] };
-type Chapter = { number: number; title: string; words?: number; minutes?: number };
+type Toc = {
+  volumes: { number: number; title: string; summaryMd: string; chapters?: Chapter[]; lang?: string }[];
+};
+type Chapter = { number: number; title: string; words?: number; minutes?: number; lang?: string };
 const chapterOf = (toc: Toc, number: number) =>
   toc.volumes.flatMap((volume) => volume.chapters ?? []).find((chapter) => chapter.number === number);
 
@@ -79,6 +81,12 @@ describe.each(drivers)("translated pages on %s", (driver) => {
     expect(chapterOf(fr, 4)?.words).toBe(chapterOf(en, 4)?.words);
     expect(fr.volumes[1]?.title).toBe(en.volumes[1]?.title);
     expect(fr.volumes[1]?.summaryMd).toBe(en.volumes[1]?.summaryMd);
+    // ...and marked as English (ADR 97), the translated ones not; nothing is marked in English.
+    expect(chapterOf(fr, 4)?.lang).toBe("en");
+    expect(chapterOf(fr, 1)?.lang).toBeUndefined();
+    expect(fr.volumes[1]?.lang).toBe("en");
+    expect(fr.volumes[0]?.lang).toBeUndefined();
+    expect(JSON.stringify(en)).not.toContain('"lang"');
   });
 
   it("shows the author's page in French: their words, place and role; in English the original", async () => {

@@ -184,6 +184,21 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     const ja = await loadChapterForReader(1, undefined, new Date(), undefined, "ja");
     expect(ja?.wordCount).toBe(18);
     expect(ja?.minutes).toBe(1);
+
+    // Side by side (ADR 97): the translation's blocks beside the original's; nothing changes where there is no
+    // translation, nor in English.
+    const pairs = await loadChapterForReader(1, undefined, new Date(), undefined, "es", true);
+    expect(pairs?.sideBySide).toBe(true);
+    expect(pairs?.html).toContain('<div class="pair-original" lang="en">');
+    expect(pairs?.html).toContain('<div class="pair-translation" lang="es">');
+    expect(pairs?.html).toContain("La primera frase en español.");
+    expect(pairs?.html).toContain(en?.html?.match(/<p id="p-0">([^<]*)/)?.[1]);
+    expect((await loadChapterForReader(4, undefined, new Date(), undefined, "es", true))?.html).toBe(
+      four?.html,
+    );
+    const english = await loadChapterForReader(1, undefined, new Date(), undefined, "en", true);
+    expect(english?.html).toBe(en?.html);
+    expect(english?.sideBySide).toBeUndefined();
   });
 
   it("keeps progress per chapter, not per language: read in Spanish, then in English", async () => {

@@ -174,6 +174,7 @@ const settingColumns = {
   paragraphSpacing: readingSettings.paragraphSpacing,
   textAlign: readingSettings.textAlign,
   authorNotes: readingSettings.authorNotes,
+  sideBySide: readingSettings.sideBySide,
 } satisfies Record<keyof ReadingSettings, unknown>;
 const settingKeys = Object.keys(settingColumns) as (keyof ReadingSettings)[];
 

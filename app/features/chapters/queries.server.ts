@@ -15,9 +15,18 @@ export type TocChapter = {
   releaseAt: string;
   minutes: number;
   words: number;
+  /** "en" on a page in another language when the title is the original's (no translation there). */
+  lang?: "en";
 };
 
-export type TocVolume = { number: number; title: string; summaryMd: string; chapters: TocChapter[] };
+export type TocVolume = {
+  number: number;
+  title: string;
+  summaryMd: string;
+  chapters: TocChapter[];
+  /** "en" on a page in another language when the title and summary are the original's. */
+  lang?: "en";
+};
 
 function tocStatus(
   chapter: { number: number; releaseAt: Date; coinsRequired: number },

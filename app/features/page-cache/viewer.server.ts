@@ -16,6 +16,7 @@ import {
 } from "~/features/reader/access.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { type ReadingSettings, settingChoices } from "~/features/reading-settings/settings";
+import { SIDE_BY_SIDE_COOKIE } from "~/features/reading-settings/side-by-side-cookie";
 import {
   broadRevision,
   chapterTextRevision,
@@ -43,7 +44,13 @@ export function sharedViewerOf(match: MatchRoute) {
     const rules = route?.value.rules;
     if (!rules || rules.share === "none") return undefined;
     const token = cookies.get(sessionCookieName());
-    if (!token) return rules.cart && cookies.get(CART_COOKIE) ? undefined : "visitor";
+    if (!token) {
+      if (rules.cart && cookies.get(CART_COOKIE)) return undefined;
+      // A visitor reading chapters side by side with the original sees other chapter pages (ADR 97).
+      return rules.share === "chapter" && cookies.get(SIDE_BY_SIDE_COOKIE) === "on"
+        ? "visitor side-by-side"
+        : "visitor";
+    }
     const own = rules.share === "own";
     // The chapter page itself: its route data is rendered for the reader.
     const chapter =

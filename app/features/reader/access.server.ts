@@ -25,6 +25,7 @@ import { picturesByHash } from "~/features/uploads/store.server";
 import { releaseTime } from "~/lib/clock.server";
 import { readingMinutes } from "~/lib/words";
 import { chapterNotes } from "./notes.server";
+import { sideBySideHtml } from "./side-by-side.server";
 
 /** The smallest coin pack that covers a locked chapter (purchase.server.ts). */
 export type PurchaseOffer = { packKey: string; coins: number; priceCents: number; currency: string };
@@ -269,6 +270,8 @@ export async function loadChapterForReader(
   previewAs?: PreviewAudience,
   /** The language the page is rendered in: its translation is shown where there is one (ADR 86). */
   language = "en",
+  /** The reader's side-by-side setting: a translation is shown with its original's paragraphs (ADR 97). */
+  sideBySide = false,
 ) {
   const chapter = await findChapter(number, user);
   if (!chapter) return undefined;
@@ -296,13 +299,7 @@ export async function loadChapterForReader(
     // A preview names the chapter's editor, for its banner's way back (its id: the author's page only).
     ...(preview ? { preview: { as: preview, editor: `/admin/chapters/${chapter.id}` } } : {}),
     artwork: lock ? [] : shown.artwork,
-    ...(lock
-      ? {}
-      : {
-          html: shown.translation
-            ? await translatedChapterHtml(chapter.id, language, shown.translation)
-            : await chapterHtml(chapter),
-        }),
+    ...(lock ? {} : await shownText(chapter, language, shown.translation, sideBySide)),
     // The author's notes, for a reader who may read the chapter only (never on the locked view).
     ...(lock ? {} : await notesOf(chapter.id, language)),
   };
@@ -312,6 +309,34 @@ async function notesOf(chapterId: number, language: string) {
   const notes = await chapterNotes(chapterId, language);
   return notes ? { notes } : {};
 }
+
+/**
+ * The text a reader who may read the chapter sees: the original, its translation, or with `sideBySide` the
+ * translation beside the original (marked `sideBySide`, so the page knows which it shows).
+ */
+async function shownText(
+  chapter: ChapterFacts,
+  language: string,
+  translation: Awaited<ReturnType<typeof chapterInLanguage>>["translation"],
+  sideBySide: boolean,
+): Promise<{ html: string; sideBySide?: true }> {
+  if (!translation) return { html: await chapterHtml(chapter) };
+  const html = await translatedChapterHtml(chapter.id, language, translation);
+  if (!sideBySide) return { html };
+  // Made once per version of both texts, as each text's rendering is.
+  const key = `${chapter.id}:${language}:${chapter.updatedAt.getTime()}:${translation.updatedAt.getTime()}`;
+  let paired = pairedTexts.get(key);
+  if (paired === undefined) {
+    paired = sideBySideHtml(await chapterHtml(chapter), html, language, translation.paragraphMap);
+    if (pairedTexts.size >= PAIRED_TEXTS_KEPT) pairedTexts.delete(pairedTexts.keys().next().value as string);
+    pairedTexts.set(key, paired);
+  }
+  return { html: paired, sideBySide: true };
+}
+
+/** Side-by-side texts made, by chapter, language and both texts' versions: a few chapters' worth. */
+const pairedTexts = new Map<string, string>();
+const PAIRED_TEXTS_KEPT = 50;
 
 /** What the chapter page shows (features/reader/chapter-page.tsx). */
 export type ChapterView = NonNullable<Awaited<ReturnType<typeof loadChapterForReader>>>;

@@ -1,5 +1,5 @@
 import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
-import { type LinkProps, useNavigate, useNavigation, useRouteLoaderData } from "react-router";
+import { type LinkProps, useNavigate, useNavigation, useRevalidator, useRouteLoaderData } from "react-router";
 import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reading-settings/settings";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
@@ -12,7 +12,7 @@ import { useFormat } from "~/ui/use-format";
 import type { ChapterView } from "./access.server";
 import { Artwork } from "./artwork";
 import { AuthorNote } from "./author-note";
-import { blockAt } from "./blocks";
+import { blockAt, blocksOf } from "./blocks";
 import { ChapterBody } from "./chapter-body";
 import type { ChapterProgress } from "./progress";
 import { loadStoredSettings, storeSettings } from "./storage";
@@ -60,27 +60,62 @@ export function ChapterPage({
   /** A failed unlock's message key. */
   error?: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const format = useFormat();
+  const revalidator = useRevalidator();
   const navigate = useNavigate();
   const navigation = useNavigation();
   const articleRef = useRef<HTMLElement>(null);
   // Signed-in readers' settings come with the root loader (rendered on <html>); visitors' from storage.
   const root = useRouteLoaderData("root") as { readingSettings?: ReadingSettings | null } | undefined;
-  const [settings, setSettings] = useState<ReadingSettings>(root?.readingSettings ?? defaultSettings);
+  // A visitor's, on the client, from storage at once: only the sheet (not there at hydration) and effects read them.
+  const [settings, setSettings] = useState<ReadingSettings>(
+    () =>
+      root?.readingSettings ??
+      (signedIn || typeof window === "undefined" ? defaultSettings : loadStoredSettings()),
+  );
   const sheet = useLazyDialog(loadSettingsSheet);
 
   useEffect(() => {
     if (!signedIn) setSettings(loadStoredSettings());
   }, [signedIn]);
 
+  // Side by side with the original (ADR 97) changes the text itself: the server renders the pairs, so the
+  // page's data is asked again once the server knows the choice (a reader's account; a visitor's cookie,
+  // written here when the page does not follow the stored setting: just chosen, the cookie lost, or a copy
+  // kept by a shared cache), keeping the reader at the paragraph they were reading.
+  const keptPlace = useRef<number>(undefined);
+  const showText = () => {
+    keptPlace.current = currentParagraph();
+    void revalidator.revalidate();
+  };
+  const translated = i18n.language !== "en" && !chapter.untranslated && !chapter.lock;
+  const wantsPairs = translated && settings.sideBySide === "on";
+  const mismatch = !signedIn && translated && wantsPairs !== Boolean(chapter.sideBySide);
+  useEffect(() => {
+    // Once per chapter and mismatch: a text that still does not follow (the server disagrees) stays as it came.
+    if (mismatch)
+      void import("~/features/reading-settings/side-by-side-cookie").then((cookie) => {
+        cookie.storeSideBySideCookie(wantsPairs);
+        showText();
+      });
+  }, [mismatch, chapter.number]);
+  useEffect(() => {
+    if (keptPlace.current === undefined) return;
+    blockAt(articleRef.current, keptPlace.current)?.scrollIntoView({ block: "start" });
+    keptPlace.current = undefined;
+  }, [chapter.html]);
+
   const applySettings = (next: ReadingSettings) => {
+    const textChanges = translated && next.sideBySide !== settings.sideBySide;
     setSettings(next);
     showSettings(next);
     storeSettings(next);
     if (signedIn) {
       const body = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
-      void fetch("/reader/settings", { method: "POST", body }).catch(() => {});
+      void fetch("/reader/settings", { method: "POST", body })
+        .then(() => textChanges && showText())
+        .catch(() => {});
     }
   };
 
@@ -158,7 +193,7 @@ export function ChapterPage({
   // Bookmarked paragraphs carry a mark in the margin.
   useEffect(() => {
     const marks = new Set(progress.bookmarks.map(String));
-    for (const [index, block] of [...(articleRef.current?.children ?? [])].entries()) {
+    for (const [index, block] of blocksOf(articleRef.current).entries()) {
       block.toggleAttribute("data-bookmarked", marks.has(String(index)));
     }
   }, [progress.bookmarks]);

@@ -7,20 +7,28 @@ import { type ReadingSettings, settingChoices } from "./settings";
  */
 export function Options<T extends string | number>({
   legend,
+  hint,
   name,
   options,
   value,
   onChange,
 }: {
   legend: string;
+  /** A line under the legend saying what the setting does (read with the group by screen readers). */
+  hint?: string;
   name: string;
   options: { value: T; label: string }[];
   value: T;
   onChange: (value: T) => void;
 }) {
   return (
-    <fieldset className="flex flex-col gap-2">
+    <fieldset className="flex flex-col gap-2" aria-describedby={hint ? `${name}-hint` : undefined}>
       <legend className="mb-2 font-display text-sm tracking-wide">{legend}</legend>
+      {hint ? (
+        <p id={`${name}-hint`} className="-mt-1 text-sm text-muted">
+          {hint}
+        </p>
+      ) : null}
       <div className="flex flex-wrap gap-2">
         {options.map((option) => (
           <label
@@ -53,9 +61,10 @@ const labels: { [K in keyof ReadingSettings]: [legend: string, group: string, ke
   paragraphSpacing: ["paragraphSpacing", "paragraphs", [...settingChoices.paragraphSpacing]],
   textAlign: ["textAlign", "alignments", [...settingChoices.textAlign]],
   authorNotes: ["authorNotes", "authorNoteViews", [...settingChoices.authorNotes]],
+  sideBySide: ["sideBySide", "sideBySides", [...settingChoices.sideBySide]],
 };
 
-/** The reading settings (colours, size, font, spacing, width, alignment), each a group of chips. */
+/** The reading settings (colours, size, font, spacing, width, alignment, side by side), each a group of chips. */
 export function ReadingChoices({
   settings,
   onChange,
@@ -73,6 +82,7 @@ export function ReadingChoices({
     "textWidth",
     "textAlign",
     "authorNotes",
+    "sideBySide",
   ];
   return (
     <>
@@ -82,6 +92,7 @@ export function ReadingChoices({
           <Options<string | number>
             key={name}
             legend={t(`readerPanels.settings.${legend}`)}
+            hint={name === "sideBySide" ? t("readerPanels.settings.sideBySideHint") : undefined}
             name={name}
             value={settings[name]}
             options={settingChoices[name].map((value, index) => ({

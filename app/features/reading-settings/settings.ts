@@ -14,6 +14,12 @@ export const settingChoices = {
   textAlign: ["start", "justify"],
   /** The author's notes around a chapter: a closed summary to open, or open (ADR 95). */
   authorNotes: ["folded", "full"],
+  /**
+   * A chapter shown in a translation with its original's paragraphs beside (or under) each translated one
+   * (ADR 97). Unlike the others it changes the page's HTML: the server renders the pairs, so it is in the page
+   * cache's key (a signed-in reader's settings; a visitor's cookie: side-by-side-cookie.ts).
+   */
+  sideBySide: ["off", "on"],
 } as const;
 
 type Choices = typeof settingChoices;
@@ -32,6 +38,7 @@ export const defaultSettings: ReadingSettings = {
   paragraphSpacing: "medium",
   textAlign: "start",
   authorNotes: "folded",
+  sideBySide: "off",
 };
 
 /**

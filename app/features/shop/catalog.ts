@@ -33,20 +33,28 @@ export type ProductSummary = {
   variantKind: VariantKind | null;
   /** The image as a `<picture>` when it is an upload. */
   picture?: Picture;
+  /** "en" on a page in another language when the name is the original's (features/shop/translated.server.ts). */
+  lang?: "en";
 };
 
-export function productSummary({
-  id,
-  name,
-  priceCents,
-  currency,
-  imageUrl,
-  membershipDays,
-  stock,
-  variantKind,
-  picture,
-}: ProductSummary): ProductSummary {
-  return { id, name, priceCents, currency, imageUrl, membershipDays, stock, variantKind, picture };
+/** What a product list shows of each product, and nothing more of its row (route data is budgeted by byte). */
+const summaryKeys = [
+  "id",
+  "name",
+  "priceCents",
+  "currency",
+  "imageUrl",
+  "membershipDays",
+  "stock",
+  "variantKind",
+  "picture",
+  "lang",
+] as const satisfies readonly (keyof ProductSummary)[];
+
+export function productSummary(product: ProductSummary): ProductSummary {
+  return Object.fromEntries(
+    summaryKeys.filter((key) => product[key] !== undefined).map((key) => [key, product[key]]),
+  ) as ProductSummary;
 }
 
 /** What a product offers the buyer: a price to ask about, a variant to choose first, the cart, or nothing left. */

@@ -67,7 +67,7 @@ export function ProductCard({ product, buyNow = false }: { product: ProductSumma
       />
       <div className="flex flex-1 flex-col gap-2 p-4">
         <h3 className="font-display text-lg">
-          <Link to={page} className="underline-offset-2 hover:underline">
+          <Link to={page} className="underline-offset-2 hover:underline" lang={product.lang}>
             {product.name}
           </Link>
         </h3>

@@ -119,6 +119,15 @@ export async function chapterTitles(language: string): Promise<Map<number, strin
   return new Map([...chapters].map(([number, chapter]) => [number, chapter.title]));
 }
 
+/**
+ * An item of a list a page in `language` shows in the original, having no translation there: `{ lang: "en" }`,
+ * spread into the item so that its text says its language (screen readers, hyphenation, fonts); else nothing
+ * (the page's language applies). Lists fall back item by item, without the page's note (ADR 86, ADR 97).
+ */
+export function originalMark(translated: unknown, language: string): { lang?: "en" } {
+  return translated === undefined && isTranslationLanguage(language) ? { lang: "en" } : {};
+}
+
 /** A translated field when it is a non-empty string, else the original's. */
 export function textField(translated: TranslatedText | undefined, name: string, original: string): string {
   const value = translated?.fields[name];

@@ -52,7 +52,11 @@ export default function Wiki({ loaderData }: Route.ComponentProps) {
               <ul className="flex flex-col gap-1">
                 {pages.map((page) => (
                   <li key={page.slug}>
-                    <Link to={`/wiki/${section}/${page.slug}`} className="underline-offset-2 hover:underline">
+                    <Link
+                      to={`/wiki/${section}/${page.slug}`}
+                      className="underline-offset-2 hover:underline"
+                      lang={page.lang}
+                    >
                       {page.title}
                     </Link>
                   </li>

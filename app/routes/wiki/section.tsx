@@ -49,8 +49,12 @@ export default function WikiSection({ loaderData }: Route.ComponentProps) {
                   />
                 ) : null}
                 <span className="flex flex-col gap-1">
-                  <span className="font-display text-lg text-primary">{page.title}</span>
-                  <span className="text-muted">{page.summary}</span>
+                  <span className="font-display text-lg text-primary" lang={page.lang}>
+                    {page.title}
+                  </span>
+                  <span className="text-muted" lang={page.lang}>
+                    {page.summary}
+                  </span>
                 </span>
               </Link>
             </li>

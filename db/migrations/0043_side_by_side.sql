@@ -1,0 +1,2 @@
+ALTER TABLE "reading_settings" ADD COLUMN "side_by_side" text DEFAULT 'off' NOT NULL;--> statement-breakpoint
+ALTER TABLE "reading_settings" ADD CONSTRAINT "reading_settings_side_by_side" CHECK ("reading_settings"."side_by_side" in ('off', 'on'));
