@@ -52,3 +52,10 @@ else
   (self.requestIdleCallback ?? setTimeout)(() =>
     rememberTimeZone(Intl.DateTimeFormat().resolvedOptions().timeZone),
   );
+
+// The offline worker (public/sw.js, ADR 96), once the page has loaded: it asks for nothing the page needs first.
+if ("serviceWorker" in navigator) {
+  const register = () => navigator.serviceWorker.register("/sw.js").catch(() => {});
+  if (document.readyState === "complete") register();
+  else addEventListener("load", register, { once: true });
+}

@@ -106,6 +106,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         />
         {/* No `type`: the browser reads the icon's type from the file (a few bytes less on every page). */}
         <link rel="icon" href="/favicon.svg" />
+        {/* The site installs as an app; its worker keeps chapters for reading offline (ADR 96). */}
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <meta name="theme-color" content="#9b1030" />
         {/* The releases feed, for feed readers that find it from any page (ADR 44), in the page's URL's
             language (ADR 87). */}
         <link rel="alternate" type="application/atom+xml" href={`${feeds}.atom`} />

@@ -171,6 +171,13 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
     // Hashed assets never change; everything else in build/client may.
     app.use("/assets", precompressedAssets("build/client/assets"));
     app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
+    // The offline worker (ADR 96): the browser checks it on each visit, so a new version is taken at once
+    // (express.static keeps a Cache-Control already set).
+    app.get("/sw.js", (_req, res, next) => {
+      res.setHeader("Cache-Control", "no-cache");
+      res.setHeader("Service-Worker-Allowed", "/");
+      next();
+    });
     app.use(topLevelStatic("build/client", { maxAge: "1h" }));
     const serverBuild = await import("virtual:react-router/server-build");
     build = answeringDatabaseOutages(serverBuild as unknown as ServerBuild);

@@ -16,6 +16,9 @@ export function contentSecurityPolicy(inlineScripts: string, formTargets = oauth
     "img-src 'self' data: https:",
     "font-src 'self'",
     "connect-src 'self'",
+    // The offline worker and the web manifest (ADR 96): our own files only.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "frame-ancestors 'none'",

@@ -3,6 +3,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse, RequestHan
 import { type AppLoadContext, createRequestHandler, type ServerBuild } from "react-router";
 import { type Language, languages } from "~/i18n/config";
 import { pathLanguage, unprefixedPath } from "~/i18n/urls";
+import { OFFLINE_HEADER } from "~/lib/offline";
 import { newRequestScope, REQUEST_SCOPE_HEADER } from "~/lib/request-scope";
 import { SHAREABLE_HEADER, TIMELESS_HEADER } from "~/lib/shareable";
 import { type Outcome, sendBusy } from "./admission";
@@ -188,6 +189,9 @@ export function reactRouterHandler({
           const remix = response.headers.get("X-Remix-Response");
           const type = response.headers.get("Content-Type") as string;
           const passOn: Record<string, string> = remix ? { "X-Remix-Response": remix } : {};
+          // A chapter page's offline mark is the same for every reader the kept page is shared by (ADR 96).
+          const offline = response.headers.get(OFFLINE_HEADER);
+          if (offline) passOn[OFFLINE_HEADER] = offline;
           const entry = await pages.store(page, body, type, passOn, timeless);
           dropRequestPolicy(res);
           pages.send(req, res, res.locals.requestId as string, entry, "miss");

@@ -15,6 +15,7 @@ import { SIDE_BY_SIDE_COOKIE } from "~/features/reading-settings/side-by-side-co
 import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { releaseTime } from "~/lib/clock.server";
 import { readForm } from "~/lib/forms";
+import { OFFLINE_HEADER, offlineHeaders } from "~/lib/offline";
 import { parseId } from "~/lib/parse";
 import { getPreferences, readCookies } from "~/lib/preferences.server";
 import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
@@ -95,11 +96,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return data(
     { chapter, signedIn, ...(notify === undefined ? {} : { notify }) },
     // Only a chapter waiting for its release shows a date (when): every other chapter page is one in every zone.
-    { headers: shareableIf(shared, { timeless: chapter.lock?.kind !== "release" }) },
+    // A chapter this reader may read may be kept on their device for reading offline (ADR 96); a locked one's
+    // page or a preview never is.
+    {
+      headers: {
+        ...shareableIf(shared, { timeless: chapter.lock?.kind !== "release" }),
+        ...offlineHeaders(!chapter.lock && !chapter.preview, chapter.next),
+      },
+    },
   );
 }
 
-export const headers = shareableIfLoaderSays;
+export const headers: Route.HeadersFunction = (args) => {
+  const headers = new Headers(shareableIfLoaderSays(args));
+  const offline = args.loaderHeaders.get(OFFLINE_HEADER);
+  if (offline) headers.set(OFFLINE_HEADER, offline);
+  return headers;
+};
 
 /** A comment, a heart or a report changes nothing of the chapter: its text is not loaded again. */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ formAction, defaultShouldRevalidate }) =>

@@ -18,7 +18,9 @@ export const test = base.extend<{
         // browser reports it as a failed resource; a 4xx for a script, style or image is a real error.
         const url = message.location().url ?? "";
         const appAnswer = /status of 4\d\d/.test(message.text()) && !/\/(assets|media)\//.test(url);
-        if (!appAnswer) problems.push(`console: ${message.text()} (${url})`);
+        // A test that takes the network away (tests/e2e/offline.spec.ts) expects the requests it fails.
+        const offline = message.text().includes("net::ERR_INTERNET_DISCONNECTED");
+        if (!appAnswer && !offline) problems.push(`console: ${message.text()} (${url})`);
       });
       page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       await use();

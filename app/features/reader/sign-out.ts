@@ -5,7 +5,7 @@ import { forgetStoredReading } from "./storage";
 /**
  * The submit handler of a form that signs the reader out (logout, signing out everywhere): once the
  * signed-out page shows, what this browser kept of their reading (progress, bookmarks, settings: all of it
- * is the account's) is forgotten, so the next person at this browser does not see it. Only then, and once a chapter page
+ * is the account's; and the chapter pages kept for reading offline, ADR 96) is forgotten, so the next person at this browser does not see it. Only then, and once a chapter page
  * still open has gone: it keeps writing its place until the next page renders. A visitor who never signed in keeps theirs.
  * Here rather than in the layout, so that no page's first download carries it (ADR 12).
  */

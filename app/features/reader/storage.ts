@@ -42,6 +42,7 @@ export function startWriting(): () => void {
 /**
  * Forgets all of this browser's reading, once no open chapter page can write it back: after signing out,
  * the page that sent the form may still be shown (and counting reading time) until the next one renders.
+ * The chapter pages kept for reading offline go too.
  */
 export function forgetStoredReading() {
   const forget = () => {
@@ -50,9 +51,20 @@ export function forgetStoredReading() {
     } catch {
       // Storage disabled: nothing was kept.
     }
+    void forgetKeptPages();
   };
   if (writers === 0) forget();
   else afterWriters.push(forget);
+}
+
+/** The chapter pages the offline worker kept (public/sw.js, ADR 96): all of its caches. */
+export async function forgetKeptPages(): Promise<void> {
+  try {
+    const keys = await caches.keys();
+    await Promise.all(keys.map((key) => caches.delete(key)));
+  } catch {
+    // No Cache Storage (an insecure origin, an old browser): nothing was kept.
+  }
 }
 
 export function loadStoredSettings(): ReadingSettings {

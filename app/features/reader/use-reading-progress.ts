@@ -128,8 +128,8 @@ export function useReadingProgress(
     };
   }, [chapter]);
 
-  // Hand changes to the server at most every 15 s while reading, at once for a bookmark or the end reached,
-  // and once more when the page is left (hidden, closed, or a navigation away from the chapter).
+  // Hand changes to the server at most every 15 s while reading, at once for a bookmark or the end reached
+  // or the network back, and once more when the page is left (hidden, closed, or a navigation away from the chapter).
   useEffect(() => {
     // This chapter's sender: on a navigation to another chapter (the same page, new props) the cleanup below
     // sends the record of the chapter being left, with its own sender, not the next chapter's.
@@ -147,11 +147,15 @@ export function useReadingProgress(
     };
     document.addEventListener("visibilitychange", onHide);
     window.addEventListener("pagehide", sending.flush);
+    // Read offline (ADR 96): the record kept meanwhile goes as soon as the network is back. It is whole each
+    // time (reading time is a total the server counts only beyond what it has), so a send repeated counts once.
+    window.addEventListener("online", sending.flush);
     return () => {
       flushNow.current = undefined;
       sending.stop();
       document.removeEventListener("visibilitychange", onHide);
       window.removeEventListener("pagehide", sending.flush);
+      window.removeEventListener("online", sending.flush);
     };
   }, [chapter]);
 
