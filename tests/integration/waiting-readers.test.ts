@@ -22,7 +22,7 @@ const sharedViewer = sharedViewerOf(siteRoutes.match);
  * page asks for the reader's choice (`/notify/state`).
  */
 const cookies = (cookie: string) => new Map([cookie.split("=") as [string, string]]);
-const settings = "16 serif 1.75 auto medium medium start off";
+const settings = "16 serif 1.75 auto medium medium start folded off";
 
 describe.each(drivers)("readers waiting for a release on %s", (driver) => {
   let handle: DatabaseHandle;

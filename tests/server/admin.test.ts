@@ -47,7 +47,13 @@ function adminPaths(entries: RouteConfigEntry[]): string[] {
 }
 // Parameters filled in: chapter 1's id (and the first gallery piece's) is 1 in a fresh demo; coins-5 a demo pack.
 const paths = adminPaths(routes).map((target) =>
-  target.replace(":id", "1").replace(":slug", "terms").replace(":key", "coins-5").replace(":lang", "fr"),
+  target
+    .replace(":id", "1")
+    .replace(":slug", "terms")
+    .replace(":key", "coins-5")
+    .replace(":lang", "fr")
+    // The site's texts: the one original of its kind, named in the query (ADR 98).
+    .replace("/:kind/fr", "/site/fr?key=site"),
 );
 /** Admin routes with no page: an author's GET is refused (405) as for any other method they do not take. */
 const resources = new Set(["/admin/drafts", "/admin/preview"]);

@@ -3,6 +3,7 @@ import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { db } from "#db/client.server";
 import {
   announcementMails,
+  announcements,
   auditLog,
   autoUnlockSettings,
   betaFeedback,
@@ -198,6 +199,12 @@ export const notExported: readonly { table: PgTable; reason: string }[] = [
     table: chapterRevisions,
     reason:
       "the history of the site's chapter text, written by its authors; the author id is cleared with the account",
+  },
+  {
+    table: announcements,
+    reason:
+      "the author's news, published on the site for everyone; the author id is cleared with the account (a " +
+      "reader's own copies of it are their e-mails, exported)",
   },
   {
     table: editorDrafts,

@@ -1,4 +1,5 @@
 import "~/i18n/full-catalogue";
+import { readOnlyPage } from "~/features/admin/read-only.server";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { listTranslatables } from "~/features/content/other-translations.server";
 import { editorPath } from "~/features/content/translation-fields";
@@ -13,6 +14,10 @@ import type { Route } from "./+types/translations";
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAuthor(request);
   return { rows: await listTranslatables() };
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  return readOnlyPage(request);
 }
 
 export default function AdminTranslations({ loaderData }: Route.ComponentProps) {
