@@ -23,10 +23,12 @@ test("the author edits a wiki page's Spanish summary beside the original; /es/wi
     page.getByRole("heading", { level: 1, name: "Translations of the site's content" }),
   ).toBeVisible();
   const row = page.getByTestId("translatable-wiki-characters/ilse-marrow");
-  await expect(row.getByRole("link", { name: "Ilse Marrow in Español" })).toContainText("Up to date");
+  await expect(row.getByRole("link", { name: "Ilse Marrow: Español: Up to date" })).toContainText(
+    "Up to date",
+  );
   await hydrated(page);
   await page.screenshot({ path: testInfo.outputPath("list-desktop.png"), fullPage: true });
-  await row.getByRole("link", { name: "Ilse Marrow in Español" }).click();
+  await row.getByRole("link", { name: "Ilse Marrow: Español: Up to date" }).click();
 
   await expect(page.getByRole("heading", { level: 1, name: "Ilse Marrow in Español" })).toBeVisible();
   const summary = page.getByLabel("Summary");

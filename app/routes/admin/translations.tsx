@@ -47,15 +47,9 @@ export default function AdminTranslations({ loaderData }: Route.ComponentProps) 
                   </span>
                   <span className="flex flex-wrap gap-3 text-sm">
                     {translationLanguages.map((language) => (
-                      <Link
-                        key={language}
-                        to={editorPath(kind, row.key, language)}
-                        className="underline"
-                        aria-label={t("admin.otherTranslation.editOne", {
-                          item: row.label,
-                          language: languageNames[language],
-                        })}
-                      >
+                      <Link key={language} to={editorPath(kind, row.key, language)} className="underline">
+                        {/* The item's name for a screen reader, which hears the link alone. */}
+                        <span className="sr-only">{row.label}: </span>
                         {languageNames[language]}: {t(`admin.translations.marks.${row.marks[language]}`)}
                       </Link>
                     ))}
