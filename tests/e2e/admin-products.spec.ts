@@ -60,8 +60,12 @@ test("an author creates a product with an uploaded image, edits its price and st
   await other.close();
   await page.getByLabel("Price in cents", { exact: true }).fill("2500");
   await page.getByLabel("Add or remove units", { exact: true }).fill("4");
+  const base = page.locator('input[name="base"]');
+  const opened = await base.inputValue();
   await page.getByRole("button", { name: "Save product" }).click();
   await expect(page.getByRole("alert")).toContainText("nothing was overwritten");
+  // The conflict reads the row again (the other tab's save): once the form has it, a save replaces theirs.
+  await expect(base).not.toHaveValue(opened);
   await expect(page.getByLabel("Price in cents", { exact: true })).toHaveValue("2500");
   await expect(page.getByLabel("Add or remove units", { exact: true })).toHaveValue("4");
   await page.getByRole("button", { name: "Save product" }).click();
