@@ -241,7 +241,6 @@ export async function start({ vite }: StartOptions = {}): Promise<Server> {
         requestId: res.locals.requestId as string,
         ip: req.ip ?? "unknown",
         documentRequest: !req.path.endsWith(".data"),
-        keptPage: pendingPage(req) !== undefined,
         documentOnly: {},
         afterResponse: afterResponseOf(res),
       }),

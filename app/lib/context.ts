@@ -8,11 +8,6 @@ export type RequestContext = {
   /** True for a page load (HTML), false for a client navigation's route data (`.data`). */
   documentRequest: boolean;
   /**
-   * True when the page cache will keep the page (server/page-cache.ts): it is read whole before it is sent,
-   * so it is rendered whole too (app/entry.server.tsx), with no part streamed after the rest.
-   */
-  keptPage: boolean;
-  /**
    * Values a loader hands to the server render only, never serialised into the page's hydration data:
    * a chapter's text goes into the HTML once, not twice (see features/reader/chapter-body.tsx).
    */

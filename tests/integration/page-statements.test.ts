@@ -90,7 +90,6 @@ async function visit(path: string, loaders: Loader[], cookie: string) {
         requestId: "test",
         ip: "127.0.0.1",
         documentRequest: true,
-        keptPage: false,
         documentOnly: {},
         afterResponse: () => {},
       };

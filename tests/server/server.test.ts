@@ -97,6 +97,23 @@ describe("the production server on a fresh data directory", () => {
     for (const script of inline) expect(script).toContain(`nonce="${nonce}"`);
   });
 
+  it("answers a page rendered per request whole, in one piece of a stated length (ADR 99)", async () => {
+    // Streamed, the page would have no length and could carry parts sent after the shell.
+    const plain = await fetch(`${server.url}/login?redirectTo=%2Fshop`, {
+      headers: { "accept-encoding": "identity" },
+    });
+    const bytes = Buffer.from(await plain.arrayBuffer());
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("content-length")).toBe(String(bytes.length));
+    expect(bytes.toString()).toMatch(/<\/html>$/);
+    expect(bytes.toString()).not.toMatch(/<template id="B:|\$RC\(/);
+    const compressed = await fetch(`${server.url}/login?redirectTo=%2Fshop`, {
+      headers: { "accept-encoding": "br" },
+    });
+    expect(compressed.headers.get("content-encoding")).toBe("br");
+    expect(await compressed.text()).toMatch(/<\/html>$/);
+  });
+
   it("compresses responses and serves hashed assets as immutable", async () => {
     const page = await fetch(`${server.url}/toc`, { headers: { "accept-encoding": "gzip" } });
     expect(page.headers.get("content-encoding")).toBe("gzip");
