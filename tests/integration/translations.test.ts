@@ -20,6 +20,7 @@ import { settleProgressWrites } from "~/features/reader/progress-writes.server";
 import { getProgress, saveProgress } from "~/features/reader/queries.server";
 import { refreshContentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
 import { originalTexts, refOf } from "~/features/translations/originals.server";
+import { translatedChapters, translationsOf } from "~/features/translations/reading.server";
 import { translationStatus } from "~/features/translations/status.server";
 import { siteRoutes } from "~/routes";
 import { drivers, openTestDatabase } from "../support/database";
@@ -222,6 +223,32 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     expect(progress[2]?.paragraph).toBe(5);
     const rows = await db().select().from(readingProgress).where(eq(readingProgress.userId, reader.id));
     expect(rows).toHaveLength(1);
+  });
+
+  it("reads a language's translations once until its texts change, and only that language again", async () => {
+    await startRevisionPoll(3_600_000);
+    await refreshContentRevision();
+    const es = await translatedChapters("es");
+    const fr = await translatedChapters("fr");
+    const wiki = await translationsOf("wiki", "es");
+    // Kept: the same lists, no statement.
+    expect(await translatedChapters("es")).toBe(es);
+    expect(await translationsOf("wiki", "es")).toBe(wiki);
+    await db()
+      .update(chapterTranslations)
+      .set({ title: "Otra puerta" })
+      .where(
+        and(
+          eq(chapterTranslations.language, "es"),
+          eq(chapterTranslations.chapterId, sql`(select id from chapters where number = 2)`),
+        ),
+      );
+    await refreshContentRevision();
+    expect((await translatedChapters("es")).get(2)?.title).toBe("Otra puerta");
+    expect(await translatedChapters("fr")).toBe(fr);
+    // Asked for some keys, only those.
+    const [key] = [...wiki.keys()];
+    expect([...(await translationsOf("wiki", "es", [key as string, "no-such-page"])).keys()]).toEqual([key]);
   });
 
   it("retires only the edited language's pages: an es edit keeps the fr page", async () => {

@@ -270,6 +270,29 @@ export function memoByRevision<T>(
 }
 
 /**
+ * As `memoByRevision`, one value per language (a translation language's texts: ADR 86), each kept until a
+ * broad change or an update of that language's translations (`broadRevision(language)`), so an edit in one
+ * language re-reads that language alone. The caller bounds the languages (the site's four).
+ */
+export function memoByLanguage<L extends string, T>(
+  load: (language: L) => Promise<T>,
+): (language: L) => Promise<T> {
+  const memos = new Map<L, { revision: number; value: Promise<T> }>();
+  return (language) => {
+    const revision = broadRevision(language);
+    if (revision === undefined) return load(language);
+    const kept = memos.get(language);
+    if (kept?.revision === revision) return kept.value;
+    const value = Promise.resolve(load(language));
+    memos.set(language, { revision, value });
+    value.catch(() => {
+      if (memos.get(language)?.value === value) memos.delete(language);
+    });
+    return value;
+  };
+}
+
+/**
  * As `memoByRevision`, for a value that holds chapters' text facts: loaded whole after a broad change; after
  * a chapter's text changes, `patch` is given the value and the changed chapters' numbers and returns the value
  * with those re-read (a chapter edit re-reads one row, not the serial).

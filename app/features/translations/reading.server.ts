@@ -1,7 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { db } from "#db/client.server";
-import type { TranslationKind, TranslationLanguage } from "#db/schema";
 import * as t from "#db/schema";
+import { type TranslationKind, type TranslationLanguage, translationKinds } from "#db/schema";
+import { memoByLanguage } from "~/features/site/revision.server";
 import type { Language } from "~/i18n/config";
 import { serverTranslator } from "~/i18n/server";
 import { isTranslationLanguage } from "./languages";
@@ -9,11 +10,26 @@ import type { Untranslated } from "./untranslated-note";
 
 /**
  * What a page shows of the author's content in the reader's language (ADR 86): a translation's fields and body
- * where one exists, else nothing (the page shows the original). Read per render, on the server: the page cache
- * keeps the result per language, and a translation's update retires only its language's pages.
+ * where one exists, else nothing (the page shows the original). The lists are read once per language and kept
+ * until that language's texts or the content change (`memoByLanguage`); the page cache keeps pages per language,
+ * and a translation's update retires only its language's pages.
  */
 
 export type TranslatedText = { fields: Record<string, unknown>; body: string };
+
+/** Every translation of one kind in `language`, by key: read once per language until its texts change. */
+const kindIn = Object.fromEntries(
+  translationKinds.map((kind) => [
+    kind,
+    memoByLanguage(async (language: TranslationLanguage) => {
+      const rows = await db()
+        .select({ key: t.translations.key, fields: t.translations.fields, body: t.translations.bodyMd })
+        .from(t.translations)
+        .where(and(eq(t.translations.kind, kind), eq(t.translations.language, language)));
+      return new Map(rows.map((row) => [row.key, { fields: row.fields, body: row.body }]));
+    }),
+  ]),
+) as Record<TranslationKind, (language: TranslationLanguage) => Promise<Map<string, TranslatedText>>>;
 
 /** The translations of one kind in `language`, by key (all of the kind, or the `keys` asked). */
 export async function translationsOf(
@@ -22,17 +38,14 @@ export async function translationsOf(
   keys?: string[],
 ): Promise<Map<string, TranslatedText>> {
   if (!isTranslationLanguage(language) || keys?.length === 0) return new Map();
-  const rows = await db()
-    .select({ key: t.translations.key, fields: t.translations.fields, body: t.translations.bodyMd })
-    .from(t.translations)
-    .where(
-      and(
-        eq(t.translations.kind, kind),
-        eq(t.translations.language, language),
-        keys ? inArray(t.translations.key, keys) : undefined,
-      ),
-    );
-  return new Map(rows.map((row) => [row.key, { fields: row.fields, body: row.body }]));
+  const all = await kindIn[kind](language);
+  if (!keys) return all;
+  const asked = new Map<string, TranslatedText>();
+  for (const key of keys) {
+    const text = all.get(key);
+    if (text) asked.set(key, text);
+  }
+  return asked;
 }
 
 /** One original's translation in `language`, or undefined. */
@@ -100,6 +113,11 @@ export async function translatedChapters(
   language: string,
 ): Promise<Map<number, { title: string; wordCount: number; cjkCount: number }>> {
   if (!isTranslationLanguage(language)) return new Map();
+  return chaptersIn(language);
+}
+
+/** `translatedChapters`, read once per language until its texts change (a chapter's number is a broad change). */
+const chaptersIn = memoByLanguage(async (language: TranslationLanguage) => {
   const rows = await db()
     .select({
       number: t.chapters.number,
@@ -111,7 +129,7 @@ export async function translatedChapters(
     .innerJoin(t.chapters, eq(t.chapters.id, t.chapterTranslations.chapterId))
     .where(eq(t.chapterTranslations.language, language));
   return new Map(rows.map(({ number, ...chapter }) => [number, chapter]));
-}
+});
 
 /** Chapters' translated titles in `language`, by chapter number (neighbours' links, the home page, feeds). */
 export async function chapterTitles(language: string): Promise<Map<number, string>> {
