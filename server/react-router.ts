@@ -80,7 +80,7 @@ async function toFetchRequest(
 
 /**
  * React Router behind Express. A page the page cache asked for (a miss) and the route marked shareable is
- * read whole, kept and sent from the cache's copy; everything else streams as React Router makes it.
+ * read whole, kept and sent from the cache's copy; everything else is sent as React Router made it.
  */
 const ADMIN_PATH = /^\/admin(\/|\.data$|$)/;
 
