@@ -78,6 +78,20 @@ La primera frase en español.
 Un segundo párrafo.
 `;
 
+/** Renames chapter `number`'s translation in `language`, and reads the revision as an instance does after its write. */
+async function retitle(language: "es" | "fr" | "ja", number: number, title: string) {
+  await db()
+    .update(chapterTranslations)
+    .set({ title })
+    .where(
+      and(
+        eq(chapterTranslations.language, language),
+        eq(chapterTranslations.chapterId, sql`(select id from chapters where number = ${number})`),
+      ),
+    );
+  await refreshContentRevision();
+}
+
 describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
   let handle: DatabaseHandle;
   const dir = scratchCopy();
@@ -234,16 +248,7 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     // Kept: the same lists, no statement.
     expect(await translatedChapters("es")).toBe(es);
     expect(await translationsOf("wiki", "es")).toBe(wiki);
-    await db()
-      .update(chapterTranslations)
-      .set({ title: "Otra puerta" })
-      .where(
-        and(
-          eq(chapterTranslations.language, "es"),
-          eq(chapterTranslations.chapterId, sql`(select id from chapters where number = 2)`),
-        ),
-      );
-    await refreshContentRevision();
+    await retitle("es", 2, "Otra puerta");
     expect((await translatedChapters("es")).get(2)?.title).toBe("Otra puerta");
     expect(await translatedChapters("fr")).toBe(fr);
     // Asked for some keys, only those.
@@ -257,16 +262,7 @@ describe.each(drivers)("translations as content on %s (ADR 86)", (driver) => {
     const fr = pageRevision("/chapter/1", "fr");
     const es = pageRevision("/chapter/1", "es");
     const en = pageRevision("/toc", "en");
-    await db()
-      .update(chapterTranslations)
-      .set({ title: "La puerta, otra vez" })
-      .where(
-        and(
-          eq(chapterTranslations.language, "es"),
-          eq(chapterTranslations.chapterId, sql`(select id from chapters where number = 1)`),
-        ),
-      );
-    await refreshContentRevision();
+    await retitle("es", 1, "La puerta, otra vez");
     expect(pageRevision("/chapter/1", "fr")).toBe(fr);
     expect(pageRevision("/toc", "en")).toBe(en);
     expect(pageRevision("/chapter/1", "es")).not.toBe(es);
