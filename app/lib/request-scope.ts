@@ -1,3 +1,5 @@
+import { boundedMemo } from "./bounded-memo";
+
 /**
  * React Router hands each loader its own copy of the request (it strips its `index` and `_routes` parameters
  * into a new `Request`), so a per-request memo keyed by the `Request` object (a `WeakMap`) misses between the
@@ -28,15 +30,6 @@ export function requestScope(request: Request): string | undefined {
  * moments of each other, so the newest few hundred scopes are enough; an older one is asked again.
  */
 export function scopedMemo<T>(limit = 512) {
-  const entries = new Map<string, Promise<T>>();
-  return (scope: string, key: string, make: () => Promise<T>): Promise<T> => {
-    const id = `${scope}\n${key}`;
-    let value = entries.get(id);
-    if (!value) {
-      value = make();
-      entries.set(id, value);
-      if (entries.size > limit) entries.delete(entries.keys().next().value as string);
-    }
-    return value;
-  };
+  const memo = boundedMemo<Promise<T>>(limit);
+  return (scope: string, key: string, make: () => Promise<T>): Promise<T> => memo(`${scope}\n${key}`, make);
 }

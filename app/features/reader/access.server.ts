@@ -22,6 +22,7 @@ import {
   untranslatedNote,
 } from "~/features/translations/reading.server";
 import { picturesByHash } from "~/features/uploads/store.server";
+import { boundedMemo } from "~/lib/bounded-memo";
 import { releaseTime } from "~/lib/clock.server";
 import { readingMinutes } from "~/lib/words";
 import { chapterNotes } from "./notes.server";
@@ -325,18 +326,14 @@ async function shownText(
   if (!sideBySide) return { html };
   // Made once per version of both texts, as each text's rendering is.
   const key = `${chapter.id}:${language}:${chapter.updatedAt.getTime()}:${translation.updatedAt.getTime()}`;
-  let paired = pairedTexts.get(key);
-  if (paired === undefined) {
-    paired = sideBySideHtml(await chapterHtml(chapter), html, language, translation.paragraphMap);
-    if (pairedTexts.size >= PAIRED_TEXTS_KEPT) pairedTexts.delete(pairedTexts.keys().next().value as string);
-    pairedTexts.set(key, paired);
-  }
+  const paired = await pairedTexts(key, async () =>
+    sideBySideHtml(await chapterHtml(chapter), html, language, translation.paragraphMap),
+  );
   return { html: paired, sideBySide: true };
 }
 
 /** Side-by-side texts made, by chapter, language and both texts' versions: a few chapters' worth. */
-const pairedTexts = new Map<string, string>();
-const PAIRED_TEXTS_KEPT = 50;
+const pairedTexts = boundedMemo<Promise<string>>(50);
 
 /** What the chapter page shows (features/reader/chapter-page.tsx). */
 export type ChapterView = NonNullable<Awaited<ReturnType<typeof loadChapterForReader>>>;
