@@ -1,8 +1,13 @@
 import { eq, inArray } from "drizzle-orm";
-import { type Database, db } from "#db/client.server";
 import { announcementMails, announcements, users } from "#db/schema";
-import { getMailer, type Mailer } from "~/features/mail/mailer.server";
-import { claimDue, finishAttempt, mailReaders, sendClaimed } from "~/features/mail/queue.server";
+import {
+  claimDue,
+  mailReaders,
+  type QueueOutcome,
+  type SenderOptions,
+  sendEach,
+  senderOptions,
+} from "~/features/mail/queue.server";
 import { announcementMail } from "~/features/mail/templates.server";
 import { unsubscribePath } from "~/features/release-mails/send.server";
 import { getSiteSettings } from "~/features/site/queries.server";
@@ -16,18 +21,8 @@ import { hashToken, randomToken } from "~/lib/tokens.server";
  * mailer, retried after a failure, cancelled when its reader turned the choice off or was suspended since. In
  * the reader's language around the author's words, with its own unsubscribe link. Returns the counts.
  */
-export async function sendDueAnnouncementMails({
-  now = new Date(),
-  limit = 20,
-  mailer = getMailer(),
-  database = db(),
-}: {
-  now?: Date;
-  limit?: number;
-  mailer?: Mailer;
-  database?: Database;
-} = {}) {
-  const outcome = { sent: 0, retried: 0, failed: 0, cancelled: 0 };
+export async function sendDueAnnouncementMails(options?: SenderOptions): Promise<QueueOutcome> {
+  const { now, limit, mailer, database } = senderOptions(options);
   const claimed = await claimDue(
     announcementMails,
     {
@@ -38,7 +33,7 @@ export async function sendDueAnnouncementMails({
     },
     { now, limit, database },
   );
-  if (!claimed.length) return outcome;
+  if (!claimed.length) return { sent: 0, retried: 0, failed: 0, cancelled: 0 };
   const readerOf = await mailReaders(
     database,
     claimed.map((mail) => mail.userId),
@@ -51,21 +46,16 @@ export async function sendDueAnnouncementMails({
   const announcementOf = new Map(rows.map((row) => [row.id, row]));
   const site = await getSiteSettings();
   const origin = getEnv().origin;
-
-  for (const mail of claimed) {
-    const reader = readerOf.get(mail.userId);
-    const announcement = announcementOf.get(mail.announcementId);
-    if (!reader || !announcement || !reader.optedIn || reader.suspendedAt) {
-      await finishAttempt(announcementMails, mail, { outcome: "cancelled" }, { now, database });
-      outcome.cancelled++;
-      continue;
-    }
-    const language = isLanguage(reader.language) ? reader.language : defaultLanguage;
-    const token = randomToken();
-    const result = await sendClaimed(
-      announcementMails,
-      mail,
-      async () => {
+  return sendEach(
+    announcementMails,
+    claimed,
+    (mail) => {
+      const reader = readerOf.get(mail.userId);
+      const announcement = announcementOf.get(mail.announcementId);
+      if (!reader || !announcement || !reader.optedIn || reader.suspendedAt) return undefined;
+      const language = isLanguage(reader.language) ? reader.language : defaultLanguage;
+      const token = randomToken();
+      return async () => {
         await database
           .update(announcementMails)
           .set({ unsubscribeHash: hashToken(token) })
@@ -80,10 +70,8 @@ export async function sendDueAnnouncementMails({
             unsubscribeLink: `${origin}${unsubscribePath(token)}`,
           }),
         );
-      },
-      { now, database, event: "announcement-mail.failed" },
-    );
-    outcome[result]++;
-  }
-  return outcome;
+      };
+    },
+    { now, database, event: "announcement-mail.failed" },
+  );
 }

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Database } from "#db/client.server";
+import { type Database, db } from "#db/client.server";
 import { users } from "#db/schema";
 import { describeError } from "~/lib/errors";
 import { logger } from "~/lib/logger.server";
+import { getMailer, type Mailer } from "./mailer.server";
 
 /**
  * A table of queued e-mails (release e-mails, Q&A e-mails: ADR 45): one row an e-mail, claimed by a worker
@@ -128,6 +129,46 @@ export async function sendClaimed(
   }
   await finishAttempt(queue, mail, { outcome: "sent" }, { now, database });
   return "sent";
+}
+
+/** What a run of one queue did with the mails it claimed. */
+export type QueueOutcome = { sent: number; retried: number; failed: number; cancelled: number };
+
+/** The options every queue's sender takes: its clock, how many to claim, its mailer and database. */
+export type SenderOptions = { now?: Date; limit?: number; mailer?: Mailer; database?: Database };
+
+/** A sender's options with their defaults: now, 20 at a time, the configured mailer, the database. */
+export function senderOptions(options: SenderOptions = {}): Required<SenderOptions> {
+  return {
+    now: options.now ?? new Date(),
+    limit: options.limit ?? 20,
+    mailer: options.mailer ?? getMailer(),
+    database: options.database ?? db(),
+  };
+}
+
+/**
+ * Sends each claimed mail of `queue` in turn: `prepare` gives the sending of one (made after the claim, with
+ * what the sender read for all of them), or undefined when there is nothing to send any more (its reader
+ * turned the choice off, was suspended or is gone): then it is cancelled. Failures are `sendClaimed`'s.
+ */
+export async function sendEach<Mail extends { id: number; attempts: number }>(
+  queue: MailQueue,
+  claimed: Mail[],
+  prepare: (mail: Mail) => (() => Promise<void>) | undefined,
+  { now, database, event }: { now: Date; database: Database; event: string },
+): Promise<QueueOutcome> {
+  const outcome: QueueOutcome = { sent: 0, retried: 0, failed: 0, cancelled: 0 };
+  for (const mail of claimed) {
+    const send = prepare(mail);
+    if (!send) {
+      await finishAttempt(queue, mail, { outcome: "cancelled" }, { now, database });
+      outcome.cancelled++;
+      continue;
+    }
+    outcome[await sendClaimed(queue, mail, send, { now, database, event })]++;
+  }
+  return outcome;
 }
 
 /**
