@@ -11,6 +11,7 @@ import remarkRehype from "remark-rehype";
 import { unified } from "unified";
 import { visit } from "unist-util-visit";
 import { PICTURE_SIZES, type Picture, uploadHashOf } from "~/features/uploads/picture";
+import { boundedMemo } from "~/lib/bounded-memo";
 
 const linkSchemes = ["http", "https", "irc", "ircs", "mailto", "xmpp"];
 const imageSchemes = ["http", "https"];
@@ -203,18 +204,13 @@ export function renderMarkdown(markdown: string): string {
   return sanitizeHtml(String(markdownProcessor.processSync(markdown)));
 }
 
-const cache = new Map<string, string>();
 const CACHE_LIMIT = 500;
+const rendered = boundedMemo<string>(CACHE_LIMIT);
 
 /** Rendering is pure, so a rendered text is reused until the text changes (keyed by its hash). */
 export function renderMarkdownCached(markdown: string): string {
   const cacheKey = createHash("sha256").update(markdown).digest("base64");
-  const hit = cache.get(cacheKey);
-  if (hit !== undefined) return hit;
-  const html = renderMarkdown(markdown);
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
-  cache.set(cacheKey, html);
-  return html;
+  return rendered(cacheKey, () => renderMarkdown(markdown));
 }
 
 /**
@@ -315,7 +311,7 @@ export function chapterText(markdown: string) {
 /** What a chapter's row gives the reader: its stored rendering when this renderer made it, else its text. */
 export type ChapterSource = { html: string } | { markdown: string };
 
-const chapterCache = new Map<string, string>();
+const chapterCache = boundedMemo<Promise<string>>(CACHE_LIMIT);
 
 /**
  * A chapter's sanitised HTML with numbered blocks and its uploaded images as pictures, made once per chapter
@@ -330,15 +326,11 @@ export async function renderChapter(
   loadPictures: (hashes: string[]) => Promise<Map<string, Picture>> = async () => new Map(),
 ): Promise<string> {
   const key = `${id}:${version.getTime()}`;
-  let html = chapterCache.get(key);
-  if (html === undefined) {
+  return chapterCache(key, async () => {
     const source = await loadSource();
-    html = "html" in source ? source.html : chapterTextHtml(source.markdown);
+    const html = "html" in source ? source.html : chapterTextHtml(source.markdown);
     const hashes = uploadHashesIn(html);
     // An upload never changes (its hash names its bytes), so the picture is kept with the chapter's version.
-    if (hashes.length) html = withUploadedPictures(html, await loadPictures(hashes));
-    if (chapterCache.size >= CACHE_LIMIT) chapterCache.delete(chapterCache.keys().next().value as string);
-    chapterCache.set(key, html);
-  }
-  return html;
+    return hashes.length ? withUploadedPictures(html, await loadPictures(hashes)) : html;
+  });
 }

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import { wrapTitle } from "~/features/site/cards.server";
+import { boundedMemo } from "~/lib/bounded-memo";
 import { escapeXml } from "./xml";
 
 const WIDTH = 1200;
@@ -36,20 +37,15 @@ ${lines(author.toUpperCase(), 40, 1, 1640, "#e9c46a", SANS)}
 </svg>`;
 }
 
-const covers = new Map<string, Promise<Buffer>>();
 const COVERS_KEPT = 32;
+const covers = boundedMemo<Promise<Buffer>>(COVERS_KEPT);
 
 /** The cover drawn as a PNG (reading systems show a raster cover where some ignore an SVG one), made once per text. */
 export function coverPng(text: CoverText): Promise<Buffer> {
   const key = JSON.stringify(text);
-  let cover = covers.get(key);
-  if (!cover) {
-    cover = sharp(Buffer.from(coverSvg(text)))
+  return covers(key, () =>
+    sharp(Buffer.from(coverSvg(text)))
       .png({ compressionLevel: 9 })
-      .toBuffer();
-    cover.catch(() => covers.delete(key));
-    if (covers.size >= COVERS_KEPT) covers.delete(covers.keys().next().value as string);
-    covers.set(key, cover);
-  }
-  return cover;
+      .toBuffer(),
+  );
 }

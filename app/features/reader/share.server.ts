@@ -1,6 +1,7 @@
 import { chapterStatus } from "~/features/chapters/access";
 import { type ChapterFacts, getChapterCatalog } from "~/features/chapters/catalog.server";
 import { excerptOfHtml } from "~/features/content/excerpt.server";
+import { boundedMemo } from "~/lib/bounded-memo";
 import { releaseTime } from "~/lib/clock.server";
 import { chapterHtml } from "./access.server";
 
@@ -8,8 +9,7 @@ import { chapterHtml } from "./access.server";
 const SUMMARY_CHARS = 155;
 
 /** Summaries made, by chapter version (id and edit time); the oldest dropped past a serial's length. */
-const summaries = new Map<string, string>();
-const SUMMARIES_KEPT = 2000;
+const summaries = boundedMemo<Promise<string>>(2000);
 
 /**
  * The opening a page's description and link previews show of a chapter: only for a chapter every visitor
@@ -20,12 +20,7 @@ const SUMMARIES_KEPT = 2000;
 export async function chapterSummary(chapter: ChapterFacts, now: Date): Promise<string | undefined> {
   if (chapterStatus(chapter, now) !== "free") return undefined;
   const key = `${chapter.id}:${chapter.updatedAt.getTime()}`;
-  const hit = summaries.get(key);
-  if (hit !== undefined) return hit;
-  const summary = excerptOfHtml(await chapterHtml(chapter), SUMMARY_CHARS);
-  if (summaries.size >= SUMMARIES_KEPT) summaries.delete(summaries.keys().next().value as string);
-  summaries.set(key, summary);
-  return summary;
+  return summaries(key, async () => excerptOfHtml(await chapterHtml(chapter), SUMMARY_CHARS));
 }
 
 /**

@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { boundedMemo } from "~/lib/bounded-memo";
 
 /**
  * The pictures link previews show for pages without artwork of their own (ADR 46): 1200×630 PNG
@@ -80,18 +81,14 @@ ${number === undefined ? "" : `<text x="600" y="205" font-family="${FACE}" font-
 
 /** Cards made, by what they show: at most this many kept, the oldest made going first (about 60 KB each). */
 const CACHE_LIMIT = 200;
-const made = new Map<string, Promise<Buffer>>();
+const made = boundedMemo<Promise<Buffer>>(CACHE_LIMIT);
 
 /** The PNG of a card, made once for what it shows (a new title makes a new card). */
 export function cardPng(facts: { site: string; number?: number; title: string }): Promise<Buffer> {
   const key = JSON.stringify([facts.site, facts.number, facts.title]);
-  const hit = made.get(key);
-  if (hit) return hit;
-  const png = sharp(Buffer.from(cardSvg(facts)))
-    .png({ compressionLevel: 9, palette: false })
-    .toBuffer();
-  if (made.size >= CACHE_LIMIT) made.delete(made.keys().next().value as string);
-  made.set(key, png);
-  png.catch(() => made.delete(key));
-  return png;
+  return made(key, () =>
+    sharp(Buffer.from(cardSvg(facts)))
+      .png({ compressionLevel: 9, palette: false })
+      .toBuffer(),
+  );
 }
