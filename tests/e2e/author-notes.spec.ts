@@ -47,12 +47,24 @@ test("the author writes notes and an announcement; a reader sees the notes folde
   await page.getByRole("textbox", { name: "Text (Markdown)" }).click();
   await page.keyboard.insertText("El texto en español.");
   await expect(page.locator('textarea[name="bodyMd"]')).toHaveValue("El texto en español.");
+  await page.getByLabel("Author's note before the chapter", { exact: true }).fill(`Antes ${stamp}: hola.`);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText(/^Saved as version 1\.$/)).toBeVisible();
+  // The note rewritten: the history marks the change, and the comparison shows it under its own heading.
+  await hydrated(page);
   await page
     .getByLabel("Author's note before the chapter", { exact: true })
     .fill(`Antes ${stamp}: gracias por *leer*.`);
   await page.getByRole("button", { name: "Save", exact: true }).click();
-  await expect(page.getByText(/^Saved as version 1\.$/)).toBeVisible();
+  await expect(page.getByText(/^Saved as version 2\.$/)).toBeVisible();
+  await expect(page.getByTestId("revisions").getByTestId("notes-changed")).toHaveCount(2);
   await page.screenshot({ path: testInfo.outputPath("translation-notes.png"), fullPage: true });
+  await page.getByTestId("revisions").getByRole("link", { name: "Compare" }).click();
+  const noteDiff = page.getByTestId("diff-note-before");
+  await expect(noteDiff.locator("del")).toHaveText(`Antes ${stamp}: hola.`);
+  await expect(noteDiff.locator("ins")).toHaveText(`Antes ${stamp}: gracias por *leer*.`);
+  await noteDiff.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("translation-notes-diff.png") });
 
   // A reader: the locked view shows no note; unlocked, both notes are there, folded.
   const context = await browser.newContext();
