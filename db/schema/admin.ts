@@ -49,6 +49,9 @@ export const auditLog = pgTable(
  * replaced): the revision history an author restores from or compares. Not content the site shows, so no
  * write here moves the content revision. A translation's versions are kept here too, by language (ADR 93).
  */
+/** The author's notes a revision keeps (ADR 100); null: none. */
+export type RevisionNotes = { before: string | null; after: string | null };
+
 export const chapterRevisions = pgTable(
   "chapter_revisions",
   {
@@ -63,6 +66,11 @@ export const chapterRevisions = pgTable(
     version: integer("version").notNull(),
     title: text("title").notNull(),
     bodyMd: text("body_md").notNull(),
+    /**
+     * The author's notes of this version (ADR 100): `{ before, after }`, each Markdown or null (none). Null: a
+     * version saved before revisions kept notes, whose notes are not known (restoring it leaves them as they are).
+     */
+    notes: jsonb("notes").$type<RevisionNotes>(),
     authorId: integer("author_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -43,6 +43,12 @@ export const chapterTranslations = pgTable(
     wordCount: integer("word_count").notNull(),
     /** The CJK characters among them: read at their own pace (docs/product-rules.md "Reading time"). */
     cjkCount: integer("cjk_count").notNull().default(0),
+    /**
+     * The translation's own author's notes before and after its text (Markdown, ADR 100), as the original's
+     * (`chapters.note_before`, ADR 95). Null: none; the reader is then shown the original's note, if any.
+     */
+    noteBefore: text("note_before"),
+    noteAfter: text("note_after"),
     /** The artworks' captions, in the original's order. */
     captions: jsonb("captions").$type<string[]>().notNull().default([]),
     /** For each block of the translation, the original's block it renders (null: aligned one to one). */

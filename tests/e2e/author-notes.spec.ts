@@ -6,8 +6,10 @@ const dataDir = process.env.E2E_DATA_DIR ?? "";
 
 /**
  * The author's notes (ADR 95): the author writes a note before and after a chapter in the editor; a reader
- * who may read the chapter sees them marked "Author's note", folded, then in full once they choose so. Each
- * project writes on a chapter of its own (desktop 6, phone 7), which no other test opens.
+ * who may read the chapter sees them marked "Author's note", folded, then in full once they choose so. The
+ * chapter's Spanish translation has its own note before and none after (ADR 100): a reader of /es/chapter/N
+ * sees the Spanish note, and the original's other note marked English. Each project writes on a chapter of
+ * its own (desktop 6, phone 7), which no other test opens.
  */
 test("the author writes notes and an announcement; a reader sees the notes folded, then in full, and the news", async ({
   page,
@@ -31,6 +33,38 @@ test("the author writes notes and an announcement; a reader sees the notes folde
   await page.screenshot({ path: testInfo.outputPath("admin-notes.png"), fullPage: true });
   await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByText(/Saved as version \d+\./)).toBeVisible();
+
+  // Its Spanish translation, with a note of its own before the text and none after.
+  const editor = new URL(page.url()).pathname;
+  await page.goto(`${editor}/translations/es`);
+  await expect(page.getByRole("heading", { level: 1, name: `Chapter ${number} in Español` })).toBeVisible();
+  await hydrated(page);
+  await expect(page.getByTestId("original-note-before")).toHaveText(
+    `Before ${stamp}: thank you for *reading*.`,
+  );
+  await page.getByLabel("Title").fill(`Capítulo ${stamp}`);
+  await expect(page.locator(".cm-editor")).toBeVisible();
+  await page.getByRole("textbox", { name: "Text (Markdown)" }).click();
+  await page.keyboard.insertText("El texto en español.");
+  await expect(page.locator('textarea[name="bodyMd"]')).toHaveValue("El texto en español.");
+  await page.getByLabel("Author's note before the chapter", { exact: true }).fill(`Antes ${stamp}: hola.`);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText(/^Saved as version 1\.$/)).toBeVisible();
+  // The note rewritten: the history marks the change, and the comparison shows it under its own heading.
+  await hydrated(page);
+  await page
+    .getByLabel("Author's note before the chapter", { exact: true })
+    .fill(`Antes ${stamp}: gracias por *leer*.`);
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByText(/^Saved as version 2\.$/)).toBeVisible();
+  await expect(page.getByTestId("revisions").getByTestId("notes-changed")).toHaveCount(2);
+  await page.screenshot({ path: testInfo.outputPath("translation-notes.png"), fullPage: true });
+  await page.getByTestId("revisions").getByRole("link", { name: "Compare" }).click();
+  const noteDiff = page.getByTestId("diff-note-before");
+  await expect(noteDiff.locator("del")).toHaveText(`Antes ${stamp}: hola.`);
+  await expect(noteDiff.locator("ins")).toHaveText(`Antes ${stamp}: gracias por *leer*.`);
+  await noteDiff.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath("translation-notes-diff.png") });
 
   // A reader: the locked view shows no note; unlocked, both notes are there, folded.
   const context = await browser.newContext();
@@ -73,6 +107,20 @@ test("the author writes notes and an announcement; a reader sees the notes folde
   await expect(reader.getByText(`After ${stamp}`)).toBeVisible();
   await reader.screenshot({ path: testInfo.outputPath("chapter-notes-open.png") });
   await reader.screenshot({ path: testInfo.outputPath("chapter-notes-full.png"), fullPage: true });
+
+  // In Spanish: the translation's note before, and the original's after, marked English.
+  await reader.goto(`/es/chapter/${number}`);
+  await expect(reader.locator("[data-chapter-body]")).toContainText("El texto en español.");
+  const spanish = reader.locator("details.author-note");
+  await expect(spanish).toHaveCount(2);
+  const before = spanish.and(reader.locator('[data-place="before"]')).locator(".author-note-text");
+  await expect(before).toContainText(`Antes ${stamp}: gracias por`);
+  await expect(before.locator("em")).toHaveText("leer");
+  await expect(before).not.toHaveAttribute("lang");
+  const after = spanish.and(reader.locator('[data-place="after"]')).locator(".author-note-text");
+  await expect(after).toContainText(`After ${stamp}: see you next week.`);
+  await expect(after).toHaveAttribute("lang", "en");
+  await reader.screenshot({ path: testInfo.outputPath("chapter-notes-es.png"), fullPage: true });
 
   // The author publishes an announcement: the home page shows it, and the reader who asked gets it once.
   const title = `News ${stamp}`;

@@ -9,6 +9,8 @@ export type RevisionRow = {
   title: string;
   words: number;
   by: string | null;
+  /** Whether this version changed the author's notes (ADR 100). */
+  notesChanged?: boolean;
   createdAt: string;
 };
 export type DiffPart = { kind: "same" | "added" | "removed"; text: string };
@@ -40,6 +42,11 @@ export function RevisionList({
             </p>
             <p className="text-sm text-muted">
               {revision.title} · {t("admin.revisions.words", { count: revision.words })} ·{" "}
+              {revision.notesChanged ? (
+                <>
+                  <span data-testid="notes-changed">{t("admin.revisions.notesChanged")}</span> ·{" "}
+                </>
+              ) : null}
               {revision.by ?? t("admin.revisions.imported")} ·{" "}
               <time dateTime={revision.createdAt}>
                 {format.date(revision.createdAt, { dateStyle: "medium", timeStyle: "medium" })}
@@ -71,35 +78,62 @@ export function RevisionList({
   );
 }
 
-/** What changed from an earlier version to the current text: added words marked `ins`, removed `del`. */
-export function TextDiffView({ from, to, parts }: { from: number; to: number; parts: DiffPart[] }) {
+/**
+ * What changed from an earlier version to the current text: added words marked `ins`, removed `del`; then each
+ * author's note that changed (ADR 100), under its own heading.
+ */
+export function TextDiffView({
+  from,
+  to,
+  parts,
+  notes = [],
+}: {
+  from: number;
+  to: number;
+  parts: DiffPart[];
+  notes?: { place: "before" | "after"; parts: DiffPart[] }[];
+}) {
   const { t } = useTranslation();
   return (
     <section aria-labelledby="diff-title" className="flex flex-col gap-2">
       <h2 id="diff-title" className="font-display text-xl text-primary">
         {t("admin.revisions.diffTitle", { from, to })}
       </h2>
-      <pre
-        className="overflow-x-auto whitespace-pre-wrap rounded-md border border-line p-3 text-sm"
-        data-testid="diff"
-      >
-        {parts.map((part, index) =>
-          part.kind === "same" ? (
-            <span key={index}>{part.text}</span>
-          ) : part.kind === "added" ? (
-            <ins
-              key={index}
-              className="bg-[#dff5e1] text-[#14532d] no-underline dark:bg-[#12351c] dark:text-[#bbf7d0]"
-            >
-              {part.text}
-            </ins>
-          ) : (
-            <del key={index} className="bg-[#fde2e2] text-[#7f1d1d] dark:bg-[#3b1111] dark:text-[#fecaca]">
-              {part.text}
-            </del>
-          ),
-        )}
-      </pre>
+      <DiffText parts={parts} testId="diff" />
+      {notes.map((note) => (
+        <section key={note.place} aria-labelledby={`diff-note-${note.place}`} className="flex flex-col gap-2">
+          <h3 id={`diff-note-${note.place}`} className="font-semibold">
+            {t(note.place === "before" ? "admin.chapter.noteBefore" : "admin.chapter.noteAfter")}
+          </h3>
+          <DiffText parts={note.parts} testId={`diff-note-${note.place}`} />
+        </section>
+      ))}
     </section>
+  );
+}
+
+function DiffText({ parts, testId }: { parts: DiffPart[]; testId: string }) {
+  return (
+    <pre
+      className="overflow-x-auto whitespace-pre-wrap rounded-md border border-line p-3 text-sm"
+      data-testid={testId}
+    >
+      {parts.map((part, index) =>
+        part.kind === "same" ? (
+          <span key={index}>{part.text}</span>
+        ) : part.kind === "added" ? (
+          <ins
+            key={index}
+            className="bg-[#dff5e1] text-[#14532d] no-underline dark:bg-[#12351c] dark:text-[#bbf7d0]"
+          >
+            {part.text}
+          </ins>
+        ) : (
+          <del key={index} className="bg-[#fde2e2] text-[#7f1d1d] dark:bg-[#3b1111] dark:text-[#fecaca]">
+            {part.text}
+          </del>
+        ),
+      )}
+    </pre>
   );
 }

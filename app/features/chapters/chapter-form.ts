@@ -48,14 +48,18 @@ const integerField = (min: number, max: number, error: string) => wholeNumber(mi
 
 /**
  * An author's note (ADR 95): Markdown of at most `CHAPTER_LIMITS.note` characters (counted as code points,
- * after line ends are made `\n`), blank lines around it dropped; an empty note is no note (null).
+ * after line ends are made `\n`), blank lines around it dropped; an empty note is no note (null). `error`: the
+ * message of a refusal (a translation's note, ADR 100, names its own form's).
  */
-export const noteField = z
-  .string({ error: "admin.chapter.errors.noteLong" })
-  .optional()
-  .transform((value) => normalisedText(value ?? "").trim())
-  .refine(withinNoteLimit, { error: "admin.chapter.errors.noteLong" })
-  .transform((text) => (text === "" ? null : text));
+export const noteFieldOf = (error: string) =>
+  z
+    .string({ error })
+    .optional()
+    .transform((value) => normalisedText(value ?? "").trim())
+    .refine(withinNoteLimit, { error })
+    .transform((text) => (text === "" ? null : text));
+
+export const noteField = noteFieldOf("admin.chapter.errors.noteLong");
 
 /**
  * The chapter form (browser and action): the release is the author's wall-clock time

@@ -7,6 +7,7 @@ import {
   chapters,
   chapterUnlocks,
   editorDrafts,
+  type RevisionNotes,
   users,
   volumes,
 } from "#db/schema";
@@ -144,7 +145,13 @@ export function saveChapter(
     // The version being replaced enters the history if it is not there (an imported chapter's first edit).
     await tx
       .insert(chapterRevisions)
-      .values({ chapterId: id, version: current.version, title: current.title, bodyMd: current.bodyMd })
+      .values({
+        chapterId: id,
+        version: current.version,
+        title: current.title,
+        bodyMd: current.bodyMd,
+        notes: notesOf(current),
+      })
       .onConflictDoNothing();
     const [saved] = await tx
       .update(chapters)
@@ -166,9 +173,15 @@ export function saveChapter(
       .where(eq(chapters.id, id))
       .returning();
     if (!saved) throw new Error(`chapter ${id} vanished under its lock`);
-    await tx
-      .insert(chapterRevisions)
-      .values({ chapterId: id, version, title: input.title, bodyMd: input.bodyMd, authorId: actor.userId });
+    // The notes as saved: a save that named none kept them as they were, and so does its revision.
+    await tx.insert(chapterRevisions).values({
+      chapterId: id,
+      version,
+      title: input.title,
+      bodyMd: input.bodyMd,
+      notes: notesOf(saved),
+      authorId: actor.userId,
+    });
     await recordAudit(tx, actor, {
       action: "chapter.update",
       subjectType: "chapter",
@@ -222,6 +235,7 @@ export function createChapter(input: ChapterInput, actor: Actor & { via: "admin"
       version: created.version,
       title: created.title,
       bodyMd: created.bodyMd,
+      notes: notesOf(created),
       authorId: actor.userId,
     });
     await recordAudit(tx, actor, {
@@ -272,6 +286,14 @@ export function deleteChapter(id: number, actor: Actor & { via: "admin" }): Prom
   });
 }
 
+/** The notes a revision keeps of a chapter or translation row (ADR 100). */
+export const notesOf = (row: { noteBefore: string | null; noteAfter: string | null }): RevisionNotes => ({
+  before: row.noteBefore,
+  after: row.noteAfter,
+});
+
+const sameNotes = (a: RevisionNotes, b: RevisionNotes) => a.before === b.before && a.after === b.after;
+
 /** The language of a revision: the original's (`en`) or a translation's. */
 export type RevisionLanguage = (typeof chapterRevisions.language.enumValues)[number];
 
@@ -282,6 +304,7 @@ export async function listRevisions(chapterId: number, language: RevisionLanguag
       version: chapterRevisions.version,
       title: chapterRevisions.title,
       bodyMd: chapterRevisions.bodyMd,
+      notes: chapterRevisions.notes,
       by: users.username,
       createdAt: chapterRevisions.createdAt,
     })
@@ -290,11 +313,18 @@ export async function listRevisions(chapterId: number, language: RevisionLanguag
     .where(and(eq(chapterRevisions.chapterId, chapterId), eq(chapterRevisions.language, language)))
     .orderBy(desc(chapterRevisions.version))
     .limit(200);
-  return rows.map(({ bodyMd, ...row }) => ({
-    ...row,
-    words: countWords(bodyMd),
-    createdAt: row.createdAt.toISOString(),
-  }));
+  return rows.map(({ bodyMd, notes, ...row }, index) => {
+    // Whether this version changed the notes from the version kept before it (the first: whether it has any).
+    // Unknown notes (a version kept before revisions had them, ADR 100) are never called a change.
+    const first = index + 1 === rows.length && rows.length < 200;
+    const before = first ? { before: null, after: null } : (rows[index + 1]?.notes ?? null);
+    return {
+      ...row,
+      words: countWords(bodyMd),
+      notesChanged: notes !== null && before !== null && !sameNotes(notes, before),
+      createdAt: row.createdAt.toISOString(),
+    };
+  });
 }
 
 export async function getRevision(chapterId: number, version: number, language: RevisionLanguage = "en") {
@@ -303,6 +333,7 @@ export async function getRevision(chapterId: number, version: number, language: 
       version: chapterRevisions.version,
       title: chapterRevisions.title,
       bodyMd: chapterRevisions.bodyMd,
+      notes: chapterRevisions.notes,
     })
     .from(chapterRevisions)
     .where(
@@ -321,6 +352,31 @@ export function textDiff(from: string, to: string): { kind: "same" | "added" | "
     kind: part.added ? "added" : part.removed ? "removed" : "same",
     text: part.value,
   }));
+}
+
+export type RevisionDiff = {
+  version: number;
+  parts: ReturnType<typeof textDiff>;
+  /** The notes that changed (ADR 100), each line by line; none when the older version's notes are unknown. */
+  notes: { place: "before" | "after"; parts: ReturnType<typeof textDiff> }[];
+};
+
+/** What changed from a kept version to the text and notes as they are now, for the revision views. */
+export function revisionDiff(
+  older: { version: number; bodyMd: string; notes: RevisionNotes | null },
+  now: { bodyMd: string; noteBefore: string | null; noteAfter: string | null },
+): RevisionDiff {
+  const current = notesOf(now);
+  const notes = older.notes;
+  return {
+    version: older.version,
+    parts: textDiff(older.bodyMd, now.bodyMd),
+    notes: notes
+      ? (["before", "after"] as const)
+          .filter((place) => (notes[place] ?? "") !== (current[place] ?? ""))
+          .map((place) => ({ place, parts: textDiff(notes[place] ?? "", current[place] ?? "") }))
+      : [],
+  };
 }
 
 /** Keeps an author's unsaved text (autosave), replacing what they kept before for the same chapter. */

@@ -12,6 +12,7 @@ import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { chapterOriginal, digestOf } from "~/features/translations/originals.server";
 import { translationStatus } from "~/features/translations/status.server";
 import { countCjk, countWords } from "~/lib/words";
+import { notesOf } from "./chapter-editing.server";
 import { chapterText } from "./markdown.server";
 import { type ChapterTranslationInput, type TranslationMark, translationDraftKey } from "./translation-form";
 
@@ -36,6 +37,8 @@ export async function getChapterTranslationForEdit(chapterId: number, language: 
       number: chapters.number,
       title: chapters.title,
       bodyMd: chapters.bodyMd,
+      noteBefore: chapters.noteBefore,
+      noteAfter: chapters.noteAfter,
       artwork: chapters.artwork,
     })
     .from(chapters)
@@ -45,6 +48,8 @@ export async function getChapterTranslationForEdit(chapterId: number, language: 
     .select({
       title: chapterTranslations.title,
       bodyMd: chapterTranslations.bodyMd,
+      noteBefore: chapterTranslations.noteBefore,
+      noteAfter: chapterTranslations.noteAfter,
       version: chapterTranslations.version,
       sourceDigest: chapterTranslations.sourceDigest,
       updatedAt: chapterTranslations.updatedAt,
@@ -55,16 +60,25 @@ export async function getChapterTranslationForEdit(chapterId: number, language: 
   return { original, translation, stale };
 }
 
-const originalOf = (chapter: { title: string; artwork: { caption: string }[]; bodyMd: string }) => {
+const originalOf = (chapter: Parameters<typeof chapterOriginal>[0]) => {
   const [fields, body] = chapterOriginal(chapter);
   return { fields, body };
 };
 
 /** What the audit log keeps of a translation: its title, its size and version (the revisions keep the text). */
-const summary = (row: { title: string; bodyMd: string; version: number; language: string }) => ({
+const summary = (row: {
+  title: string;
+  bodyMd: string;
+  noteBefore: string | null;
+  noteAfter: string | null;
+  version: number;
+  language: string;
+}) => ({
   language: row.language,
   title: row.title,
   words: countWords(row.bodyMd),
+  // The notes' sizes in characters (0: none), as the original's audit has them (ADR 95).
+  notes: [row.noteBefore?.length ?? 0, row.noteAfter?.length ?? 0],
   version: row.version,
 });
 
@@ -105,9 +119,15 @@ export function saveChapterTranslation(
         reason: "conflict",
         current: current && { version: current.version, title: current.title, bodyMd: current.bodyMd },
       };
+    // Notes the input leaves out are kept as they are.
+    const notes = {
+      noteBefore: input.noteBefore === undefined ? (current?.noteBefore ?? null) : input.noteBefore,
+      noteAfter: input.noteAfter === undefined ? (current?.noteAfter ?? null) : input.noteAfter,
+    };
     const row = {
       title: input.title,
       ...text,
+      ...notes,
       wordCount: countWords(input.bodyMd),
       cjkCount: countCjk(input.bodyMd),
       sourceDigest: digestOf(originalOf(original)),
@@ -123,6 +143,7 @@ export function saveChapterTranslation(
           version: current.version,
           title: current.title,
           bodyMd: current.bodyMd,
+          notes: notesOf(current),
         })
         .onConflictDoNothing();
       await tx
@@ -138,6 +159,7 @@ export function saveChapterTranslation(
       version,
       title: input.title,
       bodyMd: input.bodyMd,
+      notes: notesOf(notes),
       authorId: actor.userId,
     });
     await recordAudit(tx, actor, {
@@ -145,7 +167,7 @@ export function saveChapterTranslation(
       subjectType: "chapter",
       subjectId: chapterId,
       before: current && summary(current),
-      after: summary({ ...input, language, version }),
+      after: summary({ ...input, ...notes, language, version }),
     });
     await tx
       .delete(editorDrafts)

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TranslationLanguage } from "#db/schema";
+import { noteFieldOf } from "~/features/chapters/chapter-form";
 import { normalisedText } from "~/lib/form-fields";
 import { wholeNumber } from "~/lib/forms";
 import { TRANSLATED_CHAPTER_MAX } from "./translation-schemas";
@@ -9,7 +10,8 @@ export const TRANSLATED_TITLE_MAX = 200;
 
 /**
  * The chapter translation form (browser and action): a title and a Markdown text, capped as an imported
- * file's are, and the version the editor opened (none for a translation not made yet).
+ * file's are, the translation's own author's notes (ADR 100: as the original's, at most 10,000 characters
+ * each, blank is none), and the version the editor opened (none for a translation not made yet).
  */
 export const chapterTranslationSchema = z.object({
   title: z
@@ -21,10 +23,18 @@ export const chapterTranslationSchema = z.object({
     .string({ error: "admin.translation.errors.body" })
     .transform(normalisedText)
     .refine((text) => text.length <= TRANSLATED_CHAPTER_MAX, { error: "admin.translation.errors.bodyLong" }),
+  noteBefore: noteFieldOf("admin.translation.errors.noteLong"),
+  noteAfter: noteFieldOf("admin.translation.errors.noteLong"),
   version: wholeNumber(1, 2_147_483_647, "admin.translation.errors.version").optional(),
 });
 
-export type ChapterTranslationInput = { title: string; bodyMd: string };
+/** A translation to save; notes left out are kept as they are (a version restored whose notes are unknown). */
+export type ChapterTranslationInput = {
+  title: string;
+  bodyMd: string;
+  noteBefore?: string | null;
+  noteAfter?: string | null;
+};
 
 /** A translation's state as the admin shows it: not made yet, or made from the original as it is or was. */
 export type TranslationMark = "missing" | "current" | "stale";

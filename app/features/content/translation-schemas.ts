@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NOTE_MAX_CHARS, withinNoteLimit } from "~/lib/markdown-limits";
 
 /**
  * The front matter of a translation (`translations/<lang>/<the original's path>`, ADR 86): only the fields a
@@ -9,6 +10,13 @@ const line = (max = 200) => z.string().trim().min(1).max(max);
 const originalDigest = z
   .string()
   .regex(/^[0-9a-f]{32}$/, "must be the 32 hex digits an export writes")
+  .optional();
+
+/** A translated author's note (ADR 100): as the original's front matter limits it (ADR 95); blank is none. */
+const note = z
+  .string()
+  .trim()
+  .refine(withinNoteLimit, { error: `must be at most ${NOTE_MAX_CHARS} characters` })
   .optional();
 
 /** The longest translated body: a chapter's, and anything else's. */
@@ -24,6 +32,9 @@ export const translationSchemas = {
       .default([]),
     /** For each block of the translation, the original's block it renders (numbered from 1). */
     paragraphMap: z.array(z.number().int().min(1).max(100_000)).max(100_000).optional(),
+    /** The translation's own author's notes before and after its text (Markdown, ADR 100). */
+    noteBefore: note,
+    noteAfter: note,
     originalDigest,
   }),
   site: z.strictObject({

@@ -148,6 +148,8 @@ async function writeChapter(
     title: string;
     artwork?: { caption: string }[];
     paragraphMap?: number[];
+    noteBefore?: string;
+    noteAfter?: string;
   };
   const originalArtwork = (original.fields.artwork as unknown[]).length;
   const captions = (fields.artwork ?? []).map((artwork) => artwork.caption);
@@ -161,10 +163,15 @@ async function writeChapter(
   );
   const [stored] = await tx.select().from(t.chapterTranslations).where(key);
   const paragraphMap = fields.paragraphMap ?? null;
+  // The translation's notes (ADR 100): a file that names none has none (blank is none, as the original's).
+  const noteBefore = fields.noteBefore || null;
+  const noteAfter = fields.noteAfter || null;
   const unchangedText =
     stored !== undefined &&
     stored.title === fields.title &&
     stored.bodyMd === translation.body &&
+    stored.noteBefore === noteBefore &&
+    stored.noteAfter === noteAfter &&
     same(stored.captions, captions) &&
     same(stored.paragraphMap, paragraphMap);
   const sourceDigest = digestFor(
@@ -183,6 +190,8 @@ async function writeChapter(
     cjkCount: countCjk(translation.body),
     captions,
     paragraphMap,
+    noteBefore,
+    noteAfter,
     sourceDigest,
     updatedAt: sql`now()`,
   };
@@ -250,6 +259,8 @@ export async function exportTranslations(database: Pick<Database, "select">): Pr
               ? translation.captions.map((caption) => ({ caption }))
               : undefined,
           paragraphMap: translation.paragraphMap ?? undefined,
+          noteBefore: translation.noteBefore ?? undefined,
+          noteAfter: translation.noteAfter ?? undefined,
           originalDigest: translation.sourceDigest,
         },
         translation.bodyMd,

@@ -302,12 +302,16 @@ export async function loadChapterForReader(
     artwork: lock ? [] : shown.artwork,
     ...(lock ? {} : await shownText(chapter, language, shown.translation, sideBySide)),
     // The author's notes, for a reader who may read the chapter only (never on the locked view).
-    ...(lock ? {} : await notesOf(chapter.id, language)),
+    ...(lock ? {} : await notesOf(chapter.id, language, shown.translation)),
   };
 }
 
-async function notesOf(chapterId: number, language: string) {
-  const notes = await chapterNotes(chapterId, language);
+async function notesOf(
+  chapterId: number,
+  language: string,
+  translation: { noteBefore: string | null; noteAfter: string | null } | undefined,
+) {
+  const notes = await chapterNotes(chapterId, language, translation);
   return notes ? { notes } : {};
 }
 

@@ -27,7 +27,11 @@ export function AuthorNote({
   return (
     <details className="author-note" open={open} data-place={place} data-live={live ? "" : undefined}>
       <summary>{t("reader.authorNote")}</summary>
-      <div className="author-note-text" lang={notes.lang} dangerouslySetInnerHTML={{ __html: html }} />
+      <div
+        className="author-note-text"
+        lang={notes.lang?.[place]}
+        dangerouslySetInnerHTML={{ __html: html }}
+      />
     </details>
   );
 }

@@ -36,14 +36,25 @@ export function goalsInOrder(database: Pick<Database, "select">) {
     .orderBy(asc(t.fundraiserGoals.startsAt), asc(t.fundraiserGoals.id));
 }
 
-/** A chapter's translatable text: its title and captions, and its body (what its digest is made of). */
+/**
+ * A chapter's translatable text: its title, captions and author's notes, and its body (what its digest is made
+ * of). A note is counted only when there is one (ADR 100), so a chapter without notes keeps the digest it had
+ * before notes were translatable, and its translations stay current.
+ */
 export function chapterOriginal(chapter: {
   title: string;
   artwork: { caption: string }[];
   bodyMd: string;
+  noteBefore: string | null;
+  noteAfter: string | null;
 }): [Record<string, unknown>, string] {
   return [
-    { title: chapter.title, artwork: chapter.artwork.map(({ caption }) => ({ caption })) },
+    {
+      title: chapter.title,
+      artwork: chapter.artwork.map(({ caption }) => ({ caption })),
+      ...(chapter.noteBefore ? { noteBefore: chapter.noteBefore } : {}),
+      ...(chapter.noteAfter ? { noteAfter: chapter.noteAfter } : {}),
+    },
     chapter.bodyMd,
   ];
 }
@@ -79,6 +90,8 @@ export async function originalTexts(
         title: t.chapters.title,
         artwork: t.chapters.artwork,
         bodyMd: t.chapters.bodyMd,
+        noteBefore: t.chapters.noteBefore,
+        noteAfter: t.chapters.noteAfter,
       })
       .from(t.chapters))
       add("chapter", String(chapter.number), ...chapterOriginal(chapter));

@@ -9,7 +9,13 @@ import { rowIdParam } from "~/features/admin/route-params";
 import { useAutosave } from "~/features/admin/use-autosave";
 import type { Actor } from "~/features/audit/log.server";
 import { requireAuthor } from "~/features/auth/guards.server";
-import { getDraft, getRevision, listRevisions, textDiff } from "~/features/content/chapter-editing.server";
+import { CHAPTER_LIMITS } from "~/features/chapters/chapter-form";
+import {
+  getDraft,
+  getRevision,
+  listRevisions,
+  revisionDiff,
+} from "~/features/content/chapter-editing.server";
 import {
   getChapterTranslationForEdit,
   saveChapterTranslation,
@@ -57,15 +63,23 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     id,
     language,
-    original: { number: original.number, title: original.title, bodyMd: original.bodyMd },
-    values: { title: translation?.title ?? "", bodyMd: translation?.bodyMd ?? "" },
+    original: {
+      number: original.number,
+      title: original.title,
+      bodyMd: original.bodyMd,
+      noteBefore: original.noteBefore,
+      noteAfter: original.noteAfter,
+    },
+    values: {
+      title: translation?.title ?? "",
+      bodyMd: translation?.bodyMd ?? "",
+      noteBefore: translation?.noteBefore ?? "",
+      noteAfter: translation?.noteAfter ?? "",
+    },
     version: translation?.version,
     mark: translation ? (stale ? "stale" : "current") : "missing",
     revisions: revisions.slice(0, 20),
-    diff:
-      older && translation
-        ? { version: older.version, parts: textDiff(older.bodyMd, translation.bodyMd) }
-        : undefined,
+    diff: older && translation ? revisionDiff(older, translation) : undefined,
     savedVersion: /^\d{1,10}$/.exec(new URL(request.url).searchParams.get("saved") ?? "")?.[0],
     // An autosaved text newer than the last save is offered back.
     draft: draft && (!translation || draft.savedAt > translation.updatedAt.toISOString()) ? draft : undefined,
@@ -76,13 +90,16 @@ type ActionResult = {
   errors?: Record<string, string>;
   /** Why a version was not restored (a message key). */
   refused?: string;
-  values?: { title: string; bodyMd: string };
+  values?: { title: string; bodyMd: string; noteBefore: string; noteAfter: string };
   conflict?: { version: number; title: string; bodyMd: string } | { version: undefined };
 };
 
 const restoreSchema = z.object({ restore: versionNumber, version: versionNumber });
 
-/** Restores an earlier version as a new one, made from the version the page showed (as the original's). */
+/**
+ * Restores an earlier version as a new one, made from the version the page showed (as the original's): its
+ * title, text and notes (ADR 100; a version whose notes are not known leaves them as they are).
+ */
 async function restoreAction(
   id: number,
   language: ReturnType<typeof placeOf>["language"],
@@ -92,7 +109,14 @@ async function restoreAction(
   const parsed = parseForm(restoreSchema, form);
   const revision = parsed.ok ? await getRevision(id, parsed.data.restore, language) : undefined;
   if (!parsed.ok || !revision) return data<ActionResult>({ refused: "admin.revisions.unknown" }, 400);
-  const saved = await saveChapterTranslation(id, language, revision, parsed.data.version, actor);
+  const { title, bodyMd, notes } = revision;
+  const saved = await saveChapterTranslation(
+    id,
+    language,
+    { title, bodyMd, ...(notes ? { noteBefore: notes.before, noteAfter: notes.after } : {}) },
+    parsed.data.version,
+    actor,
+  );
   if (!saved.ok) return data<ActionResult>({ refused: "admin.revisions.conflict" }, 409);
   await refreshContentRevision();
   return redirect(`/admin/chapters/${id}/translations/${language}?saved=${saved.version}`);
@@ -105,7 +129,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   const actor = { via: "admin", userId: author.id } as const;
   if (form.get("intent") === "restore") return restoreAction(id, language, form, actor);
   // Echoed back on a refusal, capped, so nothing typed is lost.
-  const values = { title: echoedValue(form, "title"), bodyMd: echoedValue(form, "bodyMd", 410_000) };
+  const values = {
+    title: echoedValue(form, "title"),
+    bodyMd: echoedValue(form, "bodyMd", 410_000),
+    noteBefore: echoedValue(form, "noteBefore", CHAPTER_LIMITS.note + 100),
+    noteAfter: echoedValue(form, "noteAfter", CHAPTER_LIMITS.note + 100),
+  };
   const parsed = parseForm(chapterTranslationSchema, form);
   if (!parsed.ok) return data<ActionResult>({ errors: parsed.errors, values }, 400);
   const { version, ...input } = parsed.data;
@@ -125,7 +154,8 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
   const result = actionData as ActionResult | undefined;
   const { id, language, original, revisions } = loaderData;
   const [restored, setRestored] = useState<{ title: string; bodyMd: string }>();
-  const values = restored ?? result?.values ?? loaderData.values;
+  // A draft restored holds the title and text (autosave keeps those): the notes stay as the page has them.
+  const values = restored ? { ...loaderData.values, ...restored } : (result?.values ?? loaderData.values);
   // After a conflict the next save is made knowingly from the version now current.
   const version = result?.conflict ? result.conflict.version : loaderData.version;
   const autosave = useAutosave({ key: translationDraftKey(id, language), baseVersion: version ?? null });
@@ -173,6 +203,8 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
           >
             {original.bodyMd}
           </pre>
+          <OriginalNote place="before" text={original.noteBefore} />
+          <OriginalNote place="after" text={original.noteAfter} />
         </section>
         <Form
           method="post"
@@ -201,6 +233,8 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
             error={errors.bodyMd ?? errors.version}
             previewBeside={false}
           />
+          <TranslatedNote name="noteBefore" value={values.noteBefore} error={errors.noteBefore} />
+          <TranslatedNote name="noteAfter" value={values.noteAfter} error={errors.noteAfter} />
           {conflict && "title" in conflict ? (
             <TextAreaField
               name="theirs"
@@ -237,8 +271,64 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
         </section>
       ) : null}
       {loaderData.diff && loaderData.version !== undefined ? (
-        <TextDiffView from={loaderData.diff.version} to={loaderData.version} parts={loaderData.diff.parts} />
+        <TextDiffView
+          from={loaderData.diff.version}
+          to={loaderData.version}
+          parts={loaderData.diff.parts}
+          notes={loaderData.diff.notes}
+        />
       ) : null}
     </>
+  );
+}
+
+/** The original's author's note (read only, in English), beside the translation's (ADR 100). */
+function OriginalNote({ place, text }: { place: "before" | "after"; text: string | null }) {
+  const { t } = useTranslation();
+  if (!text) return null;
+  const id = `original-note-${place}`;
+  return (
+    <section aria-labelledby={id} className="flex flex-col gap-1">
+      <h3 id={id} className="font-semibold">
+        {t(
+          place === "before" ? "admin.translation.originalNoteBefore" : "admin.translation.originalNoteAfter",
+        )}
+      </h3>
+      <pre
+        lang="en"
+        // A note may scroll: focusable, so a keyboard can scroll it (as the original's text).
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region is reached by the keyboard
+        tabIndex={0}
+        data-testid={id}
+        className="max-h-60 overflow-auto whitespace-pre-wrap rounded-md border border-line p-3 font-sans text-base"
+      >
+        {text}
+      </pre>
+    </section>
+  );
+}
+
+/** The translation's own author's note: Markdown, optional (blank: readers see the original's, in English). */
+function TranslatedNote({
+  name,
+  value,
+  error,
+}: {
+  name: "noteBefore" | "noteAfter";
+  value: string;
+  error: string | undefined;
+}) {
+  const { t } = useTranslation();
+  const format = useFormat();
+  return (
+    <TextAreaField
+      name={name}
+      label={t(`admin.chapter.${name}`)}
+      hint={t("admin.translation.noteHint", { max: format.number(CHAPTER_LIMITS.note) })}
+      defaultValue={value}
+      maxLength={CHAPTER_LIMITS.note}
+      rows={4}
+      error={error}
+    />
   );
 }

@@ -7,8 +7,8 @@ import {
   getChapterForEdit,
   getRevision,
   listRevisions,
+  revisionDiff,
   saveChapter,
-  textDiff,
 } from "~/features/content/chapter-editing.server";
 import { refreshContentRevision } from "~/features/site/revision.server";
 import { useTranslation } from "~/i18n/react";
@@ -36,15 +36,15 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return {
     chapter: { id: chapter.id, number: chapter.number, title: chapter.title, version: chapter.version },
     revisions: await listRevisions(chapter.id),
-    diff: older ? { version: older.version, parts: textDiff(older.bodyMd, chapter.bodyMd) } : undefined,
+    diff: older ? revisionDiff(older, chapter) : undefined,
   };
 }
 
 const restoreSchema = z.object({ restore: versionNumber, version: versionNumber });
 
 /**
- * Restores an earlier version as a new one (nothing in the history is lost): its title and text, the rest
- * of the chapter as it is now. Made from the version the page showed, so it is a conflict if someone saved since.
+ * Restores an earlier version as a new one (nothing in the history is lost): its title, text and notes (ADR
+ * 100; a version whose notes are not known leaves them as they are), the rest of the chapter as it is now. Made from the version the page showed, so it is a conflict if someone saved since.
  */
 export async function action({ request, params }: Route.ActionArgs) {
   const author = await requireAuthor(request);
@@ -58,6 +58,7 @@ export async function action({ request, params }: Route.ActionArgs) {
     {
       title: revision.title,
       bodyMd: revision.bodyMd,
+      ...(revision.notes ? { noteBefore: revision.notes.before, noteAfter: revision.notes.after } : {}),
       volume: chapter.volume,
       status: chapter.status,
       releaseAt: chapter.releaseAt,
@@ -91,7 +92,9 @@ export default function ChapterRevisions({ loaderData, actionData }: Route.Compo
         current={chapter.version}
         compareHref={(version) => `/admin/chapters/${chapter.id}/revisions?compare=${version}`}
       />
-      {diff ? <TextDiffView from={diff.version} to={chapter.version} parts={diff.parts} /> : null}
+      {diff ? (
+        <TextDiffView from={diff.version} to={chapter.version} parts={diff.parts} notes={diff.notes} />
+      ) : null}
     </>
   );
 }
