@@ -39,7 +39,7 @@ import { lastWordOnError } from "./last-word";
 import { serveMedia } from "./media";
 import { isAllowedMethod, refuseConnect, sendMethodNotAllowed } from "./methods";
 import { originCheck } from "./origin-check";
-import { PageCache, pendingPage } from "./page-cache";
+import { PageCache } from "./page-cache";
 import { reactRouterHandler } from "./react-router";
 import { precompressedAssets, topLevelStatic } from "./static-assets";
 import { sendUnstorableText, unstorableInCookies, unstorableInUrl } from "./text-input";
