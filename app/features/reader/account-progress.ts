@@ -1,4 +1,5 @@
 import { type ChapterProgress, parseProgress } from "./progress";
+import { mergeProgress } from "./progress-merge";
 
 /** A signed-in reader's progress in a chapter as the account has it (another device may be further on). */
 export async function loadAccountProgress(chapter: number): Promise<ChapterProgress | undefined> {
@@ -10,6 +11,17 @@ export async function loadAccountProgress(chapter: number): Promise<ChapterProgr
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The account's record of a chapter as what it makes of this browser's own once it has arrived: the two
+ * merged (furthest progress, all bookmarks); undefined when the account has none or could not be asked.
+ */
+export async function loadAccountMerge(
+  chapter: number,
+): Promise<((local: ChapterProgress) => ChapterProgress) | undefined> {
+  const account = await loadAccountProgress(chapter);
+  return account && ((local) => mergeProgress(account, local));
 }
 
 // A visitor's view of the chapter as the server last signed it (visitor-views.server.ts): kept in memory only,

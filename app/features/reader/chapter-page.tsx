@@ -1,6 +1,6 @@
 import { type ReactNode, Suspense, useCallback, useEffect, useRef, useState } from "react";
 import { type LinkProps, useNavigate, useNavigation, useRevalidator, useRouteLoaderData } from "react-router";
-import { defaultSettings, type ReadingSettings, showSettings } from "~/features/reading-settings/settings";
+import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
 import { useTranslation } from "~/i18n/react";
 import { buttonClass } from "~/ui/button";
 import { BookmarkIcon, LinkIcon, ListIcon, SlidersIcon } from "~/ui/icons";
@@ -11,11 +11,10 @@ import { Spinner } from "~/ui/spinner";
 import { useFormat } from "~/ui/use-format";
 import type { ChapterView } from "./access.server";
 import { Artwork } from "./artwork";
-import { AuthorNote } from "./author-note";
 import { blockAt, blocksOf } from "./blocks";
 import { ChapterBody } from "./chapter-body";
 import type { ChapterProgress } from "./progress";
-import { loadStoredSettings, storeSettings } from "./storage";
+import { loadStoredSettings } from "./storage";
 import { useReadingProgress } from "./use-reading-progress";
 import { useSwipe } from "./use-swipe";
 
@@ -24,6 +23,9 @@ import { useSwipe } from "./use-swipe";
 const loadSettingsSheet = () => import("./settings-sheet");
 const SettingsSheet = lazyComponent(loadSettingsSheet, "SettingsSheet");
 const LockedView = lazyComponent(() => import("./locked-view"), "LockedView");
+// Only a chapter with an author's note fetches the note's code; the server renders the note, which stays on
+// the page as it came until the code is there (React keeps a suspended part's server HTML while hydrating).
+const AuthorNote = lazyComponent(() => import("./author-note"), "AuthorNote");
 // Only a page showing the original in another language fetches it.
 const UntranslatedNote = lazyComponent(
   () => import("~/features/translations/untranslated-note"),
@@ -31,8 +33,8 @@ const UntranslatedNote = lazyComponent(
 );
 // Progress sent to the server: a signed-in reader's account, a visitor's anonymous counts (ADR 58).
 const accountProgress = () => import("./account-progress");
-const loadAccountProgress = (chapter: number) =>
-  accountProgress().then((module) => module.loadAccountProgress(chapter));
+const loadAccountMerge = (chapter: number) =>
+  accountProgress().then((module) => module.loadAccountMerge(chapter));
 
 /** A link to another chapter. It needs no route discovery (`discover`): this page's route shows it. */
 function ChapterLink({ number, ...props }: Omit<LinkProps, "to" | "discover"> & { number: number }) {
@@ -106,19 +108,6 @@ export function ChapterPage({
     keptPlace.current = undefined;
   }, [chapter.html]);
 
-  const applySettings = (next: ReadingSettings) => {
-    const textChanges = translated && next.sideBySide !== settings.sideBySide;
-    setSettings(next);
-    showSettings(next);
-    storeSettings(next);
-    if (signedIn) {
-      const body = new URLSearchParams(Object.entries(next).map(([key, value]) => [key, String(value)]));
-      void fetch("/reader/settings", { method: "POST", body })
-        .then(() => textChanges && showText())
-        .catch(() => {});
-    }
-  };
-
   // Achievements a progress write earned, announced in a live region that is always on the page, and
   // cleared after 10 s so that it does not stay over the pager.
   const [earned, setEarned] = useState<string[]>([]);
@@ -133,7 +122,7 @@ export function ChapterPage({
     [chapter.number],
   );
   const { progress, toggleBookmark, currentParagraph } = useReadingProgress(chapter.number, articleRef, {
-    loadAccountProgress: signedIn && !chapter.lock ? loadAccountProgress : undefined,
+    loadAccountMerge: signedIn && !chapter.lock ? loadAccountMerge : undefined,
     // Not an author's preview as a visitor: the author's own reading is not a visitor's.
     onSave: !chapter.lock && chapter.preview?.as !== "visitor" ? onSave : undefined,
   });
@@ -205,7 +194,15 @@ export function ChapterPage({
   const bookmarked = new Set(progress.bookmarks);
   // The original's language on its blocks when the page is in another one (ADR 86).
   const original = chapter.untranslated ? "en" : undefined;
-  const notesOpen = settings.authorNotes === "full";
+  // Each place's boundary is there with or without a note, so that moving to a chapter with one waits for
+  // its code (a navigation keeps the page shown meanwhile) rather than showing the text first and the note after.
+  const note = (place: "before" | "after") => (
+    <Suspense fallback={null}>
+      {chapter.notes?.[place] ? (
+        <AuthorNote notes={chapter.notes} open={settings.authorNotes === "full"} place={place} />
+      ) : null}
+    </Suspense>
+  );
 
   return (
     <>
@@ -314,11 +311,11 @@ export function ChapterPage({
           </Suspense>
         ) : (
           <>
-            <AuthorNote notes={chapter.notes} open={notesOpen} place="before" />
+            {note("before")}
             <Artwork items={chapter.artwork} position="before" lang={original} />
             <ChapterBody html={chapter.html} articleRef={articleRef} lang={original} />
             <Artwork items={chapter.artwork} position="after" lang={original} />
-            <AuthorNote notes={chapter.notes} open={notesOpen} place="after" />
+            {note("after")}
             {progress.completed ? (
               <p
                 role="status"
@@ -374,7 +371,9 @@ export function ChapterPage({
             open={sheet.open}
             onOpenChange={sheet.setOpen}
             settings={settings}
-            onChange={applySettings}
+            onChange={setSettings}
+            signedIn={signedIn}
+            onTextChange={translated ? showText : undefined}
             bookmarks={progress.bookmarks}
             onJump={jump}
           />

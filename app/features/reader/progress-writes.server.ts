@@ -6,7 +6,8 @@ import { READING_DAY_SECONDS } from "~/features/streaks/streaks";
 import type { Language } from "~/i18n/config";
 import { getEnv } from "~/lib/env.server";
 import { localDateTime } from "~/lib/local-time";
-import { type ChapterProgress, COMPLETION_THRESHOLD, mergeProgress } from "./progress";
+import { type ChapterProgress, COMPLETION_THRESHOLD } from "./progress";
+import { mergeProgress } from "./progress-merge";
 import { countReading, countsAsCompleted } from "./reading-rule";
 
 /**

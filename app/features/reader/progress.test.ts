@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { advance, emptyProgress, mergeProgress, parseProgress, readSecond, toggleBookmark } from "./progress";
+import { advance, emptyProgress, parseProgress, readSecond, toggleBookmark } from "./progress";
+import { mergeProgress } from "./progress-merge";
 
 const now = new Date("2026-11-22T10:00:00Z");
 

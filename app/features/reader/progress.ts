@@ -93,23 +93,3 @@ export function toggleBookmark(progress: ChapterProgress, paragraph: number, now
     : [...progress.bookmarks, paragraph];
   return { ...progress, bookmarks: bookmarks.sort((a, b) => a - b), lastReadAt: now.toISOString() };
 }
-
-/**
- * Two records of one chapter (another device, or the visitor's storage at sign-in): the furthest progress
- * and the union of bookmarks win; reading time is the larger, never the sum, so a merge repeated is harmless.
- */
-export function mergeProgress(a: ChapterProgress, b: ChapterProgress): ChapterProgress {
-  const further =
-    b.completionPercentage > a.completionPercentage ||
-    (b.completionPercentage === a.completionPercentage && b.lastReadAt > a.lastReadAt)
-      ? b
-      : a;
-  return {
-    ...further,
-    completed: a.completed || b.completed,
-    completionPercentage: a.completed || b.completed ? 100 : further.completionPercentage,
-    readingTime: Math.max(a.readingTime, b.readingTime),
-    bookmarks: [...new Set([...a.bookmarks, ...b.bookmarks])].sort((x, y) => x - y),
-    lastReadAt: [a.lastReadAt, b.lastReadAt].sort().at(-1) ?? a.lastReadAt,
-  };
-}

@@ -1,4 +1,13 @@
-import { loadAllStoredProgress, loadSyncMark, storeSyncMark } from "./storage";
+import { loadAllStoredProgress, readStored, updateStored } from "./storage";
+
+/** When this browser's progress was last handed to the account (sign-in merge). */
+function loadSyncMark(): string {
+  return readStored().syncedAt ?? new Date(0).toISOString();
+}
+
+function storeSyncMark(at: string) {
+  updateStored((stored) => ({ ...stored, syncedAt: at }));
+}
 
 /**
  * Sends what a visitor read in this browser to the account they signed in to: every chapter record newer

@@ -1,13 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { blockAt, paragraphInView } from "./blocks";
-import {
-  advance,
-  type ChapterProgress,
-  emptyProgress,
-  mergeProgress,
-  readSecond,
-  toggleBookmark,
-} from "./progress";
+import { advance, type ChapterProgress, emptyProgress, readSecond, toggleBookmark } from "./progress";
 import { startSending } from "./progress-sender";
 import { loadStoredProgress, startWriting, storeProgress } from "./storage";
 
@@ -30,11 +23,16 @@ export function useReadingProgress(
   chapter: number,
   articleRef: React.RefObject<HTMLElement | null>,
   {
-    loadAccountProgress,
+    loadAccountMerge,
     onSave,
   }: {
-    /** Signed-in readers: the account's record, fetched after the page shows (pages are shared, see root.tsx). */
-    loadAccountProgress?: (chapter: number) => Promise<ChapterProgress | undefined>;
+    /**
+     * Signed-in readers: the account's record, fetched after the page shows (pages are shared, see root.tsx),
+     * as its merge into this browser's record (account-progress.ts).
+     */
+    loadAccountMerge?: (
+      chapter: number,
+    ) => Promise<((local: ChapterProgress) => ChapterProgress) | undefined>;
     onSave?: (progress: ChapterProgress) => Promise<boolean>;
   },
 ) {
@@ -83,9 +81,9 @@ export function useReadingProgress(
     // The account's record (another device) and this browser's: furthest progress, all bookmarks. It moves
     // the page only while the reader has not scrolled it.
     let cancelled = false;
-    void loadAccountProgress?.(chapter).then((account) => {
-      if (!account || cancelled) return;
-      const merged = mergeProgress(account, latest.current);
+    void loadAccountMerge?.(chapter).then((merge) => {
+      if (!merge || cancelled) return;
+      const merged = merge(latest.current);
       commit(merged);
       if (merged.paragraph !== start.paragraph) restore(merged);
     });
@@ -105,7 +103,7 @@ export function useReadingProgress(
       window.removeEventListener("scroll", onScroll);
       cancelAnimationFrame(frame);
     };
-  }, [chapter, articleRef, commit, loadAccountProgress]);
+  }, [chapter, articleRef, commit, loadAccountMerge]);
 
   // Reading time counts only while the page is visible and the reader has been active in the last minute.
   useEffect(() => {
