@@ -26,6 +26,7 @@ import { chapterTranslationSchema, translationDraftKey } from "~/features/conten
 import { TRANSLATED_CHAPTER_MAX } from "~/features/content/translation-schemas";
 import { pageRevisionOf } from "~/features/page-cache/viewer.server";
 import { refreshContentRevision, startRevisionPoll, stopRevisionPoll } from "~/features/site/revision.server";
+import { translationStatus } from "~/features/translations/status.server";
 import { parseForm } from "~/lib/forms";
 import { countCjk, countWords } from "~/lib/words";
 import { siteRoutes } from "~/routes";
@@ -104,6 +105,18 @@ describe.each(drivers)("chapter translation editing on %s", (driver) => {
     expect(await marksOf(2)).toEqual({ es: "current", fr: "current", ja: "current" });
     await editOriginal(await idOf(2), "The original, changed after it was translated.", actor);
     expect(await marksOf(2)).toEqual({ es: "stale", fr: "stale", ja: "stale" });
+    // Judged from the one chapter as the whole list judges it, for every chapter.
+    const listed = (await translationStatus(db())).filter((status) => status.kind === "chapter");
+    for (const number of [1, 2, 3, 4, 5]) {
+      const states = listed.filter((status) => status.key === String(number));
+      const expected = Object.fromEntries(
+        (["es", "fr", "ja"] as const).map((language) => [
+          language,
+          states.find((status) => status.language === language)?.state ?? "missing",
+        ]),
+      );
+      expect(await marksOf(number)).toEqual(expected);
+    }
   });
 
   it("saves a translation as the import writes one, current again, with its history, audit and no draft", async () => {

@@ -10,23 +10,44 @@ import {
 } from "#db/schema";
 import { type Actor, recordAudit } from "~/features/audit/log.server";
 import { chapterOriginal, digestOf } from "~/features/translations/originals.server";
-import { translationStatus } from "~/features/translations/status.server";
+import { stateOf } from "~/features/translations/status.server";
 import { countCjk, countWords } from "~/lib/words";
 import { notesOf } from "./chapter-editing.server";
 import { chapterText } from "./markdown.server";
 import { type ChapterTranslationInput, type TranslationMark, translationDraftKey } from "./translation-form";
 
-/** Each language's translation of a chapter, as `translationStatus` judges it (ADR 86). */
+/**
+ * Each language's translation of a chapter, judged as `translationStatus` judges every one (ADR 86): from the
+ * chapter's own original and its translations' recorded digests, two rows' worth, not the serial's texts.
+ */
 export async function chapterTranslationMarks(
   chapterNumber: number,
 ): Promise<{ language: TranslationLanguage; mark: TranslationMark }[]> {
-  const states = (await translationStatus(db())).filter(
-    (status) => status.kind === "chapter" && status.key === String(chapterNumber),
-  );
-  return translationLanguages.map((language) => ({
-    language,
-    mark: states.find((status) => status.language === language)?.state ?? "missing",
-  }));
+  const [chapter] = await db()
+    .select({
+      id: chapters.id,
+      title: chapters.title,
+      artwork: chapters.artwork,
+      bodyMd: chapters.bodyMd,
+      noteBefore: chapters.noteBefore,
+      noteAfter: chapters.noteAfter,
+    })
+    .from(chapters)
+    .where(eq(chapters.number, chapterNumber));
+  const made = chapter
+    ? await db()
+        .select({ language: chapterTranslations.language, sourceDigest: chapterTranslations.sourceDigest })
+        .from(chapterTranslations)
+        .where(eq(chapterTranslations.chapterId, chapter.id))
+    : [];
+  const digest = chapter && digestOf(originalOf(chapter));
+  return translationLanguages.map((language) => {
+    const recorded = made.find((row) => row.language === language)?.sourceDigest;
+    return {
+      language,
+      mark: recorded === undefined || !digest ? "missing" : stateOf(recorded, digest),
+    };
+  });
 }
 
 /** The original (read only beside the translation) and the translation as the editor opens it, if made. */

@@ -6,6 +6,10 @@ import { type AnyKind, digestOf, type OriginalText, originalTexts, refOf } from 
 /** `current`: made from the original as it is; `stale`: the original changed since (ADR 86). */
 export type TranslationState = "current" | "stale";
 
+/** A translation's state: whether the digest it recorded is its original's now. */
+export const stateOf = (recorded: string, original: string): TranslationState =>
+  recorded === original ? "current" : "stale";
+
 export type TranslationStatus = {
   kind: AnyKind;
   key: string;
@@ -60,8 +64,7 @@ export async function translationStatus(
     .flatMap(({ kind, key, language, sourceDigest }) => {
       const digest = digests.get(refOf(kind, key));
       if (digest === undefined) return [];
-      const state: TranslationState = digest === sourceDigest ? "current" : "stale";
-      return [{ kind, key, language, state }];
+      return [{ kind, key, language, state: stateOf(sourceDigest, digest) }];
     })
     .sort((a, b) =>
       `${a.kind}\n${a.key.padStart(8, "0")}\n${a.language}`.localeCompare(
