@@ -1,14 +1,15 @@
 // npm run bench:check: compares bench/results/latest.json (npm run bench) and bench/results/analytics.json (its
 // analytics part) with bench/budgets.json; exits 1 on a miss. A budget whose figure is missing is a miss that
 // names the part to run again (and its error, when that part failed). `--only=analytics` checks the analytics
-// budgets alone (`npm run bench:analytics`); `--results=FILE` reads another results file.
+// budgets alone (`npm run bench:analytics`); `--results=FILE` reads another results file, `--budgets=FILE` other
+// budgets (bench/check.test.ts).
 import fs from "node:fs";
 import { median } from "./median.mjs";
 
 const option = (name) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const only = option("only");
 const read = (file) => (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined);
-const budgets = JSON.parse(fs.readFileSync("bench/budgets.json", "utf8"));
+const budgets = JSON.parse(fs.readFileSync(option("budgets") ?? "bench/budgets.json", "utf8"));
 const results = read(option("results") ?? "bench/results/latest.json") ?? { runs: {} };
 const analytics = read("bench/results/analytics.json");
 const misses = [];
@@ -66,11 +67,11 @@ for (const [name, b] of Object.entries(budgets)) {
     continue;
   }
   if (only === "analytics") continue;
-  if ((b.run && !results.runs[b.run]) || (b.of && !results.runs[b.of])) {
+  if (b.run && (!results.runs[b.run] || (b.of && !results.runs[b.of]))) {
     notMeasured(name, b);
     continue;
   }
-  if (b.of) {
+  if (b.run && b.of) {
     const ratio = results.runs[b.run].rps / results.runs[b.of].rps;
     check(name, ratio >= b.min, `${b.run} ${ratio.toFixed(3)}x of ${b.of} (min ${b.min})`);
   }
@@ -124,7 +125,23 @@ for (const [name, b] of Object.entries(budgets)) {
     const kb = results.weights[b.page].jsBrotliKB;
     check(name, kb <= b.maxJsBrotliKB, `${kb} KB JS (max ${b.maxJsBrotliKB})`);
   }
-  if (b.lighthouse) {
+  // A page's Lighthouse medians against another measurement's (`of`, as a run's rate against another run's):
+  // its LCP at most `maxLcpRatio` times the other's or `maxLcpOverMs` over it, whichever allows more, and its
+  // TBT at most `maxTbtOverMs` over the other's. The chapter page with the offline worker against the same page
+  // with the worker kept out (ADR 96).
+  if (b.lighthouse && b.of) {
+    const [lh, other] = [results.lighthouse?.[b.lighthouse], results.lighthouse?.[b.of]];
+    if (!lh || !other) notMeasured(name, b);
+    else {
+      const maxLcp = Math.max(other.lcpMs * (b.maxLcpRatio ?? 1), other.lcpMs + (b.maxLcpOverMs ?? 0));
+      const maxTbt = other.tbtMs + (b.maxTbtOverMs ?? 0);
+      check(
+        name,
+        lh.lcpMs <= maxLcp && lh.tbtMs <= maxTbt,
+        `${b.lighthouse}: medians LCP ${lh.lcpMs} ms (max ${+maxLcp.toFixed(1)}), TBT ${lh.tbtMs} ms (max ${maxTbt}); ${b.of}: LCP ${other.lcpMs} ms, TBT ${other.tbtMs} ms`,
+      );
+    }
+  } else if (b.lighthouse) {
     const lh = results.lighthouse?.[b.lighthouse];
     if (!lh) notMeasured(name, b);
     else

@@ -33,7 +33,25 @@ const results: Results = {
     "/chapter/1101": { htmlBytes: 29_000, htmlBrotliBytes: 9_000, htmlToTextRatio: 1.219 },
   },
   referenceChapter: "/chapter/1101",
-  lighthouse: { "/chapter/1": { lcpMs: 909, cls: 0.002, tbtMs: 22, accessibility: 100, performance: 100 } },
+  lighthouse: {
+    "/chapter/1": {
+      lcpMs: 909,
+      cls: 0.002,
+      tbtMs: 22,
+      accessibility: 100,
+      performance: 100,
+      workerScriptRequests: 2,
+    },
+    "/chapter/1, offline worker kept out": {
+      lcpMs: 905,
+      cls: 0.002,
+      tbtMs: 20,
+      accessibility: 100,
+      performance: 100,
+      workerScriptRequests: 0,
+    },
+    "/toc": { lcpMs: 910, cls: 0.006, tbtMs: 3, accessibility: 100, performance: 100 },
+  },
   rssMB: 300,
 };
 const budgets: Record<string, Budget> = {
@@ -107,7 +125,12 @@ describe("bench report", () => {
     );
     expect(tables).toContain("| /chapter/1 | 20,969 B | 7,000 B | – | 99.8 KB |");
     expect(tables).toContain("| /chapter/1101 (4,000 words) | 29,000 B | 9,000 B | 1.219 | – |");
-    expect(tables).toContain("| /chapter/1 | 909 ms | 0.002 | 22 ms | 100 | 100 |");
+    // The chapter page with the offline worker, without it (ADR 96), and a page whose worker was not counted.
+    expect(tables).toContain("| /chapter/1 | 909 ms | 0.002 | 22 ms | 100 | 100 | 2 |");
+    expect(tables).toContain(
+      "| /chapter/1, offline worker kept out | 905 ms | 0.002 | 20 ms | 100 | 100 | 0 |",
+    );
+    expect(tables).toContain("| /toc | 910 ms | 0.006 | 3 ms | 100 | 100 | – |");
     expect(tables).toContain("answered 50,000 requests/s");
   });
 

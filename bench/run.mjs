@@ -12,7 +12,6 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { chromium } from "../chromium.mjs";
 import { measureCacheMiss } from "./cache-miss.mjs";
 import {
   args,
@@ -36,10 +35,10 @@ import { chapterTextLength, loadedScripts } from "./page-figures.mjs";
 import { removeAtExit, requireTools } from "./tools.mjs";
 
 /** Lighthouse now and then fails to drive the browser (seen once in a dozen runs): up to three tries. */
-function lighthouse(url, headers) {
+function lighthouse(url, headers, options) {
   for (let attempt = 1; ; attempt++) {
     try {
-      return lighthouseOnce(url, headers);
+      return lighthouseOnce(url, headers, options);
     } catch (error) {
       if (attempt === 3) throw error;
       console.error(`lighthouse ${url} failed (try ${attempt} of 3), trying again`);
@@ -52,31 +51,59 @@ function lighthouse(url, headers) {
  * blocking time moves most, and the score with it): five runs, and the median of each figure. The budgets
  * are on the figures readers feel (LCP, CLS, TBT: ADR 30), the score is recorded only.
  */
-function medianLighthouse(url, headers) {
-  const runs = [0, 1, 2, 3, 4].map(() => lighthouse(url, headers));
+const medianLighthouse = (url, headers, options) =>
+  medianFigures([0, 1, 2, 3, 4].map(() => lighthouse(url, headers, options)));
+
+function medianFigures(runs) {
   return Object.fromEntries(
     Object.keys(runs[0]).map((figure) => [figure, median(runs.map((run) => run[figure]))]),
   );
 }
 
-function lighthouseOnce(url, headers) {
+/** The requests for the offline worker's script (public/sw.js) in the server's access log from `offset` on. */
+function workerScriptRequests(logFile, offset) {
+  const size = fs.statSync(logFile).size;
+  const buffer = Buffer.alloc(Math.max(0, size - offset));
+  const fd = fs.openSync(logFile, "r");
+  try {
+    fs.readSync(fd, buffer, 0, buffer.length, offset);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return buffer
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line.includes('"url":"/sw.js"')).length;
+}
+
+/**
+ * One run by bench/lighthouse-once.mjs (the CLI's way, with `--without-worker`: the page finds no
+ * `navigator.serviceWorker`, so the offline worker is not registered). With `worker` (`true` or `false`) and
+ * the server's `log`, the run is checked in the access log: the worker's script asked for (a first visit
+ * registers it after `load`), or not asked for at all; otherwise it throws.
+ */
+function lighthouseOnce(url, headers, { worker, log } = {}) {
   const out = path.join(os.tmpdir(), `cc-lh-${Date.now()}.json`);
+  const offset = log ? fs.statSync(log).size : 0;
   execFileSync(
-    "npx",
+    process.execPath,
     [
-      "lighthouse",
+      "bench/lighthouse-once.mjs",
       url,
-      "--only-categories=performance,accessibility",
-      "--output=json",
       `--output-path=${out}`,
-      "--quiet",
-      `--chrome-flags=${chromium.args.join(" ")}`,
       ...(headers ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
+      ...(worker === false ? ["--without-worker"] : []),
     ],
-    { env: { ...process.env, CHROME_PATH: chromium.executablePath }, stdio: "ignore" },
+    { stdio: ["ignore", "ignore", "pipe"] },
   );
   const report = JSON.parse(fs.readFileSync(out, "utf8"));
   fs.rmSync(out);
+  // The access log is written as requests end; Lighthouse's run ends seconds after the page's last one.
+  const workerRequests = log ? workerScriptRequests(log, offset) : undefined;
+  if (worker === true && workerRequests === 0)
+    throw new Error(`${url}: the offline worker was not registered (no GET /sw.js in ${log})`);
+  if (worker === false && workerRequests !== 0)
+    throw new Error(`${url}: the offline worker was not kept out (${workerRequests} GET /sw.js in ${log})`);
   const js = report.audits["network-requests"].details.items
     .filter((i) => i.resourceType === "Script")
     .reduce((sum, i) => sum + i.transferSize, 0);
@@ -87,6 +114,7 @@ function lighthouseOnce(url, headers) {
     cls: +report.audits["cumulative-layout-shift"].numericValue.toFixed(4),
     tbtMs: Math.round(report.audits["total-blocking-time"].numericValue),
     jsKB: +(js / 1024).toFixed(1),
+    ...(workerRequests === undefined ? {} : { workerScriptRequests: workerRequests }),
   };
 }
 
@@ -334,14 +362,34 @@ async function cacheMiss(results) {
   });
 }
 
+/** The chapter page measured with the offline worker kept out: its name in the results and the budgets. */
+const WITHOUT_WORKER = "/chapter/1, offline worker kept out";
+
 // Lighthouse mobile, once the server is quiet, on the kept pages and the signed-in reader's own.
 async function lighthousePart(results) {
   const { app, cookie } = await large();
   await waitForQuiet(app);
   results.lighthouse = {};
-  for (const route of ["/chapter/1", "/toc", "/shop"])
-    results.lighthouse[route] = medianLighthouse(`${app.base}${route}`);
-  results.lighthouse["/account"] = medianLighthouse(`${app.base}/account`, { Cookie: cookie });
+  // The chapter page with the offline worker and without it (ADR 96: the worker must not slow a first visit),
+  // the runs taken in turns so a change in the shared machine's load falls on both: five of each, medians.
+  const chapter = [0, 1, 2, 3, 4].flatMap(() =>
+    [true, false].map((worker) =>
+      lighthouse(`${app.base}/chapter/1`, undefined, { worker, log: app.logFile }),
+    ),
+  );
+  const [withWorker, withoutWorker] = [0, 1].map((turn) => chapter.filter((_, index) => index % 2 === turn));
+  results.lighthouse["/chapter/1"] = medianFigures(withWorker);
+  results.lighthouse[WITHOUT_WORKER] = medianFigures(withoutWorker);
+  // Each run's LCP and TBT of the pair, in the order taken: how far apart the runs of one page fall.
+  const each = (runs) => runs.map(({ lcpMs, tbtMs }) => ({ lcpMs, tbtMs }));
+  results.lighthouseRuns = { "/chapter/1": each(withWorker), [WITHOUT_WORKER]: each(withoutWorker) };
+  for (const route of ["/toc", "/shop"])
+    results.lighthouse[route] = medianLighthouse(`${app.base}${route}`, undefined, { log: app.logFile });
+  results.lighthouse["/account"] = medianLighthouse(
+    `${app.base}/account`,
+    { Cookie: cookie },
+    { log: app.logFile },
+  );
 }
 
 // The release minute (ADR 50): the demo and a free chapter 11 released five seconds after the load starts, on
