@@ -16,8 +16,10 @@ test("a Spanish table of contents marks its untranslated chapter titles as Engli
   await expect(title(4)).toHaveText("Curfew Bells");
   const untranslated = await page.locator("[id^=chapter-]").count();
   expect(untranslated).toBeGreaterThan(4);
+  // Chapters 6 and 7 get a Spanish translation from the author's notes spec (tests/e2e/author-notes.spec.ts),
+  // which may run first: every other chapter from 4 on is English.
   for (let number = 4; number <= untranslated; number++)
-    await expect(title(number)).toHaveAttribute("lang", "en");
+    if (number !== 6 && number !== 7) await expect(title(number)).toHaveAttribute("lang", "en");
   // The home page's latest chapter, untranslated: its title alone is English in the Spanish sentence.
   await page.goto("/es");
   const latest = page.locator("#latest a").first().locator("span[lang=en]");
