@@ -4,6 +4,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { DraftNotices } from "~/features/admin/draft-notices";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
+import { NoteField } from "~/features/admin/note-field";
 import { RevisionList, TextDiffView } from "~/features/admin/revision-history";
 import { rowIdParam } from "~/features/admin/route-params";
 import { useAutosave } from "~/features/admin/use-autosave";
@@ -233,8 +234,18 @@ export default function ChapterTranslationEditor({ loaderData, actionData }: Rou
             error={errors.bodyMd ?? errors.version}
             previewBeside={false}
           />
-          <TranslatedNote name="noteBefore" value={values.noteBefore} error={errors.noteBefore} />
-          <TranslatedNote name="noteAfter" value={values.noteAfter} error={errors.noteAfter} />
+          <NoteField
+            name="noteBefore"
+            value={values.noteBefore}
+            error={errors.noteBefore}
+            hint="admin.translation.noteHint"
+          />
+          <NoteField
+            name="noteAfter"
+            value={values.noteAfter}
+            error={errors.noteAfter}
+            hint="admin.translation.noteHint"
+          />
           {conflict && "title" in conflict ? (
             <TextAreaField
               name="theirs"
@@ -309,26 +320,3 @@ function OriginalNote({ place, text }: { place: "before" | "after"; text: string
 }
 
 /** The translation's own author's note: Markdown, optional (blank: readers see the original's, in English). */
-function TranslatedNote({
-  name,
-  value,
-  error,
-}: {
-  name: "noteBefore" | "noteAfter";
-  value: string;
-  error: string | undefined;
-}) {
-  const { t } = useTranslation();
-  const format = useFormat();
-  return (
-    <TextAreaField
-      name={name}
-      label={t(`admin.chapter.${name}`)}
-      hint={t("admin.translation.noteHint", { max: format.number(CHAPTER_LIMITS.note) })}
-      defaultValue={value}
-      maxLength={CHAPTER_LIMITS.note}
-      rows={4}
-      error={error}
-    />
-  );
-}

@@ -3,6 +3,7 @@ import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { DraftNotices } from "~/features/admin/draft-notices";
 import { MarkdownEditor } from "~/features/admin/editor/markdown-editor";
+import { NoteField } from "~/features/admin/note-field";
 import { rowIdParam } from "~/features/admin/route-params";
 import { type EditorValues, useAutosave } from "~/features/admin/use-autosave";
 import { requireAuthor } from "~/features/auth/guards.server";
@@ -199,30 +200,6 @@ export async function action({ request, params }: Route.ActionArgs) {
 }
 
 /** An author's note before or after the text (ADR 95): Markdown, optional, shown to readers as "Author's note". */
-function NoteField({
-  name,
-  value,
-  error,
-}: {
-  name: "noteBefore" | "noteAfter";
-  value: string | undefined;
-  error: string | undefined;
-}) {
-  const { t } = useTranslation();
-  const format = useFormat();
-  return (
-    <TextAreaField
-      name={name}
-      label={t(`admin.chapter.${name}`)}
-      hint={t("admin.chapter.noteHint", { max: format.number(CHAPTER_LIMITS.note) })}
-      defaultValue={value ?? ""}
-      maxLength={CHAPTER_LIMITS.note}
-      rows={4}
-      error={error}
-    />
-  );
-}
-
 export default function ChapterEditor({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
@@ -357,14 +334,24 @@ export default function ChapterEditor({ loaderData, actionData }: Route.Componen
           error={errors.tags}
         />
         <ArtworkFields values={values} errors={errors} images={loaderData.images} />
-        <NoteField name="noteBefore" value={values.noteBefore} error={errors.noteBefore} />
+        <NoteField
+          name="noteBefore"
+          value={values.noteBefore}
+          error={errors.noteBefore}
+          hint="admin.chapter.noteHint"
+        />
         <MarkdownEditor
           name="bodyMd"
           label={t("admin.chapter.body")}
           defaultValue={values.bodyMd}
           error={errors.bodyMd}
         />
-        <NoteField name="noteAfter" value={values.noteAfter} error={errors.noteAfter} />
+        <NoteField
+          name="noteAfter"
+          value={values.noteAfter}
+          error={errors.noteAfter}
+          hint="admin.chapter.noteHint"
+        />
         {result?.conflict ? (
           <TextAreaField
             name="theirs"
