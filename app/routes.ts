@@ -25,8 +25,16 @@ const commentQuery = {
   order: commentOrders.filter((order) => order !== "newest"),
   page: Array.from({ length: COMMENT_LIMITS.maxPage - 1 }, (_, i) => String(i + 2)),
 };
-/** The table of contents' search by title and its jump to a chapter (ADR 92): rendered as asked. */
-const tocSearch = { search: ["q", "chapter"] } as const;
+/**
+ * The table of contents: one kept page for all signed-in readers with the same access (ADR 101), its search
+ * by title and its jump to a chapter rendered as asked (ADR 92).
+ */
+const tocPage = {
+  ...publicPage,
+  share: "access",
+  comments: true,
+  search: ["q", "chapter"],
+} as const satisfies RouteRules;
 /** A chapter's text (200 KB of UTF-8; Japanese triples once form-encoded) and its drafts. */
 const chapterForm = { ...personal, body: 2048 * KB } as const satisfies RouteRules;
 
@@ -34,14 +42,9 @@ const chapterForm = { ...personal, body: 2048 * KB } as const satisfies RouteRul
 export const siteRoutes = routeTable([
   index("routes/home.tsx", publicPage),
   route("about", "routes/about.tsx", publicPageNoChapter),
-  route("chapters", "routes/toc.tsx", { ...publicPage, comments: true, ...tocSearch }, { id: "chapters" }),
-  route("toc", "routes/toc.tsx", { ...publicPage, comments: true, ...tocSearch }, { id: "toc" }),
-  route(
-    "toc/volume/:volume",
-    "routes/toc.tsx",
-    { ...publicPage, comments: true, ...tocSearch },
-    { id: "toc-volume" },
-  ),
+  route("chapters", "routes/toc.tsx", tocPage, { id: "chapters" }),
+  route("toc", "routes/toc.tsx", tocPage, { id: "toc" }),
+  route("toc/volume/:volume", "routes/toc.tsx", tocPage, { id: "toc-volume" }),
   // The EPUB of what the reader may open (ADR 89), of the serial or of one volume: each reader's own file.
   route("epub", "routes/epub.ts", personal, { id: "epub" }),
   route("epub/volume/:volume", "routes/epub.ts", personal, { id: "epub-volume" }),

@@ -255,6 +255,12 @@ async function evening(run, start, { chapter, signedIn, sideTrips }) {
   }
 }
 
+/**
+ * What a page asks for once it runs, for a signed-in reader: the table of contents is kept for every reader
+ * with the same access (ADR 101), so it fetches the reader's marks and release e-mail choice.
+ */
+export const readerPageFetches = { "/toc": ["/reader/progress", "/notify/state"] };
+
 /** A signed-in reader's side trips in a round: each page of `pace.sideTrips`, by its chance. */
 async function readerSideTrips({ http, sleep, random, site }) {
   for (const { page, chance } of pace.sideTrips) {
@@ -262,6 +268,7 @@ async function readerSideTrips({ http, sleep, random, site }) {
     await sleep(between(pace.thinkSeconds, random) * 1000);
     await http({ label: page, path: clientNavigations.has(page) ? `${page}.data` : page });
     await http(manifest(site, site.manifestPaths[page]));
+    for (const path of readerPageFetches[page] ?? []) await http({ label: path, path });
   }
 }
 

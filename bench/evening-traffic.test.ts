@@ -99,7 +99,7 @@ describe("the release evening's model sends what the chapter page sends", () => 
       manifestPaths: ["/chapter/9"],
       commentsManifestPaths: [],
     };
-    const sentBy = async (start: object) => {
+    const sentBy = async (start: object, random = () => 0.99) => {
       const sent: string[] = [];
       const end = Date.now() + 60_000;
       const run = {
@@ -110,8 +110,9 @@ describe("the release evening's model sends what the chapter page sends", () => 
         sleep: async (ms: number) => {
           vi.setSystemTime(Date.now() + Math.min(ms, Math.max(0, end - Date.now())));
         },
-        random: () => 0.99,
-        site: { version: "v", newest: chapter, manifestPaths: {} },
+        random,
+        // Each page's manifest asks for the page alone.
+        site: { version: "v", newest: chapter, manifestPaths: new Proxy({}, { get: (_, page) => [page] }) },
         cadenceMs: 15_000,
         until: () => end,
       };
@@ -136,6 +137,12 @@ describe("the release evening's model sends what the chapter page sends", () => 
         "progress-get",
         "progress",
       ]);
+      // Every side trip taken: the table of contents, in the page, then the reader's marks and e-mail choice
+      // it fetches (ADR 101).
+      const trips = await sentBy({ from: 0.999 }, () => 0);
+      const toc = trips.indexOf("/toc");
+      expect(toc).toBeGreaterThan(-1);
+      expect(trips.slice(toc, toc + 4)).toEqual(["/toc", "manifest", "/reader/progress", "/notify/state"]);
     } finally {
       vi.useRealTimers();
     }

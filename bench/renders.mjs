@@ -85,15 +85,34 @@ async function authorCookies(app) {
 }
 
 /** One load run of `pathname`, with the server's CPU time per request over it. */
-function loadRun(app, pathname, headers, env) {
+function loadRun(app, pathname, headers, env, seconds = duration) {
   const before = app.cpuMs();
-  const run = wrk(`${app.base}${pathname}`, headers, duration, env && script, env);
-  const requests = Math.round(run.rps * duration);
+  const run = wrk(`${app.base}${pathname}`, headers, seconds, env && script, env);
+  const requests = Math.round(run.rps * seconds);
   return {
     ...run,
     requests,
     cpuMsPerRequest: requests ? +((app.cpuMs() - before) / requests).toFixed(2) : null,
   };
+}
+
+/**
+ * Every reader's first contact with the server, before any page is measured: their session read (two
+ * statements) and kept, as for a reader who came earlier in the evening. Each page is then a first visit to
+ * that page, not the server's first sight of 4,000 readers at once, which this run measures on its own
+ * (`sessionsFirstSeenBr`, no budget): a cheap request of theirs (one chapter's progress) from every reader,
+ * the measured ones and the warm-up's, asked until each was asked once.
+ */
+function firstContacts(app) {
+  const all = { BENCH_COOKIES: app.cookies, BENCH_FIRST: "0", BENCH_COUNT: String(MEASURED + WARM_UP) };
+  const path = "/reader/progress?chapter=1";
+  let figures;
+  let requests = 0;
+  for (let round = 0; round < 5 && requests < MEASURED + WARM_UP; round++) {
+    figures = loadRun(app, path, br, all, 3);
+    requests += figures.requests;
+  }
+  return { ...figures, page: path, requests, distinctReaders: Math.min(requests, MEASURED + WARM_UP) };
 }
 
 /**
@@ -121,6 +140,7 @@ export default async function measure(results) {
       BENCH_FIRST: String(MEASURED),
       BENCH_COUNT: String(WARM_UP),
     };
+    results.runs.sessionsFirstSeenBr = firstContacts(app);
     const only = args.pages ? String(args.pages).split(",") : undefined;
     const searches = `${app.dataDir}/searches.txt`;
     fs.writeFileSync(searches, `${SEARCHES.join("\n")}\n`);

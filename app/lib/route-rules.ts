@@ -30,10 +30,12 @@ type NotKept = { share: "none" };
  * is served one kept copy: "visitors", every visitor alike (a signed-in reader's is rendered for them);
  * "own", the visitors' and each signed-in reader's own for their session (ADR 53); "chapter", the visitors'
  * and one for all signed-in readers who may read the chapter `:id` alike, or all wait for it (the page only,
- * not its route data).
+ * not its route data); "access", the visitors' and one for all signed-in readers with the same access to the
+ * chapters (membership tier and unlocks), the page's only personal facts, their progress and choices fetched
+ * by the parts that show them (ADR 101; the page only, not its route data).
  */
 type KeptPage = {
-  share: "visitors" | "own" | "chapter";
+  share: "visitors" | "own" | "chapter" | "access";
   /**
    * Which content changes retire a kept copy (ADR 54): "chapter", the text of the chapter `:id` and every
    * broad change; "broad", broad changes only (the page shows no chapter's text, word count or edit time);
@@ -100,7 +102,7 @@ export type MatchRoute = (pathname: string) => RouteMatch | undefined;
 
 type Flat = { id: string; path: string; index: boolean; rules: RouteRules };
 
-const SHARES = new Set(["none", "visitors", "own", "chapter"]);
+const SHARES = new Set(["none", "visitors", "own", "chapter", "access"]);
 const RETIRED_BY = new Set(["chapter", "broad", "any"]);
 
 /** Why `rules` are not a route's rules, or undefined when they are (for JavaScript and casts the types miss). */

@@ -3,19 +3,20 @@ import "~/i18n/full-catalogue";
 import { memo, startTransition, useEffect, useState } from "react";
 import { data, redirect, useLocation, useNavigate } from "react-router";
 import { getSessionUser } from "~/features/auth/session.server";
+import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
 import { ChapterStatusBadge } from "~/features/chapters/status-badge";
 import { unlockedChapterNumbers } from "~/features/coins/queries.server";
 import { commentCounts } from "~/features/comments/queries.server";
 import { readsAheadOf } from "~/features/reader/access.server";
+import { loadAccountMarks } from "~/features/reader/account-progress";
 import { continueTarget, type ProgressMark, toMarks } from "~/features/reader/continue";
-import { getProgress } from "~/features/reader/queries.server";
+import { latestRead } from "~/features/reader/queries.server";
 import { loadAllStoredProgress } from "~/features/reader/storage";
 import { NotifyButton } from "~/features/release-mails/notify-button";
-import { newChapterEmailsOn } from "~/features/release-mails/subscription.server";
 import { getSiteSettings } from "~/features/site/queries.server";
-import { type TocPageVolume, tocPage } from "~/features/toc/page";
+import { opensReadersVolume, type TocPageVolume, tocPage } from "~/features/toc/page";
 import { chapterJump, SEARCH_MAX, searchText, titleMatcher } from "~/features/toc/search";
 import { tocIn } from "~/features/toc/translated.server";
 import { useTranslation } from "~/i18n/react";
@@ -41,17 +42,17 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const jump = chapterJump(query.get("chapter"));
   const user = await getSessionUser(request);
   const now = releaseTime();
-  const [toc, site, progress, notify, comments] = await Promise.all([
-    // A signed-in reader's table is rendered for them alone (not kept): their read-ahead and unlocks show.
+  // A signed-in reader's table is kept for every reader with the same access (ADR 101): their read-ahead and
+  // unlocks show; their progress and e-mail choice are fetched by the parts that show them. On a long serial
+  // the volume they would continue in opens, from the chapter they read last (the viewer check keys on it).
+  const [toc, site, latest, comments] = await Promise.all([
     user
       ? Promise.all([readsAheadOf(user.id, now), unlockedChapterNumbers(user.id)]).then(([ahead, unlocked]) =>
           getTableOfContents(now, ahead, unlocked),
         )
       : getTableOfContents(now),
     getSiteSettings(),
-    user ? getProgress(user.id) : undefined,
-    // "Notify me": the reader's e-mail choice (a visitor's page, the same for all, links to sign in).
-    user ? newChapterEmailsOn(user.id) : undefined,
+    user && requested === undefined ? readerLatest(user.id) : undefined,
     commentCounts(),
   ]);
   // The titles, summaries and synopsis in the page's language where translated (ADR 86).
@@ -62,8 +63,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   );
   if (requested !== undefined && !volumes.some((volume) => volume.number === requested))
     throw data(null, { status: 404 });
-  const marks = progress ? toMarks(progress) : undefined;
-  const page = tocPage(volumes, { requested, marks, search });
+  const page = tocPage(volumes, {
+    requested,
+    marks: latest ? { [latest.number]: latest.mark } : undefined,
+    search,
+  });
   const path = requested === undefined ? "/toc" : `/toc/volume/${requested}`;
   if (jump && "number" in jump) {
     const volume = page.volumes.find(
@@ -72,7 +76,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     if (volume)
       throw redirect(`${volume.chapters ? path : `/toc/volume/${volume.number}`}#chapter-${jump.number}`);
   }
-  // A visitor's marks come from browser storage after the page shows: the page is the same for all of them.
+  // Marks come after the page shows, a visitor's from browser storage, a signed-in reader's from their account.
   return data(
     {
       ...page,
@@ -82,8 +86,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       path,
       search,
       jump,
-      marks,
-      notify,
       comments,
       // A signed-in reader's own table offers to unlock a volume's locked chapters at once (ADR 90), and the
       // EPUB links say whose copy it is (a visitor's holds the free chapters).
@@ -91,22 +93,40 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // The release time of the render: an upcoming chapter's words (a date, or today's time) are chosen by it.
       now: now.toISOString(),
     },
-    { headers: shareableIf(!user && !search && !jump) },
+    { headers: shareableIf((!user || user.role === "reader") && !search && !jump) },
   );
 }
 
 export const headers = shareableIfLoaderSays;
 
+/** The chapter the reader read last, where the table opens the volume they would continue in (a long serial). */
+async function readerLatest(userId: number) {
+  return opensReadersVolume((await getChapterCatalog()).published.length) ? latestRead(userId) : undefined;
+}
+
 /**
- * Signed-in readers' marks come with the page; a visitor's from this browser's storage, after hydration.
- * Applying them is a transition (the browser stays responsive) that re-renders only the rows whose mark
- * changed (`ChapterRow` is memoised): a table of 1,000 chapters is 11,000 elements.
+ * The reader's marks, after hydration: a signed-in reader's from their account (the page is kept for every
+ * reader with the same access: ADR 101), a visitor's from this browser's storage; asked again whenever the
+ * page's data is (`pageData`: a revalidation after a choice). Applying them is a transition (the browser stays
+ * responsive) that re-renders only the rows whose mark changed (`ChapterRow` is memoised): a table of 1,000
+ * chapters is 11,000 elements.
  */
-function useMarks(fromServer: Record<number, ProgressMark> | undefined) {
-  const [marks, setMarks] = useState(fromServer ?? {});
+function useMarks(signedIn: boolean, pageData: unknown) {
+  const [marks, setMarks] = useState<Record<number, ProgressMark>>({});
   useEffect(() => {
-    startTransition(() => setMarks(fromServer ?? toMarks(loadAllStoredProgress())));
-  }, [fromServer]);
+    void pageData;
+    if (!signedIn) {
+      startTransition(() => setMarks(toMarks(loadAllStoredProgress())));
+      return;
+    }
+    let live = true;
+    void loadAccountMarks().then((account) => {
+      if (live && account) startTransition(() => setMarks(account));
+    });
+    return () => {
+      live = false;
+    };
+  }, [signedIn, pageData]);
   return marks;
 }
 
@@ -286,7 +306,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const [reversed, setReversed] = useState(false);
   const ordered = <T,>(list: T[]) => (reversed ? [...list].reverse() : list);
-  const marks = useMarks(loaderData.marks);
+  const marks = useMarks(loaderData.signedIn, loaderData);
   const next = continueTarget(marks, loaderData.readable);
   const { pathname } = useLocation();
   const site = useSiteFacts();
@@ -395,7 +415,7 @@ export default function TableOfContents({ loaderData }: Route.ComponentProps) {
       </div>
       <Totals totals={loaderData.totals} />
       <div className="mb-8">
-        <NotifyButton on={loaderData.notify} returnTo={pathname} />
+        <NotifyButton on={undefined} signedIn={loaderData.signedIn} returnTo={pathname} />
       </div>
       <EpubDownload signedIn={loaderData.signedIn} />
       <div className="mb-2 flex flex-wrap items-start gap-4">

@@ -163,10 +163,14 @@ describe("kept pages", () => {
 });
 
 describe("cached pages never show one reader's data to another", () => {
-  /** A unlocked chapter 4, saved progress and large dyslexic type; B and C did not unlock; C reads like A. */
+  /**
+   * A unlocked chapter 4, saved progress and large dyslexic type; B, C and D did not unlock; C reads like A,
+   * D like B.
+   */
   let a: Reader;
   let b: Reader;
   let c: Reader;
+  let d: Reader;
   let visitor: Client;
   const progress = {
     scrollPosition: 0.4321,
@@ -181,11 +185,11 @@ describe("cached pages never show one reader's data to another", () => {
   const progressMarks = ["2026-03-04T05:06:07", "0.4321"];
   const A_SETTINGS = { fontSize: "20", fontFamily: "dyslexic", lineHeight: "2" };
   const B_SETTINGS = { fontSize: "14", fontFamily: "sans-serif", lineHeight: "1.5" };
-  type Who = "visitor" | "A" | "B" | "C";
+  type Who = "visitor" | "A" | "B" | "C" | "D";
   const replies: { who: Who; path: string; reply: Reply }[] = [];
 
   const clientOf = (who: Who): Client =>
-    who === "visitor" ? visitor : who === "A" ? a.client : who === "B" ? b.client : c.client;
+    ({ visitor, A: a.client, B: b.client, C: c.client, D: d.client })[who];
 
   async function as(who: Who, pathname: string): Promise<Reply> {
     const client = clientOf(who);
@@ -208,12 +212,14 @@ describe("cached pages never show one reader's data to another", () => {
     a = await register("amaranth");
     b = await register("bramble");
     c = await register("cinder");
+    d = await register("dusk");
 
     const unlock = await a.client.post("/chapter/4", { intent: "unlock" });
     expect(unlock.status).toBe(200);
     await saveSettings(a, A_SETTINGS);
     await saveSettings(b, B_SETTINGS);
     await saveSettings(c, A_SETTINGS);
+    await saveSettings(d, B_SETTINGS);
     const saved = await fetch(`${origin}/reader/progress`, {
       method: "POST",
       body: JSON.stringify({ entries: [{ chapter: 1, progress }] }),
@@ -237,14 +243,14 @@ describe("cached pages never show one reader's data to another", () => {
       "/coins",
       "/chapter/5",
     ];
-    const everyone: Who[] = ["visitor", "A", "B", "C"];
+    const everyone: Who[] = ["visitor", "A", "B", "C", "D"];
     // A cold cache hit by everyone at once, then warm caches in several orders.
     await Promise.all(everyone.flatMap((who) => pages.map((page) => as(who, page))));
     for (const order of [
-      ["A", "B", "visitor", "C"],
-      ["B", "visitor", "C", "A"],
-      ["visitor", "C", "A", "B"],
-      ["C", "A", "B", "visitor"],
+      ["A", "B", "visitor", "C", "D"],
+      ["B", "visitor", "D", "C", "A"],
+      ["visitor", "D", "C", "A", "B"],
+      ["D", "C", "A", "B", "visitor"],
     ] as Who[][]) {
       for (const page of pages) for (const who of order) await as(who, page);
       for (const page of personal) for (const who of order) if (who !== "visitor") await as(who, page);
@@ -273,7 +279,7 @@ describe("cached pages never show one reader's data to another", () => {
   it("marks chapter 4 unlocked in A's own table of contents only; the kept one is the same bytes for every visitor", () => {
     const unlockedMark = /data-status="unlocked"[^>]*>Unlocked</;
     for (const { reply } of of("A", "/toc")) expect(reply.text).toMatch(unlockedMark);
-    for (const who of ["B", "C", "visitor"] as const)
+    for (const who of ["B", "C", "D", "visitor"] as const)
       for (const { reply } of of(who, "/toc")) expect(reply.text).not.toContain('data-status="unlocked"');
     const visitorPages = of("visitor", "/toc").map(({ reply }) => reply.body.toString("base64"));
     expect(visitorPages).toHaveLength(5);
@@ -288,7 +294,7 @@ describe("cached pages never show one reader's data to another", () => {
     expect(of("B", "/account")[0]?.reply.text).toContain(b.email);
     expect(of("A", "/chapter/5")[0]?.reply.text).toContain("Your balance: 2 coins");
     expect(of("B", "/chapter/5")[0]?.reply.text).toContain("Your balance: 3 coins");
-    const readers = { A: a, B: b, C: c };
+    const readers = { A: a, B: b, C: c, D: d };
     for (const { who, path, reply } of replies) {
       for (const [name, reader] of Object.entries(readers)) {
         if (name === who) continue;
@@ -339,6 +345,22 @@ describe("cached pages never show one reader's data to another", () => {
     }
   });
 
+  it("shares the table of contents between readers with the same access and settings, and no further (ADR 101)", () => {
+    const etag = (who: Who) =>
+      new Set(of(who, "/toc").map(({ reply }) => reply.headers.etag?.replace(/-br\d+"$/, '"')));
+    // B and D: no unlock, the same settings: one kept page for both, served with no render.
+    expect(etag("B").size).toBe(1);
+    expect([...etag("B")][0]).toMatch(/^"[\w-]+"$/);
+    expect(etag("D")).toEqual(etag("B"));
+    // C reads like A without A's unlock; B reads otherwise; a visitor's is the visitors'.
+    expect(etag("A").size).toBe(1);
+    expect(etag("C").size).toBe(1);
+    expect(etag("C")).not.toEqual(etag("A"));
+    expect(etag("C")).not.toEqual(etag("B"));
+    expect(etag("visitor")).not.toEqual(etag("B"));
+    for (const { reply } of of("B", "/toc")) expectHashPolicyFor(reply);
+  });
+
   it("lets shared caches keep visitors' pages (revalidating), never signed-in readers' ones", () => {
     for (const { path, reply } of of("visitor", "/chapter/1").concat(
       of("visitor", "/chapter/4"),
@@ -363,6 +385,14 @@ describe("cached pages never show one reader's data to another", () => {
     const theirs = await b.client.get("/reader/progress?chapter=1");
     expect(((await theirs.json()) as { progress: unknown }).progress).toBeNull();
     expect((await visitor.get("/reader/progress?chapter=1")).status).toBe(401);
+    // Every mark the table of contents shows, fetched by it (ADR 101).
+    const marks = await a.client.get("/reader/progress");
+    expect(marks.headers.get("cache-control")).toContain("private");
+    expect(await marks.json()).toEqual({
+      marks: { 1: { completed: false, percent: 43, lastReadAt: progress.lastReadAt } },
+    });
+    expect(await (await b.client.get("/reader/progress")).json()).toEqual({ marks: {} });
+    expect((await visitor.get("/reader/progress")).status).toBe(401);
   });
 
   it("gives a signed-out session cookie the visitor's locked page, whatever was kept for it", async () => {

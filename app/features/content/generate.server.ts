@@ -121,21 +121,36 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
  * Generated readers for benchmarks (`npm run content -- generate-readers [count]`, ADR 70): accounts
  * `reader00001`… with no password (nobody can sign in as them), each with the demo's first chapters read
  * (one to ten, by the account's number), a reading day, a confirmed address and the welcome coins every new
- * account is given (so a bench reader can comment and unlock a chapter as a real one can). Adds only the numbers not there yet, so running it
- * twice adds nothing. Returns how many accounts it added.
+ * account is given (so a bench reader can comment and unlock a chapter as a real one can). As readers differ
+ * (ADR 101): every third spent its coins on the first one to three coin chapters, in order, as far as they
+ * paid (the ledger says so); every fifth reads in a larger or smaller type. Adds only the numbers not there
+ * yet, so running it twice adds nothing. Returns how many accounts it added.
  */
 export async function insertGeneratedReaders(database: Database, count = 10_000): Promise<number> {
   if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new Error("count: 1 to 1,000,000");
   // One statement: the accounts, then their progress and reading day from what it inserted. Both drivers
   // answer `{ rows }`.
   const result = (await database.execute(sql`
-    with added as (
-      insert into users (username, email, created_at, email_confirmed_at, last_read_on, coin_balance)
-      select 'reader' || lpad(n::text, 5, '0'), 'reader' || lpad(n::text, 5, '0') || '@readers.example',
-        now() - make_interval(mins => n), now() - make_interval(mins => n), current_date, ${WELCOME_COINS}::int
+    with plan as (
+      select n, 'reader' || lpad(n::text, 5, '0') as name, coalesce(unlocks.cost, 0) as cost,
+        unlocks.last
       from generate_series(1, ${count}::int) as n
+      left join lateral (
+        select max(c.number) as last, sum(c.coins_required)::int as cost
+        from (select number, coins_required from chapters where status = 'published' and coins_required > 0
+          order by number limit 1 + (n / 3) % 3) c
+      ) unlocks on n % 3 = 0
       where not exists (select 1 from users where lower(username) = 'reader' || lpad(n::text, 5, '0'))
-      returning id
+    ), spent as (
+      select n, name, case when cost <= ${WELCOME_COINS}::int then cost else 0 end as cost,
+        case when cost <= ${WELCOME_COINS}::int then last end as last
+      from plan
+    ), added as (
+      insert into users (username, email, created_at, email_confirmed_at, last_read_on, coin_balance)
+      select name, name || '@readers.example', now() - make_interval(mins => n), now() - make_interval(mins => n),
+        current_date, ${WELCOME_COINS}::int - cost
+      from spent
+      returning id, username
     ), progress as (
       insert into reading_progress (user_id, chapter_id, scroll_position, completion_percentage, completed)
       select added.id, c.id, 1, 100, true
@@ -145,6 +160,22 @@ export async function insertGeneratedReaders(database: Database, count = 10_000)
     ), welcome as (
       insert into coin_ledger (user_id, delta, reason, idempotency_key)
       select id, ${WELCOME_COINS}::int, 'welcome', 'welcome:' || id from added
+    ), unlocked as (
+      insert into chapter_unlocks (user_id, chapter_id, coins_spent)
+      select added.id, c.id, c.coins_required
+      from added join spent on spent.name = added.username
+        join chapters c on c.status = 'published' and c.coins_required > 0 and c.number <= spent.last
+      returning user_id, chapter_id, coins_spent
+    ), paid as (
+      insert into coin_ledger (user_id, delta, reason, reference, idempotency_key)
+      select unlocked.user_id, -unlocked.coins_spent, 'unlock', 'chapter:' || c.number,
+        'unlock:' || unlocked.user_id || ':' || unlocked.chapter_id
+      from unlocked join chapters c on c.id = unlocked.chapter_id
+    ), settings as (
+      insert into reading_settings (user_id, font_size)
+      select added.id, (array[14, 18, 20])[spent.n / 5 % 3 + 1]
+      from added join spent on spent.name = added.username
+      where spent.n % 5 = 0
     )
     select count(*)::int as added from added`)) as unknown as { rows: { added: number }[] };
   return result.rows[0]?.added ?? 0;
@@ -154,8 +185,8 @@ export async function insertGeneratedReaders(database: Database, count = 10_000)
  * Signed-in sessions for the generated readers (`npm run content -- generate-sessions <count> <file>`): one
  * new session each for `reader00001`… up to `count` (made by `generate-readers` first), so a bench can load the
  * site as thousands of distinct signed-in readers without signing each in (a password hash each would take
- * minutes). Returns the session cookies (`session=<token>`), one per reader in account order; only the tokens'
- * hashes are stored, as for every session.
+ * minutes), last seen over the past five minutes. Returns the session cookies (`session=<token>`), one per
+ * reader in account order; only the tokens' hashes are stored, as for every session.
  */
 export async function insertGeneratedSessions(database: Database, count: number): Promise<string[]> {
   if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new Error("count: 1 to 1,000,000");
@@ -165,10 +196,12 @@ export async function insertGeneratedSessions(database: Database, count: number)
   if (readers.rows.length < count)
     throw new Error(`only ${readers.rows.length} generated readers: run generate-readers ${count} first`);
   const made = readers.rows.map(({ id }) => ({ id, token: randomToken() }));
+  // Last seen over the past five minutes, a second apart, as the sessions of readers who came and went are:
+  // their touches (one each five minutes, features/auth/session.server.ts) fall due one by one, not at once.
+  const rows = made.map(({ id, token }, index) => ({ id, hash: hashToken(token), ago: index % 300 }));
   await database.execute(sql`
-    insert into sessions (token_hash, user_id, remember, expires_at, verified_by)
-    select hash, id, true, now() + interval '30 days', 'generated'
-    from json_to_recordset(${JSON.stringify(made.map(({ id, token }) => ({ id, hash: hashToken(token) })))}::json)
-      as t(hash text, id int)`);
+    insert into sessions (token_hash, user_id, remember, expires_at, last_seen_at, verified_by)
+    select hash, id, true, now() + interval '30 days', now() - make_interval(secs => ago), 'generated'
+    from json_to_recordset(${JSON.stringify(rows)}::json) as t(hash text, id int, ago int)`);
   return made.map(({ token }) => `session=${token}`);
 }

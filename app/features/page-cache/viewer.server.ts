@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   cachedSessionUser,
   type KeptSessionUser,
@@ -6,7 +7,7 @@ import {
   sessionCookieName,
 } from "~/features/auth/session.server";
 import { CART_COOKIE } from "~/features/cart/cookie.server";
-import { getChapterCatalog } from "~/features/chapters/catalog.server";
+import { type ChapterCatalog, getChapterCatalog } from "~/features/chapters/catalog.server";
 import {
   chapterLock,
   findChapter,
@@ -14,6 +15,7 @@ import {
   lockWithoutQuery,
   visibleChapter,
 } from "~/features/reader/access.server";
+import { latestRead } from "~/features/reader/queries.server";
 import { mayShareChapterPage } from "~/features/reader/sharing";
 import { type ReadingSettings, settingChoices } from "~/features/reading-settings/settings";
 import { SIDE_BY_SIDE_COOKIE } from "~/features/reading-settings/side-by-side-cookie";
@@ -23,6 +25,7 @@ import {
   currentComments,
   currentRevision,
 } from "~/features/site/revision.server";
+import { opensReadersVolume } from "~/features/toc/page";
 import type { MatchRoute } from "~/lib/route-rules";
 
 /**
@@ -30,8 +33,9 @@ import type { MatchRoute } from "~/lib/route-rules";
  * them, as the page's route says (its `share` rule). Every visitor (no session cookie) sees the same public
  * pages. Signed-in readers share a chapter page when they may all read the chapter, or all wait for its
  * release, and use the same reading settings (rendered on <html>). A reader's own pages (`share: "own"`) are
- * kept for their session alone, under their generation (ADR 53); every other page of a signed-in reader is
- * rendered for them (undefined). Personal figures (progress, balance) are never part of a shared page: the
+ * kept for their session alone, under their generation (ADR 53). Signed-in readers share a page of the
+ * access kind (the table of contents) when they have the same access to the chapters (ADR 101). Every other
+ * page of a signed-in reader is rendered for them (undefined). Personal figures (progress, balance) are never part of a shared page: the
  * parts that show them fetch them. A page showing the cart bar gives a visitor with a cart cookie their own
  * (ADR 24). The admin, and its 404 for anyone else, is never kept (ADR 34).
  */
@@ -51,6 +55,7 @@ export function sharedViewerOf(match: MatchRoute) {
         ? "visitor side-by-side"
         : "visitor";
     }
+    if (rules.share === "access") return accessViewer(token, route.params.volume === undefined);
     const own = rules.share === "own";
     // The chapter page itself: its route data is rendered for the reader.
     const chapter =
@@ -87,6 +92,54 @@ async function askedViewer(token: string, chapter: string | undefined): Promise<
   return facts && readerGroup(user, await chapterLock(facts, user));
 }
 
+/**
+ * The group of signed-in readers who see the same page of the access kind. From memory for a kept session
+ * on a serial short enough to open every volume; on a long one the volume the reader would continue in opens
+ * (`wantsLatest`: none named), so the chapter they read last joins the group's name.
+ */
+function accessViewer(token: string, wantsLatest: boolean): string | undefined | Promise<string | undefined> {
+  const user = keptSessionUser(token);
+  const catalog = getChapterCatalog.peek();
+  if (user && catalog && !latestNeeded(catalog, wantsLatest)) return accessGroup(user, "");
+  return askedAccessViewer(token, wantsLatest);
+}
+
+const latestNeeded = (catalog: ChapterCatalog, wantsLatest: boolean) =>
+  wantsLatest && opensReadersVolume(catalog.published.length);
+
+async function askedAccessViewer(token: string, wantsLatest: boolean): Promise<string | undefined> {
+  const user = await cachedSessionUser(token);
+  if (!user) return undefined;
+  if (!latestNeeded(await getChapterCatalog(), wantsLatest)) return accessGroup(user, "");
+  const latest = await latestRead(user.id);
+  return accessGroup(user, latest ? `${latest.number}${latest.mark.completed ? "+" : ""}` : "none");
+}
+
+/**
+ * Readers with the same access to the chapters: membership tier (what they read ahead), unlocked chapters,
+ * confirmed address (the root's banner) and reading settings; `latest`, the chapter they read last where the
+ * page opens its volume. Undefined for an author (drafts, the admin's link) and a reader with too many unlocks
+ * to keep in memory (their page is rendered for them).
+ */
+function accessGroup(user: KeptSessionUser, latest: string): string | undefined {
+  if (user.role !== "reader" || !user.unlockedChapterIds) return undefined;
+  const settings = settingsKey(user);
+  const confirmed = user.emailConfirmed ? "confirmed" : "unconfirmed";
+  return `access ${settings} ${user.membershipTier} ${confirmed} ${unlocksKey(user.unlockedChapterIds)} ${latest}`;
+}
+
+/** The unlocked chapters' ids as one short name (kept with the session's set, which an unlock replaces). */
+const unlocksKey = (ids: ReadonlySet<number>): string => {
+  let key = unlockKeys.get(ids);
+  if (key === undefined) {
+    const list = [...ids].sort((a, b) => a - b).join(",");
+    key = list.length <= 32 ? list : createHash("sha256").update(list).digest("base64url").slice(0, 22);
+    unlockKeys.set(ids, key);
+  }
+  return key;
+};
+const unlockKeys = new WeakMap<ReadonlySet<number>, string>();
+
 /** The reader's own page, kept for this session alone until anything of theirs changes (ADR 53). */
 function ownGroup(user: KeptSessionUser): string | undefined {
   const generation = readerGeneration(user.id);
@@ -102,11 +155,13 @@ export function isOneReader(group: string): boolean {
 
 const settingKeys = Object.keys(settingChoices) as (keyof ReadingSettings)[];
 
+/** Every reading setting, in a fixed order: each is rendered on <html>. */
+const settingsKey = (user: KeptSessionUser) => settingKeys.map((key) => user.readingSettings[key]).join(" ");
+
 /** The group of signed-in readers who see the same chapter page, or undefined when it is the reader's own. */
 function readerGroup(user: KeptSessionUser, lock: Lock | undefined): string | undefined {
   if (!mayShareChapterPage(user, lock)) return undefined;
-  // Every setting, in a fixed order: each is rendered on <html>.
-  const settings = settingKeys.map((key) => user.readingSettings[key]).join(" ");
+  const settings = settingsKey(user);
   // Readers still waiting for the chapter apart from those who may read it (members read ahead): one
   // group's page holds the text, the other's only the release date.
   return `reader${lock ? " waiting" : ""} ${settings}`;

@@ -1,3 +1,4 @@
+import type { ProgressMark } from "./continue";
 import { type ChapterProgress, parseProgress } from "./progress";
 import { mergeProgress } from "./progress-merge";
 
@@ -8,6 +9,34 @@ export async function loadAccountProgress(chapter: number): Promise<ChapterProgr
     if (!response.ok) return undefined;
     const body = (await response.json()) as { progress?: unknown };
     return parseProgress(body.progress);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A signed-in reader's marks of every chapter they opened, as the account has them (the table of contents),
+ * or undefined when the account could not be asked. Marks of another shape are left out.
+ */
+export async function loadAccountMarks(): Promise<Record<number, ProgressMark> | undefined> {
+  try {
+    const response = await fetch("/reader/progress", { cache: "no-store" });
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { marks?: Record<string, Partial<ProgressMark>> };
+    return Object.fromEntries(
+      Object.entries(body.marks ?? {}).flatMap(([number, mark]) =>
+        typeof mark?.completed === "boolean" &&
+        typeof mark.percent === "number" &&
+        typeof mark.lastReadAt === "string"
+          ? [
+              [
+                Number(number),
+                { completed: mark.completed, percent: mark.percent, lastReadAt: mark.lastReadAt },
+              ],
+            ]
+          : [],
+      ),
+    );
   } catch {
     return undefined;
   }

@@ -1,8 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, gt, inArray, or } from "drizzle-orm";
 import { db } from "#db/client.server";
 import { chapters, readingProgress, readingSettings, users } from "#db/schema";
-import { forgetKeptSessions } from "~/features/auth/session.server";
+import { forgetKeptSessions, readerGeneration } from "~/features/auth/session.server";
 import type { ReadingSettings } from "~/features/reading-settings/settings";
+import { boundedMemo } from "~/lib/bounded-memo";
+import type { ProgressMark } from "./continue";
 import type { ChapterProgress } from "./progress";
 import {
   type ProgressChange,
@@ -31,6 +33,42 @@ export async function getProgress(
     .innerJoin(chapters, eq(readingProgress.chapterId, chapters.id))
     .where(and(eq(readingProgress.userId, userId), numbers ? inArray(chapters.number, numbers) : undefined));
   return Object.fromEntries(rows.map((row) => [row.number, toProgress(row.progress)]));
+}
+
+/**
+ * The chapter a reader read last, begun or completed (what "Continue reading" starts from: `continueTarget`),
+ * or undefined. Kept per reader until anything of theirs changes (their generation, ADR 53; a progress write
+ * moves it): the viewer check of a long serial's table of contents (ADR 101) and its render ask it in turn.
+ */
+export function latestRead(userId: number): Promise<{ number: number; mark: ProgressMark } | undefined> {
+  const generation = readerGeneration(userId);
+  if (generation === undefined) return readLatest(userId);
+  return latestKept(`${userId} ${generation}`, () => readLatest(userId));
+}
+
+const latestKept = boundedMemo<Promise<{ number: number; mark: ProgressMark } | undefined>>(2048);
+
+async function readLatest(userId: number) {
+  const [row] = await db()
+    .select({
+      number: chapters.number,
+      completed: readingProgress.completed,
+      percent: readingProgress.completionPercentage,
+      lastReadAt: readingProgress.lastReadAt,
+    })
+    .from(readingProgress)
+    .innerJoin(chapters, eq(readingProgress.chapterId, chapters.id))
+    .where(
+      and(
+        eq(readingProgress.userId, userId),
+        or(gt(readingProgress.completionPercentage, 0), eq(readingProgress.completed, true)),
+      ),
+    )
+    .orderBy(desc(readingProgress.lastReadAt))
+    .limit(1);
+  if (!row) return undefined;
+  const { number, lastReadAt, ...mark } = row;
+  return { number, mark: { ...mark, lastReadAt: lastReadAt.toISOString() } };
 }
 
 /**

@@ -10,6 +10,13 @@ import { titleMatcher } from "./search";
  */
 export const TOC_ALL_OPEN_UP_TO = 120;
 
+/**
+ * Whether the table of contents of a serial of `published` chapters opens the volume a signed-in reader would
+ * continue in (a long serial; a short one has every volume open): then their page depends on the chapter they
+ * read last, and readers are kept apart by it (ADR 101).
+ */
+export const opensReadersVolume = (published: number) => published > TOC_ALL_OPEN_UP_TO;
+
 /** A volume as the table shows it: its chapters only when open. */
 export type TocPageVolume = Omit<TocVolume, "chapters"> & {
   chapterCount: number;

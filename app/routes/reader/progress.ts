@@ -5,6 +5,7 @@ import { requireUserForApi } from "~/features/auth/guards.server";
 import { getKeptSessionUser, SESSION_UNCHANGED_HEADER } from "~/features/auth/session.server";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import { chapterLock, visibleChapter } from "~/features/reader/access.server";
+import { toMarks } from "~/features/reader/continue";
 import { type ChapterProgress, parseProgress } from "~/features/reader/progress";
 import type { ProgressChange } from "~/features/reader/progress-writes.server";
 import { getProgress, readerTimeZone, saveProgress } from "~/features/reader/queries.server";
@@ -44,10 +45,19 @@ const visitorSchema = z.object({
 });
 const MAX_VISITOR_BODY = 2048;
 
-/** A signed-in reader's progress in one chapter (`?chapter=N`), as the account has it. */
+/**
+ * A signed-in reader's progress in one chapter (`?chapter=N`), as the account has it; without `chapter`, the
+ * marks of every chapter they opened (the table of contents', kept for many readers: ADR 101).
+ */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUserForApi(request, getKeptSessionUser);
-  const chapter = parseId(new URL(request.url).searchParams.get("chapter"));
+  const query = new URL(request.url).searchParams;
+  if (!query.has("chapter"))
+    return Response.json(
+      { marks: toMarks(await getProgress(user.id)) },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
+  const chapter = parseId(query.get("chapter"));
   if (chapter === undefined) return data({ error: "bad-chapter" }, { status: 400 });
   const progress = await getProgress(user.id, [chapter]);
   return Response.json(
