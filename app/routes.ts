@@ -142,7 +142,15 @@ export const siteRoutes = routeTable([
   // no page of them is shared; the months themselves are public.
   route("qa", "routes/qa/index.tsx", { share: "none", private: false }),
   route("qa/:month", "routes/qa/month.tsx", { share: "none", private: false }),
-  route("coins", "routes/coins/index.tsx", personal),
+  // The coin packs and the reader's balance (ADR 101); a payment's result and the way back to a locked chapter
+  // are rendered as asked.
+  route("coins", "routes/coins/index.tsx", {
+    share: "access",
+    retiredBy: "broad",
+    private: true,
+    balance: true,
+    search: ["payment", "chapter", "cancelled"],
+  }),
   route("orders/:id", "routes/orders/order.tsx", personal),
   // The test provider's checkout pages: their ids are the payer's capability.
   route("pay/test/:session", "routes/payments/test-checkout.tsx", { ...personal, secrets: ["session"] }),

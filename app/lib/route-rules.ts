@@ -56,6 +56,8 @@ type KeptPage = {
   search?: readonly string[];
   /** It shows the cart bar: a visitor with a cart cookie gets their own (ADR 24). */
   cart?: true;
+  /** An access page that shows the reader's coin balance: readers share it only with the same balance. */
+  balance?: true;
 };
 
 export const KB = 1024;

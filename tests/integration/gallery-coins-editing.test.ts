@@ -320,7 +320,7 @@ describe.each(drivers)("gallery pieces and coin packs from the admin on %s", (dr
     const key = slug("night-").slice(0, 40);
     expect(await createCoinPack(packInput({ ...pack, key }), actor)).toEqual({ ok: true, id: key });
     const coins = async () =>
-      (await coinsLoader({ request: new Request("http://localhost/coins") } as never)).packs.find(
+      (await coinsLoader({ request: new Request("http://localhost/coins") } as never)).data.packs.find(
         (shown) => shown.key === key,
       );
     expect(await coins()).toMatchObject({

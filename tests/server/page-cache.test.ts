@@ -233,7 +233,8 @@ describe("cached pages never show one reader's data to another", () => {
     expect(saved.status).toBe(200);
 
     const pages = ["/chapter/1", "/chapter/4", "/chapter/4.data", "/chapter/1.data", "/", "/toc"];
-    // Their own pages, kept per reader and session since ADR 53 (and /coins and a coin lock, never kept).
+    // Their own pages, kept per reader and session since ADR 53; /coins, kept per access and balance (ADR 101);
+    // a coin lock, never kept.
     const personal = [
       "/account",
       "/account.data",
@@ -359,6 +360,23 @@ describe("cached pages never show one reader's data to another", () => {
     expect(etag("C")).not.toEqual(etag("B"));
     expect(etag("visitor")).not.toEqual(etag("B"));
     for (const { reply } of of("B", "/toc")) expectHashPolicyFor(reply);
+  });
+
+  it("shares /coins between readers with the same access and balance, and no further (ADR 101)", () => {
+    const etag = (who: Who) =>
+      new Set(of(who, "/coins").map(({ reply }) => reply.headers.etag?.replace(/-br\d+"$/, '"')));
+    const balance = (who: Who) =>
+      new Set(
+        of(who, "/coins").map(({ reply }) => /data-testid="coin-balance"[^>]*>(\d+)</.exec(reply.text)?.[1]),
+      );
+    // A spent a coin on chapter 4; B, C and D have their three.
+    expect(balance("A")).toEqual(new Set(["2"]));
+    for (const who of ["B", "C", "D"] as const) expect(balance(who)).toEqual(new Set(["3"]));
+    expect(etag("B").size).toBe(1);
+    expect([...etag("B")][0]).toMatch(/^"[\w-]+"$/);
+    expect(etag("D")).toEqual(etag("B"));
+    expect(etag("C")).not.toEqual(etag("A"));
+    expect(etag("C")).not.toEqual(etag("B"));
   });
 
   it("lets shared caches keep visitors' pages (revalidating), never signed-in readers' ones", () => {

@@ -55,7 +55,8 @@ export function sharedViewerOf(match: MatchRoute) {
         ? "visitor side-by-side"
         : "visitor";
     }
-    if (rules.share === "access") return accessViewer(token, route.params.volume === undefined);
+    if (rules.share === "access")
+      return accessViewer(token, { wantsLatest: route.params.volume === undefined, balance: rules.balance });
     const own = rules.share === "own";
     // The chapter page itself: its route data is rendered for the reader.
     const chapter =
@@ -97,35 +98,40 @@ async function askedViewer(token: string, chapter: string | undefined): Promise<
  * on a serial short enough to open every volume; on a long one the volume the reader would continue in opens
  * (`wantsLatest`: none named), so the chapter they read last joins the group's name.
  */
-function accessViewer(token: string, wantsLatest: boolean): string | undefined | Promise<string | undefined> {
+function accessViewer(token: string, page: AccessPage): string | undefined | Promise<string | undefined> {
   const user = keptSessionUser(token);
   const catalog = getChapterCatalog.peek();
-  if (user && catalog && !latestNeeded(catalog, wantsLatest)) return accessGroup(user, "");
-  return askedAccessViewer(token, wantsLatest);
+  if (user && catalog && !latestNeeded(catalog, page.wantsLatest)) return accessGroup(user, "", page);
+  return askedAccessViewer(token, page);
 }
+
+/** What names an access page's group besides the access: the reader's latest chapter, their balance. */
+type AccessPage = { wantsLatest: boolean; balance?: true };
 
 const latestNeeded = (catalog: ChapterCatalog, wantsLatest: boolean) =>
   wantsLatest && opensReadersVolume(catalog.published.length);
 
-async function askedAccessViewer(token: string, wantsLatest: boolean): Promise<string | undefined> {
+async function askedAccessViewer(token: string, page: AccessPage): Promise<string | undefined> {
   const user = await cachedSessionUser(token);
   if (!user) return undefined;
-  if (!latestNeeded(await getChapterCatalog(), wantsLatest)) return accessGroup(user, "");
+  if (!latestNeeded(await getChapterCatalog(), page.wantsLatest)) return accessGroup(user, "", page);
   const latest = await latestRead(user.id);
-  return accessGroup(user, latest ? `${latest.number}${latest.mark.completed ? "+" : ""}` : "none");
+  return accessGroup(user, latest ? `${latest.number}${latest.mark.completed ? "+" : ""}` : "none", page);
 }
 
 /**
  * Readers with the same access to the chapters: membership tier (what they read ahead), unlocked chapters,
  * confirmed address (the root's banner) and reading settings; `latest`, the chapter they read last where the
- * page opens its volume. Undefined for an author (drafts, the admin's link) and a reader with too many unlocks
+ * page opens its volume; the coin balance where the page shows it (it is read with the session, and any change
+ * of it ends the kept session: ADR 49). Undefined for an author (drafts, the admin's link) and a reader with too many unlocks
  * to keep in memory (their page is rendered for them).
  */
-function accessGroup(user: KeptSessionUser, latest: string): string | undefined {
+function accessGroup(user: KeptSessionUser, latest: string, page: AccessPage): string | undefined {
   if (user.role !== "reader" || !user.unlockedChapterIds) return undefined;
   const settings = settingsKey(user);
   const confirmed = user.emailConfirmed ? "confirmed" : "unconfirmed";
-  return `access ${settings} ${user.membershipTier} ${confirmed} ${unlocksKey(user.unlockedChapterIds)} ${latest}`;
+  const balance = page.balance ? ` coins ${user.coinBalance}` : "";
+  return `access ${settings} ${user.membershipTier} ${confirmed} ${unlocksKey(user.unlockedChapterIds)} ${latest}${balance}`;
 }
 
 /** The unlocked chapters' ids as one short name (kept with the session's set, which an unlock replaces). */

@@ -2,7 +2,7 @@ import { readForm } from "~/lib/forms";
 import "~/i18n/full-catalogue";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
-import { getSessionUser } from "~/features/auth/session.server";
+import { getKeptSessionUser } from "~/features/auth/session.server";
 import { listCoinPacks } from "~/features/coins/queries.server";
 import { CheckoutError, startCheckout } from "~/features/payments/checkout.server";
 import { PaymentResult } from "~/features/payments/payment-result";
@@ -12,6 +12,7 @@ import { useRecheckWhilePending } from "~/features/payments/use-recheck-while-pe
 import { bodyText, translationsOf } from "~/features/translations/reading.server";
 import { useTranslation } from "~/i18n/react";
 import { getPreferences } from "~/lib/preferences.server";
+import { shareableIf, shareableIfLoaderSays } from "~/lib/shareable";
 import { buttonClass } from "~/ui/button";
 import { FormAlert } from "~/ui/form";
 import { Link } from "~/ui/link";
@@ -20,7 +21,9 @@ import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/index";
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const user = await getSessionUser(request);
+  // The kept session (ADR 49): the balance the page cache names this page's group by (ADR 101). Any change of
+  // the balance ends it (the account's row moves), so it is the balance of the last change this server saw.
+  const user = await getKeptSessionUser(request);
   const url = new URL(request.url);
   const paymentId = paymentIdSchema.safeParse(url.searchParams.get("payment") ?? undefined);
   const payment = user && paymentId.success ? await getOwnPayment(user.id, paymentId.data) : undefined;
@@ -32,14 +35,22 @@ export async function loader({ request }: Route.LoaderArgs) {
     getPreferences(request).language,
     packs.map((pack) => pack.key),
   );
-  return {
-    fromChapter: fromChapter.success ? fromChapter.data : null,
-    packs: packs.map((pack) => ({ ...pack, description: bodyText(texts.get(pack.key), pack.description) })),
-    balance: user ? user.coinBalance : null,
-    payment: payment && { status: payment.status, coins: payment.coins },
-    cancelled: url.searchParams.has("cancelled"),
-  };
+  const asked = ["payment", "chapter", "cancelled"].some((name) => url.searchParams.has(name));
+  return data(
+    {
+      fromChapter: fromChapter.success ? fromChapter.data : null,
+      packs: packs.map((pack) => ({ ...pack, description: bodyText(texts.get(pack.key), pack.description) })),
+      balance: user ? user.coinBalance : null,
+      payment: payment && { status: payment.status, coins: payment.coins },
+      cancelled: url.searchParams.has("cancelled"),
+    },
+    // The same for every visitor, and for every reader with the same access and balance (ADR 101), but for a
+    // payment's result or the way back to a chapter.
+    { headers: shareableIf(!asked && (!user || user.role === "reader")) },
+  );
 }
+
+export const headers = shareableIfLoaderSays;
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request);
