@@ -2,7 +2,7 @@ import { releaseTime } from "~/lib/clock.server";
 import "~/i18n/full-catalogue";
 import { memo, startTransition, useEffect, useState } from "react";
 import { data, redirect, useLocation, useNavigate } from "react-router";
-import { getSessionUser } from "~/features/auth/session.server";
+import { getKeptSessionUser, type KeptSessionUser } from "~/features/auth/session.server";
 import { getChapterCatalog } from "~/features/chapters/catalog.server";
 import type { TocChapter } from "~/features/chapters/queries.server";
 import { getTableOfContents } from "~/features/chapters/queries.server";
@@ -40,15 +40,16 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const query = new URL(request.url).searchParams;
   const search = searchText(query.get("q"));
   const jump = chapterJump(query.get("chapter"));
-  const user = await getSessionUser(request);
+  // The kept session (ADR 49): the tier and unlocks the page cache names this page's group by (ADR 101).
+  const user = await getKeptSessionUser(request);
   const now = releaseTime();
   // A signed-in reader's table is kept for every reader with the same access (ADR 101): their read-ahead and
   // unlocks show; their progress and e-mail choice are fetched by the parts that show them. On a long serial
   // the volume they would continue in opens, from the chapter they read last (the viewer check keys on it).
   const [toc, site, latest, comments] = await Promise.all([
     user
-      ? Promise.all([readsAheadOf(user.id, now), unlockedChapterNumbers(user.id)]).then(([ahead, unlocked]) =>
-          getTableOfContents(now, ahead, unlocked),
+      ? Promise.all([readsAheadOf(user.id, now, user.membershipTier), unlockedNumbers(user)]).then(
+          ([ahead, unlocked]) => getTableOfContents(now, ahead, unlocked),
         )
       : getTableOfContents(now),
     getSiteSettings(),
@@ -98,6 +99,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export const headers = shareableIfLoaderSays;
+
+/** The numbers of the chapters the reader unlocked: from the kept session's ids where it holds them. */
+async function unlockedNumbers(user: KeptSessionUser): Promise<Set<number>> {
+  const ids = user.unlockedChapterIds;
+  if (!ids) return unlockedChapterNumbers(user.id);
+  const { published } = await getChapterCatalog();
+  return new Set(published.filter((chapter) => ids.has(chapter.id)).map((chapter) => chapter.number));
+}
 
 /** The chapter the reader read last, where the table opens the volume they would continue in (a long serial). */
 async function readerLatest(userId: number) {
