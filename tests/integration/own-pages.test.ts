@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
-import { users } from "#db/schema";
+import { chapters, chapterUnlocks, users } from "#db/schema";
 import {
   followSessionEvents,
   forgetKeptSessions,
@@ -45,7 +45,7 @@ describe.each(drivers)("a reader's own pages on %s", (driver) => {
     expect(group).toMatch(new RegExp(`^own ${reader.id} \\d+ \\d+$`));
     expect(await sharedViewer("/account", cookies(again.cookie))).not.toBe(group);
     // Pages that are not kept for their reader stay their own.
-    for (const path of ["/account/data", "/coins", "/account/subscription", "/orders/1", "/admin"])
+    for (const path of ["/account/data", "/cart", "/account/subscription", "/orders/1", "/admin"])
       expect(await sharedViewer(path, cookies(reader.cookie)), path).toBeUndefined();
     // A change of theirs made here moves the group at once; nobody else's moves.
     const otherGroup = await sharedViewer("/account", cookies(again.cookie));
@@ -62,5 +62,38 @@ describe.each(drivers)("a reader's own pages on %s", (driver) => {
     expect(await sharedViewer("/account", cookies(reader.cookie))).toBe(before);
     await readSessionEvents();
     expect(await sharedViewer("/account", cookies(reader.cookie))).not.toBe(before);
+  });
+
+  it("names the access pages' groups by access and balance, moved by a change of either (ADR 101)", async () => {
+    await followSessionEvents(60_000);
+    const reader = await createReader({ prefix: "access" });
+    const other = await createReader({ prefix: "access-other" });
+    const group = (path: string, who: { cookie: string }) => sharedViewer(path, cookies(who.cookie));
+    const toc = await group("/toc", reader);
+    const coins = await group("/coins", reader);
+    expect(toc).toMatch(/^access /);
+    // Two readers alike share each page, its route data too.
+    expect(await group("/toc", other)).toBe(toc);
+    expect(await group("/toc.data", other)).toBe(toc);
+    expect(await group("/es/toc", other)).toBe(toc);
+    expect(await group("/coins", other)).toBe(coins);
+    // Another balance: another /coins, the same table.
+    await db().update(users).set({ coinBalance: 7 }).where(eq(users.id, reader.id));
+    await readSessionEvents();
+    expect(await group("/coins", reader)).not.toBe(coins);
+    expect(await group("/toc", reader)).toBe(toc);
+    // An unlock: another table.
+    const [chapter] = await db().select({ id: chapters.id }).from(chapters).limit(1);
+    if (!chapter) throw new Error("the test database has no chapter");
+    await db().insert(chapterUnlocks).values({ userId: reader.id, chapterId: chapter.id, coinsSpent: 1 });
+    await readSessionEvents();
+    expect(await group("/toc", reader)).not.toBe(toc);
+    expect(await group("/toc", other)).toBe(toc);
+    // An author's pages are rendered for them; a visitor's are the visitors'.
+    const author = await createReader({ prefix: "access-author" });
+    await db().update(users).set({ role: "author" }).where(eq(users.id, author.id));
+    await readSessionEvents();
+    expect(await group("/toc", author)).toBeUndefined();
+    expect(await sharedViewer("/toc", new Map())).toBe("visitor");
   });
 });
