@@ -34,10 +34,11 @@ import type { MatchRoute } from "~/lib/route-rules";
  * pages. Signed-in readers share a chapter page when they may all read the chapter, or all wait for its
  * release, and use the same reading settings (rendered on <html>). A reader's own pages (`share: "own"`) are
  * kept for their session alone, under their generation (ADR 53). Signed-in readers share a page of the
- * access kind (the table of contents) when they have the same access to the chapters (ADR 101). Every other
- * page of a signed-in reader is rendered for them (undefined). Personal figures (progress, balance) are never part of a shared page: the
- * parts that show them fetch them. A page showing the cart bar gives a visitor with a cart cookie their own
- * (ADR 24). The admin, and its 404 for anyone else, is never kept (ADR 34).
+ * access kind (the table of contents, /coins) when they have the same access to the chapters (ADR 101).
+ * Every other page of a signed-in reader is rendered for them (undefined). Personal figures (progress, a
+ * balance other readers of the group do not share) are never part of a shared page: the parts that show them
+ * fetch them. A page showing the cart bar gives a visitor with a cart cookie their own (ADR 24). The admin,
+ * and its 404 for anyone else, is never kept (ADR 34).
  */
 export function sharedViewerOf(match: MatchRoute) {
   return (
@@ -123,15 +124,16 @@ async function askedAccessViewer(token: string, page: AccessPage): Promise<strin
  * Readers with the same access to the chapters: membership tier (what they read ahead), unlocked chapters,
  * confirmed address (the root's banner) and reading settings; `latest`, the chapter they read last where the
  * page opens its volume; the coin balance where the page shows it (it is read with the session, and any change
- * of it ends the kept session: ADR 49). Undefined for an author (drafts, the admin's link) and a reader with too many unlocks
- * to keep in memory (their page is rendered for them).
+ * of it ends the kept session: ADR 49). Undefined for an author (drafts, the admin's link) and a reader with
+ * too many unlocks to keep in memory (their page is rendered for them).
  */
 function accessGroup(user: KeptSessionUser, latest: string, page: AccessPage): string | undefined {
   if (user.role !== "reader" || !user.unlockedChapterIds) return undefined;
   const settings = settingsKey(user);
   const confirmed = user.emailConfirmed ? "confirmed" : "unconfirmed";
+  const unlocks = unlocksKey(user.unlockedChapterIds);
   const balance = page.balance ? ` coins ${user.coinBalance}` : "";
-  return `access ${settings} ${user.membershipTier} ${confirmed} ${unlocksKey(user.unlockedChapterIds)} ${latest}${balance}`;
+  return `access ${settings} ${user.membershipTier} ${confirmed} ${unlocks} ${latest}${balance}`;
 }
 
 /** The unlocked chapters' ids as one short name (kept with the session's set, which an unlock replaces). */
