@@ -32,9 +32,12 @@ const commentQuery = {
 const tocPage = {
   ...publicPage,
   share: "access",
+  latest: true,
   comments: true,
   search: ["q", "chapter"],
 } as const satisfies RouteRules;
+/** A page of the shop: one kept page for all signed-in readers alike with the same cart (ADR 102). */
+const shopPage = { ...publicPageNoChapter, share: "access", cart: true } as const satisfies RouteRules;
 /** A chapter's text (200 KB of UTF-8; Japanese triples once form-encoded) and its drafts. */
 const chapterForm = { ...personal, body: 2048 * KB } as const satisfies RouteRules;
 
@@ -68,14 +71,13 @@ export const siteRoutes = routeTable([
   route("wiki/:section", "routes/wiki/section.tsx", publicPageNoChapter),
   route("wiki/:section/:slug", "routes/wiki/page.tsx", publicPageNoChapter),
   route("gallery", "routes/gallery.tsx", publicPageNoChapter),
-  // The shop's pages share the cart bar (ADR 24).
+  // The shop's pages share the cart bar (ADR 24); readers with the same cart share one page (ADR 102).
   layout("routes/shop/layout.tsx", [
     route("shop", "routes/shop/index.tsx", {
-      ...publicPageNoChapter,
-      cart: true,
+      ...shopPage,
       query: { category: shopFilters.filter((filter) => filter !== "all") },
     }),
-    route("shop/product/:id", "routes/shop/product.tsx", { ...publicPageNoChapter, cart: true }),
+    route("shop/product/:id", "routes/shop/product.tsx", shopPage),
     // The inquiry form's "sent" notice (ADR 26).
     route("shop/product/:id/inquire", "routes/shop/inquire.tsx", {
       ...publicPage,
@@ -86,7 +88,12 @@ export const siteRoutes = routeTable([
   ]),
   route("cart", "routes/cart.tsx", personal),
   route("cart/reply", "routes/cart-reply.ts", personal),
-  route("fundraiser", "routes/fundraiser.tsx", publicPageNoChapter),
+  // Readers with no running subscription share one page; a subscriber's tier cards are theirs (ADR 102).
+  route("fundraiser", "routes/fundraiser.tsx", {
+    ...publicPageNoChapter,
+    share: "access",
+    subscription: true,
+  }),
   route("fundraiser/supporters", "routes/fundraiser/supporters.tsx", {
     ...publicPageNoChapter,
     query: {

@@ -32,7 +32,8 @@ type NotKept = { share: "none" };
  * and one for all signed-in readers who may read the chapter `:id` alike, or all wait for it (the page only,
  * not its route data); "access", the visitors' and one for all signed-in readers with the same access to the
  * chapters (membership tier and unlocks), the page's only personal facts, their progress and choices fetched
- * by the parts that show them (ADR 101; the page only, not its route data).
+ * by the parts that show them, or named in the group (a balance, a cart), or the page rendered for a reader
+ * with more of their own on it, a subscription (ADR 101, ADR 102; the page only, not its route data).
  */
 type KeptPage = {
   share: "visitors" | "own" | "chapter" | "access";
@@ -54,10 +55,17 @@ type KeptPage = {
    * as asked and never kept; an empty one is dropped as any other parameter.
    */
   search?: readonly string[];
-  /** It shows the cart bar: a visitor with a cart cookie gets their own (ADR 24). */
+  /**
+   * It shows the cart bar: a visitor with a cart cookie gets their own (ADR 24); on an access page, signed-in
+   * readers share it only with the same cart (ADR 102).
+   */
   cart?: true;
   /** An access page that shows the reader's coin balance: readers share it only with the same balance. */
   balance?: true;
+  /** An access page that opens the volume the reader would continue in: the chapter they read last joins the group. */
+  latest?: true;
+  /** An access page that shows the reader's running subscription: a subscriber's is rendered for them (ADR 102). */
+  subscription?: true;
 };
 
 export const KB = 1024;

@@ -1,7 +1,7 @@
 import "~/i18n/full-catalogue";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { requireUser } from "~/features/auth/guards.server";
-import { getSessionUser } from "~/features/auth/session.server";
+import { getKeptSessionUser } from "~/features/auth/session.server";
 import { renderMarkdownCached } from "~/features/content/markdown.server";
 import { perkPlaces } from "~/features/discord/perk-places.server";
 import {
@@ -40,8 +40,8 @@ import { useFormat } from "~/ui/use-format";
 import type { Route } from "./+types/fundraiser";
 
 /**
- * Kept once for all visitors. A signed-in reader's page shows their own subscription: the page cache renders
- * every page but a chapter and their own pages for each signed-in reader (page-cache/viewer.server.ts).
+ * Kept once for all visitors, and once for all signed-in readers alike with no running subscription; a
+ * subscriber's page shows their own, rendered for them (page-cache/viewer.server.ts, ADR 102).
  */
 export const headers = shareablePage;
 
@@ -62,8 +62,11 @@ function withHtml(goal: GoalFigures | undefined, translated: Map<string, Transla
  * their own tier reads as theirs, the others offer a change of tier. None for a visitor or after it ended.
  */
 async function runningSubscription(request: Request) {
-  const user = await getSessionUser(request);
-  const sub = user && (await latestSubscription(user.id));
+  // The kept session the page cache names a reader's group from (ADR 102): a reader it says has no running
+  // subscription is served the group's page, so the group's render reads none either.
+  const user = await getKeptSessionUser(request);
+  if (!user?.subscribed) return null;
+  const sub = await latestSubscription(user.id);
   const view = sub && subscriptionView(sub, new Date());
   if (!view || view.phase === "ended") return null;
   const { phase, periodEnd, accessEnd } = view;

@@ -1,17 +1,19 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, db } from "#db/client.server";
-import { chapters, chapterUnlocks, users } from "#db/schema";
+import { chapters, chapterUnlocks, subscriptions, users } from "#db/schema";
 import {
   followSessionEvents,
   forgetKeptSessions,
   readSessionEvents,
   stopFollowingSessionEvents,
 } from "~/features/auth/session.server";
+import { saveCart } from "~/features/cart/queries.server";
 import { sharedViewerOf } from "~/features/page-cache/viewer.server";
 import { siteRoutes } from "~/routes";
 import { drivers, openTestDatabase } from "../support/database";
 import { createReader } from "../support/factories";
+import { unique } from "../support/unique";
 
 const sharedViewer = sharedViewerOf(siteRoutes.match);
 
@@ -95,5 +97,71 @@ describe.each(drivers)("a reader's own pages on %s", (driver) => {
     await readSessionEvents();
     expect(await group("/toc", author)).toBeUndefined();
     expect(await sharedViewer("/toc", new Map())).toBe("visitor");
+  });
+
+  it("shares the shop by cart and gives a subscriber their own fundraiser, once the row is written anywhere (ADR 102)", async () => {
+    await followSessionEvents(60_000);
+    const reader = await createReader({ prefix: "cart" });
+    const other = await createReader({ prefix: "cart-other" });
+    const group = (path: string, who: { cookie: string }) => sharedViewer(path, cookies(who.cookie));
+    const pages = ["/shop", "/shop/product/1", "/fundraiser", "/es/fundraiser"];
+    const shared = new Map<string, string | undefined>();
+    for (const path of pages) shared.set(path, await group(path, other));
+    for (const path of pages) {
+      expect(shared.get(path), path).toMatch(/^access /);
+      expect(await group(path, reader), path).toBe(shared.get(path));
+    }
+    // A line in their cart, written by any instance: another shop page once the events are read, shared with
+    // a reader with the same cart and no other; the fundraiser shows no cart.
+    const line = { productId: 1, variantId: null, quantity: 1 };
+    await saveCart(reader.id, [line]);
+    await readSessionEvents();
+    const withCart = await group("/shop", reader);
+    expect(withCart).toMatch(/^access /);
+    expect(withCart).not.toBe(shared.get("/shop"));
+    expect(await group("/shop/product/1", reader)).not.toBe(shared.get("/shop/product/1"));
+    expect(await group("/fundraiser", reader)).toBe(shared.get("/fundraiser"));
+    expect(await group("/shop", other)).toBe(shared.get("/shop"));
+    await saveCart(other.id, [line]);
+    await readSessionEvents();
+    expect(await group("/shop", other)).toBe(withCart);
+    await saveCart(other.id, [{ ...line, quantity: 2 }]);
+    await readSessionEvents();
+    expect(await group("/shop", other)).not.toBe(withCart);
+    // Emptied: the shared page again.
+    await saveCart(reader.id, []);
+    await readSessionEvents();
+    expect(await group("/shop", reader)).toBe(shared.get("/shop"));
+    // A subscription that ended long ago shows nowhere: the fundraiser stays shared.
+    const DAY = 86_400_000;
+    const subscription = {
+      userId: reader.id,
+      provider: "test",
+      tierKey: "first_human",
+      startedAt: new Date(Date.now() - 90 * DAY),
+    } as const;
+    await db()
+      .insert(subscriptions)
+      .values({
+        ...subscription,
+        providerSubscriptionId: unique("sub_"),
+        status: "canceled",
+        currentPeriodEnd: new Date(Date.now() - 60 * DAY),
+        endedAt: new Date(Date.now() - 60 * DAY),
+      });
+    await readSessionEvents();
+    expect(await group("/fundraiser", reader)).toBe(shared.get("/fundraiser"));
+    // A running one: the tier cards are theirs.
+    await db()
+      .insert(subscriptions)
+      .values({
+        ...subscription,
+        providerSubscriptionId: unique("sub_"),
+        status: "active",
+        currentPeriodEnd: new Date(Date.now() + 20 * DAY),
+      });
+    await readSessionEvents();
+    expect(await group("/fundraiser", reader)).toBeUndefined();
+    expect(await group("/fundraiser", other)).toBe(shared.get("/fundraiser"));
   });
 });

@@ -517,6 +517,41 @@ describe("a visitor's cart (ADR 24)", () => {
   });
 });
 
+describe("a signed-in reader's cart and subscription (ADR 102)", () => {
+  it("keeps the shop and the fundraiser one page for readers alike with the same cart, and gives a reader with another cart another page and bar", async () => {
+    const ember = await register("ember");
+    const fennel = await register("fennel");
+    const br = { "accept-encoding": "br" };
+    const etag = async (who: Reader, pathname: string) =>
+      (await who.client.get(pathname, br)).headers.get("etag")?.replace(/-br\d+"$/, '"');
+    const kept = new Map<string, string | undefined>();
+    for (const pathname of ["/shop", "/shop/product/1", "/fundraiser"]) {
+      await ember.client.get(pathname, br);
+      kept.set(pathname, await etag(ember, pathname));
+      expect(kept.get(pathname), pathname).toMatch(/^"[\w-]+"$/);
+      expect(await etag(fennel, pathname), pathname).toBe(kept.get(pathname));
+    }
+    const added = await ember.client.post("/cart", {
+      intent: "add",
+      productId: "1",
+      quantity: "2",
+      redirectTo: "/shop/product/1",
+    });
+    expect(added.status).toBe(302);
+    for (const pathname of ["/shop", "/shop/product/1"]) {
+      const mine = await ember.client.get(pathname, br);
+      expect(mine.status, pathname).toBe(200);
+      expect(mine.headers.get("etag")?.replace(/-br\d+"$/, '"'), pathname).not.toBe(kept.get(pathname));
+      expect(await mine.text(), pathname).toContain("2 items");
+      const theirs = await fennel.client.get(pathname, br);
+      expect(theirs.headers.get("etag")?.replace(/-br\d+"$/, '"'), pathname).toBe(kept.get(pathname));
+      expect(await theirs.text(), pathname).not.toContain("2 items");
+    }
+    // The fundraiser shows no cart: still the page they share.
+    expect(await etag(ember, "/fundraiser")).toBe(kept.get("/fundraiser"));
+  });
+});
+
 describe("revalidation", () => {
   it("serves a kept page again with the same ETag per encoding, and 304 when the browser has it", async () => {
     const miss = await raw(origin, "/gallery", { headers: { "accept-encoding": "br" } });

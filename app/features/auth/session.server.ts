@@ -3,11 +3,14 @@ import { type Database, db, getDatabase } from "#db/client.server";
 import { databaseEpochValue } from "#db/epoch.server";
 import { readingSettings, sessionEvents, sessions, users } from "#db/schema";
 import { CART_COOKIE, cartCookie, readCartCookie } from "~/features/cart/cookie.server";
+import { MAX_CART_LINES } from "~/features/cart/limits";
+import type { CartLine } from "~/features/cart/lines";
 import { mergeIntoCart } from "~/features/cart/queries.server";
 import {
   type MembershipColumns,
   membershipFromColumns,
   membershipSql,
+  subscribedFromColumns,
 } from "~/features/membership/queries.server";
 import type { MembershipTier } from "~/features/membership/tiers";
 import { defaultSettings, type ReadingSettings } from "~/features/reading-settings/settings";
@@ -338,14 +341,27 @@ export type KeptSessionUser = SessionUser & {
    * and every progress write, then costs no query (ADR 79). An unlock writes a session event.
    */
   unlockedChapterIds?: ReadonlySet<number>;
+  /**
+   * Whether a subscription of theirs still gives its tier (their fundraiser page is their own), and their
+   * cart's lines (readers with the same cart share a shop page): ADR 102. Both change only with a row that
+   * writes a session event (migrations 0025, 0045), or with time, which ends the kept session too.
+   */
+  subscribed: boolean;
+  cart: readonly CartLine[];
 };
 
 const MAX_KEPT_UNLOCKS = 256;
 
-/** What a kept session adds to the session, in one statement planned once: the membership and the unlocks. */
+/**
+ * What a kept session adds to the session, in one statement planned once: the membership, the unlocks and
+ * the cart's lines (as `getCart` reads them).
+ */
 const keptFactsStatement = `select ${membershipSql("$1")},
   (select coalesce(json_agg(u.chapter_id), '[]') from (select chapter_id from chapter_unlocks
-    where user_id = $1 limit ${MAX_KEPT_UNLOCKS + 1}) u)`;
+    where user_id = $1 limit ${MAX_KEPT_UNLOCKS + 1}) u),
+  (select coalesce(json_agg(json_build_object('productId', c.product_id, 'variantId', c.variant_id,
+    'quantity', c.quantity) order by c.id), '[]') from (select id, product_id, variant_id, quantity
+    from cart_items where user_id = $1 order by id limit ${MAX_CART_LINES}) c)`;
 
 /** This instance's kept sessions (ADR 49): followed once the server starts `followSessionEvents`. */
 const kept = new SessionCache<KeptSessionUser>(sessionEventReader(db));
@@ -382,11 +398,13 @@ async function resolveKeptSession(
   const [row] = await getDatabase().preparedRows("kept_facts", keptFactsStatement, [
     String(session.value.id),
   ]);
-  const [total, grants, subscriptions, unlocked] = (row ?? [0, [], [], []]) as [
+  const [total, grants, subscriptions, unlocked, cart] = (row ?? [0, [], [], [], []]) as [
     ...MembershipColumns,
     number[],
+    CartLine[],
   ];
-  const membership = membershipFromColumns([total, grants, subscriptions], new Date(now));
+  const columns: MembershipColumns = [total, grants, subscriptions];
+  const membership = membershipFromColumns(columns, new Date(now));
   const tierEnds = membership.until
     ? Date.now() + (membership.until.getTime() - now)
     : Number.POSITIVE_INFINITY;
@@ -394,6 +412,8 @@ async function resolveKeptSession(
     value: {
       ...session.value,
       membershipTier: membership.tier,
+      subscribed: subscribedFromColumns(columns, new Date(now)),
+      cart,
       ...(unlocked.length <= MAX_KEPT_UNLOCKS ? { unlockedChapterIds: new Set(unlocked) } : {}),
     },
     until: Math.min(session.until, tierEnds),

@@ -2,6 +2,7 @@ import { eq, gt, inArray, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "#db/client.server";
 import {
+  cartItems,
   chapters,
   chapterUnlocks,
   coinLedger,
@@ -95,6 +96,22 @@ describe.each(drivers)("insertGeneratedReaders on %s", (driver) => {
         .sort(),
     );
     expect(new Set(settings.map((row) => row.fontSize))).toEqual(new Set([14, 18, 20]));
+    // Every seventh reader has one to three of a product in their cart.
+    const carts = await handle.db.select().from(cartItems).where(inArray(cartItems.userId, ids));
+    expect(carts.map((row) => row.userId).sort()).toEqual(
+      generated
+        .filter((reader) => n(reader) % 7 === 0)
+        .map((reader) => reader.id)
+        .sort(),
+    );
+    expect(new Map(carts.map((row) => [row.userId, row.quantity]))).toEqual(
+      new Map(
+        generated
+          .filter((reader) => n(reader) % 7 === 0)
+          .map((reader) => [reader.id, 1 + (Math.floor(n(reader) / 7) % 3)]),
+      ),
+    );
+    expect(carts.every((row) => row.variantId === null)).toBe(true);
   });
 
   it("refuses a count that is not a whole number from 1 to 1,000,000", async () => {

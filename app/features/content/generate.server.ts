@@ -123,8 +123,9 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
  * (one to ten, by the account's number), a reading day, a confirmed address and the welcome coins every new
  * account is given (so a bench reader can comment and unlock a chapter as a real one can). As readers differ
  * (ADR 101): every third spent its coins on the first one to three coin chapters, in order, as far as they
- * paid (the ledger says so); every fifth reads in a larger or smaller type. Adds only the numbers not there
- * yet, so running it twice adds nothing. Returns how many accounts it added.
+ * paid (the ledger says so); every fifth reads in a larger or smaller type; every seventh has one to three of a
+ * product in their cart (ADR 102: readers share a shop page by cart). Adds only the numbers not there yet, so running it twice
+ * adds nothing. Returns how many accounts it added.
  */
 export async function insertGeneratedReaders(database: Database, count = 10_000): Promise<number> {
   if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new Error("count: 1 to 1,000,000");
@@ -176,6 +177,12 @@ export async function insertGeneratedReaders(database: Database, count = 10_000)
       select added.id, (array[14, 18, 20])[spent.n / 5 % 3 + 1]
       from added join spent on spent.name = added.username
       where spent.n % 5 = 0
+    ), carts as (
+      insert into cart_items (user_id, product_id, quantity)
+      select added.id, product.id, 1 + spent.n / 7 % 3
+      from added join spent on spent.name = added.username
+        join lateral (select id from products where variant_kind is null order by id limit 1) product on true
+      where spent.n % 7 = 0
     )
     select count(*)::int as added from added`)) as unknown as { rows: { added: number }[] };
   return result.rows[0]?.added ?? 0;

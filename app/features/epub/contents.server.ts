@@ -35,7 +35,10 @@ export type BookContents = {
  * The reader as `chapterLock` takes a kept session: their tier and unlocks read once, so the rule asks nothing
  * more for each chapter of the book.
  */
-async function withAccess(user: SessionUser, now: Date): Promise<KeptSessionUser> {
+async function withAccess(
+  user: SessionUser,
+  now: Date,
+): Promise<SessionUser & Pick<KeptSessionUser, "membershipTier" | "unlockedChapterIds">> {
   const [membership, unlocked] = await Promise.all([
     getMembership(user.id, now),
     db()

@@ -99,17 +99,28 @@ export function membershipFromJson(
     {
       totalSpentCents: input.totalSpentCents,
       grants: input.grants.map((grant) => ({ ...grant, grantedAt: fromIso(grant.grantedAt) })),
-      subscriptions: input.subscriptions.map((sub) => ({
-        ...sub,
-        currentPeriodEnd: fromIso(sub.currentPeriodEnd),
-        graceUntil: fromIsoOrNull(sub.graceUntil),
-        endedAt: fromIsoOrNull(sub.endedAt),
-        startedAt: fromIso(sub.startedAt),
-      })),
+      subscriptions: subscriptionsFromJson(input.subscriptions),
     },
     now,
   );
 }
+
+/** The subscriptions `membershipListsSql` reads, their timestamps as dates. */
+const subscriptionsFromJson = (subscriptions: JsonSubscription[]) =>
+  subscriptions.map((sub) => ({
+    ...sub,
+    currentPeriodEnd: fromIso(sub.currentPeriodEnd),
+    graceUntil: fromIsoOrNull(sub.graceUntil),
+    endedAt: fromIsoOrNull(sub.endedAt),
+    startedAt: fromIso(sub.startedAt),
+  }));
+
+/**
+ * Whether any of the subscriptions `membershipSql` reads still gives its tier at `now`: the reader's
+ * subscription shows on the fundraiser's tier cards (ADR 102).
+ */
+export const subscribedFromColumns = ([, , subscriptions]: MembershipColumns, now: Date) =>
+  subscriptionsFromJson(subscriptions).some((sub) => grantsTier(sub, now));
 
 /**
  * The effective membership from the reader's records: total spent, grants not revoked, subscriptions

@@ -7,6 +7,7 @@ import {
   sessionCookieName,
 } from "~/features/auth/session.server";
 import { CART_COOKIE } from "~/features/cart/cookie.server";
+import type { CartLine } from "~/features/cart/lines";
 import { type ChapterCatalog, getChapterCatalog } from "~/features/chapters/catalog.server";
 import {
   chapterLock,
@@ -26,7 +27,7 @@ import {
   currentRevision,
 } from "~/features/site/revision.server";
 import { opensReadersVolume } from "~/features/toc/page";
-import type { MatchRoute } from "~/lib/route-rules";
+import type { MatchRoute, RouteRules } from "~/lib/route-rules";
 
 /**
  * Which readers see the same page, so the page cache (server/page-cache.ts) can render it once for all of
@@ -56,8 +57,11 @@ export function sharedViewerOf(match: MatchRoute) {
         ? "visitor side-by-side"
         : "visitor";
     }
-    if (rules.share === "access")
-      return accessViewer(token, { wantsLatest: route.params.volume === undefined, balance: rules.balance });
+    if (rules.share === "access") {
+      const { balance, cart, subscription } = rules;
+      const wantsLatest = rules.latest === true && route.params.volume === undefined;
+      return accessViewer(token, { wantsLatest, balance, cart, subscription });
+    }
     const own = rules.share === "own";
     // The chapter page itself: its route data is rendered for the reader.
     const chapter =
@@ -106,8 +110,13 @@ function accessViewer(token: string, page: AccessPage): string | undefined | Pro
   return askedAccessViewer(token, page);
 }
 
-/** What names an access page's group besides the access: the reader's latest chapter, their balance. */
-type AccessPage = { wantsLatest: boolean; balance?: true };
+/**
+ * What names an access page's group besides the access: the reader's latest chapter, their balance, their
+ * cart; and what makes it the reader's own: a subscription (the route's rules).
+ */
+type AccessPage = Pick<RouteRules & { share: "access" }, "balance" | "cart" | "subscription"> & {
+  wantsLatest: boolean;
+};
 
 const latestNeeded = (catalog: ChapterCatalog, wantsLatest: boolean) =>
   wantsLatest && opensReadersVolume(catalog.published.length);
@@ -124,29 +133,39 @@ async function askedAccessViewer(token: string, page: AccessPage): Promise<strin
  * Readers with the same access to the chapters: membership tier (what they read ahead), unlocked chapters,
  * confirmed address (the root's banner) and reading settings; `latest`, the chapter they read last where the
  * page opens its volume; the coin balance where the page shows it (it is read with the session, and any change
- * of it ends the kept session: ADR 49). Undefined for an author (drafts, the admin's link) and a reader with
- * too many unlocks to keep in memory (their page is rendered for them).
+ * of it ends the kept session: ADR 49); the cart's lines where the page shows the cart bar (ADR 102).
+ * Undefined for an author (drafts, the admin's link), a reader with too many unlocks to keep in memory, and a
+ * subscriber where the page shows their subscription (ADR 102): their page is rendered for them.
  */
 function accessGroup(user: KeptSessionUser, latest: string, page: AccessPage): string | undefined {
   if (user.role !== "reader" || !user.unlockedChapterIds) return undefined;
+  if (page.subscription && user.subscribed) return undefined;
   const settings = settingsKey(user);
   const confirmed = user.emailConfirmed ? "confirmed" : "unconfirmed";
-  const unlocks = unlocksKey(user.unlockedChapterIds);
+  const unlocks = shortName(user.unlockedChapterIds, (ids) => [...ids].sort((a, b) => a - b).join(","));
   const balance = page.balance ? ` coins ${user.coinBalance}` : "";
-  return `access ${settings} ${user.membershipTier} ${confirmed} ${unlocks} ${latest}${balance}`;
+  const cart = page.cart && user.cart.length ? ` cart ${shortName(user.cart, cartName)}` : "";
+  return `access ${settings} ${user.membershipTier} ${confirmed} ${unlocks} ${latest}${balance}${cart}`;
 }
 
-/** The unlocked chapters' ids as one short name (kept with the session's set, which an unlock replaces). */
-const unlocksKey = (ids: ReadonlySet<number>): string => {
-  let key = unlockKeys.get(ids);
-  if (key === undefined) {
-    const list = [...ids].sort((a, b) => a - b).join(",");
-    key = list.length <= 32 ? list : createHash("sha256").update(list).digest("base64url").slice(0, 22);
-    unlockKeys.set(ids, key);
+/** A cart's lines as one name: product, variant and quantity of each, in the cart's order. */
+const cartName = (lines: readonly CartLine[]) =>
+  lines.map((line) => `${line.productId}.${line.variantId ?? ""}x${line.quantity}`).join(",");
+
+/**
+ * A kept session's set or list (its unlocks, its cart) as one short name: itself when short, else its hash.
+ * Kept with the session's object, which a change replaces.
+ */
+function shortName<T extends object>(value: T, name: (value: T) => string): string {
+  let short = shortNames.get(value);
+  if (short === undefined) {
+    const full = name(value);
+    short = full.length <= 32 ? full : createHash("sha256").update(full).digest("base64url").slice(0, 22);
+    shortNames.set(value, short);
   }
-  return key;
-};
-const unlockKeys = new WeakMap<ReadonlySet<number>, string>();
+  return short;
+}
+const shortNames = new WeakMap<object, string>();
 
 /** The reader's own page, kept for this session alone until anything of theirs changes (ADR 53). */
 function ownGroup(user: KeptSessionUser): string | undefined {
