@@ -1,5 +1,5 @@
 // Renders and writes never starve kept pages (ADR 68): the kept /toc's p99 alone, then while
-// 50 connections of distinct signed-in readers ask for a page rendered per request (/fundraiser), and while 50
+// 50 connections of distinct signed-in readers ask for a page rendered per request (RENDERED), and while 50
 // send reading progress (POST /reader/progress), two wrk at once. Measured on one data directory with the
 // admission gate off (RENDERS_IN_FLIGHT=0, the default for now: the figures before it) and on (RENDERS_IN_FLIGHT=1), so the two compare in
 // the same run. The background loads' requests/s, p99 and refusals (non-2xx: 503s, each page answering 200
@@ -13,6 +13,8 @@ import { content, duration, fetchText, memoryTrail, startApp, wrk, wrkRun } from
 import { removeAtExit } from "./tools.mjs";
 
 const READERS = 50;
+/** A page rendered on every request, for a visitor too (the polls: each reader's own votes, ADR 71). */
+const RENDERED = "/polls";
 const br = { "Accept-Encoding": "br" };
 const script = "bench/starvation.lua";
 
@@ -44,7 +46,7 @@ async function tocUnder(app, background) {
 
 /** One answer of each background request, alone: 200 (so the loads' non-2xx are the gate's 503s). */
 async function checkAlone(app, cookie) {
-  const page = await fetch(`${app.base}/fundraiser`, { headers: { cookie } });
+  const page = await fetch(`${app.base}${RENDERED}`, { headers: { cookie } });
   const progress = await fetch(`${app.base}/reader/progress`, {
     method: "POST",
     headers: {
@@ -72,9 +74,9 @@ async function checkAlone(app, cookie) {
   });
   await progress.text();
   if (page.status !== 200 || progress.status !== 200)
-    throw new Error(`alone, /fundraiser answered ${page.status} and progress ${progress.status}`);
+    throw new Error(`alone, ${RENDERED} answered ${page.status} and progress ${progress.status}`);
   // Rendered per request for a signed-in reader (no X-Cache): the load this part is about.
-  return { fundraiserKept: page.headers.has("x-cache") };
+  return { renderedKept: page.headers.has("x-cache") };
 }
 
 /** The figures of one server: /toc alone, under renders, under progress writes. */
@@ -87,9 +89,9 @@ async function measureServer(name, dataDir, cookies, env) {
     // Warm: the kept /toc, and the renders' code paths.
     await fetchText(`${app.base}/toc`);
     wrkRun(`${app.base}/toc`, br, 3);
-    wrkRun(`${app.base}/fundraiser`, {}, 3, script, loadEnv("page"));
+    wrkRun(`${app.base}${RENDERED}`, {}, 3, script, loadEnv("page"));
     const tocAlone = wrk(`${app.base}/toc`, br);
-    const renders = await tocUnder(app, { path: "/fundraiser", env: loadEnv("page") });
+    const renders = await tocUnder(app, { path: RENDERED, env: loadEnv("page") });
     const progress = await tocUnder(app, { path: "/reader/progress", env: loadEnv("progress") });
     return {
       ...alone,
