@@ -149,6 +149,11 @@ export const tableStreams: SchemaTables = {
     reader: "session",
     triggers: { chapter_unlocks_reader_event: "note_reader_event" },
   },
+  // And the lines of their cart (ADR 102: the shop's pages are shared by cart, migration 0045).
+  cartItems: {
+    reader: "session",
+    triggers: { cart_items_reader_event: "note_reader_event" },
+  },
 
   // A reader's own records.
   readingProgress: ownRecords("reading_progress"),
@@ -163,7 +168,6 @@ export const tableStreams: SchemaTables = {
   qaQuestions: ownRecords("qa_questions"),
   qaMails: ownRecords("qa_mails"),
   announcementMails: ownRecords("announcement_mails"),
-  cartItems: ownRecords("cart_items"),
   orders: ownRecords("orders"),
   oauthIdentities: ownRecords("oauth_identities"),
   // Only an update of what the settings page shows (migration 0036), not the sync's lease and times.

@@ -90,7 +90,7 @@ describe("a reader's flood", () => {
     // The other reader's same request, sent while the flood's queue is full: answered, not refused.
     const probe = await get(other.client, "/reader/progress?chapter=1", false);
     // A page rendered for the other reader, and the kept page, under the same flood.
-    const [page, kept] = await Promise.all([other.client.get("/fundraiser"), fetch(`${server.url}/toc`)]);
+    const [page, kept] = await Promise.all([other.client.get("/polls"), fetch(`${server.url}/toc`)]);
     flooding = false;
     await Promise.all(loops);
     agent.destroy();
