@@ -150,6 +150,17 @@ export const memoryMB = (pid, field) =>
  * signed in: `app.cookies` is the file of their session cookies, one `session=<token>` a line, for loads of
  * many distinct readers.
  */
+/** Ports `fetch` refuses to connect to (the Fetch standard's "bad ports"), among those the servers may take. */
+const FETCH_BAD_PORTS = new Set([3659, 4045, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6697]);
+
+/** A port from `from` to `from + span - 1`, at random (runs side by side rarely meet), that `fetch` may ask. */
+export function randomPort(from, span) {
+  let port;
+  do port = from + Math.floor(Math.random() * span);
+  while (FETCH_BAD_PORTS.has(port));
+  return port;
+}
+
 export async function startApp({
   name,
   large = false,
@@ -182,7 +193,7 @@ export async function startApp({
   ];
   if (commands.length && !large) contentWith(env, name, dataDir, "import", contentDir);
   for (const command of commands) contentWith(env, name, dataDir, ...command);
-  const port = (large ? 3750 : contentDir === "content" ? 3600 : 3450) + Math.floor(Math.random() * 150);
+  const port = randomPort(large ? 3750 : contentDir === "content" ? 3600 : 3450, 150);
   // One log per server, kept after the bench (to read after a failure), overwritten by the next run.
   const logFile = path.join(os.tmpdir(), `cc-bench-${name.replace(/[^\w]+/g, "-")}.log`);
   const log = fs.openSync(logFile, "w");

@@ -4,11 +4,12 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { randomPort } from "./lib.mjs";
 import { chapterTextLength, loadedScripts } from "./page-figures.mjs";
 
 const named = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const paths = named.length ? named : ["/chapter/1", "/toc", "/", "/shop"];
-const port = 3400 + Math.floor(Math.random() * 500);
+const port = randomPort(3400, 500);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cc-weight-"));
 const server = spawn(process.execPath, ["server.mjs"], {
   env: {
