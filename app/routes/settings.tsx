@@ -8,7 +8,6 @@ import {
   LinkedAccounts,
   PasswordForm,
 } from "~/features/account/account-forms";
-import { getLinkedIdentities } from "~/features/account/queries.server";
 import { changeEmail, changePassword, deleteAccount, FieldError } from "~/features/auth/commands.server";
 import { requireUser } from "~/features/auth/guards.server";
 import { listConfiguredProviders } from "~/features/auth/oauth-providers.server";
@@ -20,22 +19,16 @@ import {
   parseForm,
 } from "~/features/auth/schemas";
 import { clearSessionCookie, revokeSessions } from "~/features/auth/session.server";
-import { autoUnlockSetting, parseDailyCap, saveAutoUnlock } from "~/features/coins/auto-unlock.server";
+import { parseDailyCap, saveAutoUnlock } from "~/features/coins/auto-unlock.server";
 import { AutoUnlockForm } from "~/features/coins/auto-unlock-form";
 import { DiscordSection } from "~/features/discord/discord-section";
 import { outcomeFrom } from "~/features/discord/outcomes";
 import { getDiscordSection } from "~/features/discord/queries.server";
-import {
-  createFeedToken,
-  hasFeedToken,
-  privateFeedPath,
-  revokeFeedToken,
-} from "~/features/feeds/private.server";
+import { createFeedToken, privateFeedPath, revokeFeedToken } from "~/features/feeds/private.server";
 import { saveReadingSettings } from "~/features/reader/queries.server";
 import { parseSettings } from "~/features/reading-settings/settings";
+import { loadSettingsPanels } from "~/features/settings/panels.server";
 import {
-  getAccountChoices,
-  listSessions,
   revokeSession,
   saveEmailChoices,
   saveTimeZone,
@@ -52,7 +45,6 @@ import {
 } from "~/features/settings/settings-forms";
 import { timeZoneNames } from "~/features/settings/time-zones.server";
 import { getSiteSettings } from "~/features/site/queries.server";
-import { listFactors } from "~/features/two-factor/factors.server";
 import { useTranslation } from "~/i18n/react";
 import { getEnv } from "~/lib/env.server";
 import { canonicalTimeZone, getPreferences, readCookies } from "~/lib/preferences.server";
@@ -69,20 +61,15 @@ export const headers = keptForItsReader;
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request);
-  const [choices, sessions, linked, feed, factors, discord, autoUnlock] = await Promise.all([
-    getAccountChoices(user.id),
-    listSessions(user.id, user.sessionId),
-    getLinkedIdentities(user.id),
-    hasFeedToken(user.id),
-    listFactors(user.id),
+  const [{ choices, sessions, linked, feed, secondFactors, autoUnlock }, discord] = await Promise.all([
+    loadSettingsPanels(user),
     getDiscordSection(user.id),
-    autoUnlockSetting(user.id),
   ]);
   const preferences = getPreferences(request);
   return {
     now: new Date().toISOString(),
     user: { email: user.email, hasPassword: user.hasPassword, isAuthor: user.role === "author" },
-    secondFactors: factors.length,
+    secondFactors,
     reading: user.readingSettings,
     language: preferences.language,
     theme: preferences.theme,

@@ -23,12 +23,17 @@ export async function autoUnlockSetting(userId: number): Promise<AutoUnlockSetti
     })
     .from(autoUnlockSettings)
     .where(eq(autoUnlockSettings.userId, userId));
-  return {
-    enabled: row?.enabled ?? false,
-    dailyCap: row?.dailyCap ?? AUTO_UNLOCK_CAP.default,
-    confirmed: Boolean(row?.confirmedAt),
-  };
+  return autoUnlockFrom(row);
 }
+
+/** The setting its row says, or the default without one. */
+export const autoUnlockFrom = (
+  row: { enabled: boolean; dailyCap: number; confirmedAt: unknown } | undefined,
+): AutoUnlockSetting => ({
+  enabled: row?.enabled ?? false,
+  dailyCap: row?.dailyCap ?? AUTO_UNLOCK_CAP.default,
+  confirmed: Boolean(row?.confirmedAt),
+});
 
 /** The daily cap from a form's field, or undefined when it is not a whole number from 1 to 50. */
 export function parseDailyCap(value: unknown): number | undefined {

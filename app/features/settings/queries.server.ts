@@ -56,7 +56,7 @@ export async function saveEmailChoices(
 }
 
 /** Sessions a list shows at most; the oldest beyond it are still revoked by "sign out everywhere". */
-const SESSIONS_SHOWN = 50;
+export const SESSIONS_SHOWN = 50;
 
 /** The account's live sessions, most recently seen first, each with the device its browser named. */
 export async function listSessions(userId: number, currentSessionId: number, now = new Date()) {
@@ -72,6 +72,19 @@ export async function listSessions(userId: number, currentSessionId: number, now
     .where(and(eq(sessions.userId, userId), gt(sessions.expiresAt, now)))
     .orderBy(desc(sessions.lastSeenAt), desc(sessions.id))
     .limit(SESSIONS_SHOWN);
+  return sessionList(rows, currentSessionId, now);
+}
+
+export type SessionRow = {
+  id: number;
+  remember: boolean;
+  createdAt: Date;
+  lastSeenAt: Date;
+  userAgent: string | null;
+};
+
+/** The sessions of `listSessions`'s rows (not expired by `now`) as /settings lists them. */
+export function sessionList(rows: SessionRow[], currentSessionId: number, now: Date) {
   return rows
     .filter((row) => {
       const { idleMs } = row.remember ? sessionLifetimes.remember : sessionLifetimes.normal;
