@@ -124,8 +124,8 @@ export function generateLargeSerial({ chapters = 1000, volumes = 10, seed = 1 } 
  * account is given (so a bench reader can comment and unlock a chapter as a real one can). As readers differ
  * (ADR 101): every third spent its coins on the first one to three coin chapters, in order, as far as they
  * paid (the ledger says so); every fifth reads in a larger or smaller type; every seventh has one to three of a
- * product in their cart (ADR 102: readers share a shop page by cart). Adds only the numbers not there yet, so running it twice
- * adds nothing. Returns how many accounts it added.
+ * product in their cart (ADR 102: readers share a shop page by cart). Adds only the numbers not there yet, so
+ * running it twice adds nothing. Returns how many accounts it added.
  */
 export async function insertGeneratedReaders(database: Database, count = 10_000): Promise<number> {
   if (!Number.isInteger(count) || count < 1 || count > 1_000_000) throw new Error("count: 1 to 1,000,000");
