@@ -29,7 +29,7 @@ function partOf(b) {
   if (b.memoryOf || b.maxRssMB) return "chapters";
   const measured = Object.entries(results.parts ?? {}).find(([, part]) => part.runs?.includes(b.run));
   if (measured) return measured[0];
-  if (/^(baseline|chapter(Small|Signed)?)(Br|Plain|InBr)$/.test(b.run)) return "chapters";
+  if (/^(baseline|chapter(Small|Signed|Es)?)(Br|Plain|InBr)$/.test(b.run)) return "chapters";
   if (b.run === "chapterFloodBr") return "flood";
   if (b.run === "releaseMinuteBr") return "releaseMinute";
   if (b.run?.endsWith("SignedInBr")) return "signedInPages";
