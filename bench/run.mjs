@@ -213,9 +213,9 @@ async function chapters(results) {
     for (const [, base, headers, path = "/chapter/1"] of compared) wrk(`${base}${path}`, headers, 3);
     const pairs = Object.fromEntries(compared.map(([name]) => [name, []]));
     for (let round = 0; round < 3; round++) {
-      for (const [name, base, headers, path = "/chapter/1"] of round % 2 ? [...compared].reverse() : compared) {
+      const order = round % 2 ? [...compared].reverse() : compared;
+      for (const [name, base, headers, path = "/chapter/1"] of order)
         pairs[name].push(wrk(`${base}${path}`, headers));
-      }
     }
     for (const [name, runs] of Object.entries(pairs)) results.runs[name] = best(...runs);
     results.runs.baselinePlain = wrk(`${baseline.base}/chapter/1`);
