@@ -201,21 +201,20 @@ async function chapters(results) {
   const baseline = await startBaseline(chapterHtml);
   try {
     const compared = [
-      ["baselineBr", baseline.base, br],
-      ["chapterSmallBr", small.base, br],
-      ["chapterBr", app.base, br],
-      ["chapterSignedInBr", app.base, { ...br, Cookie: cookie }],
+      ["baselineBr", `${baseline.base}/chapter/1`, br],
+      ["chapterSmallBr", `${small.base}/chapter/1`, br],
+      ["chapterBr", `${app.base}/chapter/1`, br],
+      ["chapterSignedInBr", `${app.base}/chapter/1`, { ...br, Cookie: cookie }],
       // Chapter 1 at the Spanish URL (ADR 87), kept as the unprefixed page is and held to the same ratio.
-      ["chapterEsBr", app.base, br, "/es/chapter/1"],
+      ["chapterEsBr", `${app.base}/es/chapter/1`, br],
     ];
     // A process's first seconds under load are its compiler's warm-up, not its steady state: each server gets
     // a few seconds of the same load before it is measured.
-    for (const [, base, headers, path = "/chapter/1"] of compared) wrk(`${base}${path}`, headers, 3);
+    for (const [, url, headers] of compared) wrk(url, headers, 3);
     const pairs = Object.fromEntries(compared.map(([name]) => [name, []]));
     for (let round = 0; round < 3; round++) {
       const order = round % 2 ? [...compared].reverse() : compared;
-      for (const [name, base, headers, path = "/chapter/1"] of order)
-        pairs[name].push(wrk(`${base}${path}`, headers));
+      for (const [name, url, headers] of order) pairs[name].push(wrk(url, headers));
     }
     for (const [name, runs] of Object.entries(pairs)) results.runs[name] = best(...runs);
     results.runs.baselinePlain = wrk(`${baseline.base}/chapter/1`);
