@@ -6,6 +6,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import { startCommand } from "./start-command.mjs";
 import { killAtExit, removeAtExit } from "./tools.mjs";
 
 /** `--name=value` and `--flag` options of the command line. */
@@ -143,13 +144,6 @@ export const memoryMB = (pid, field) =>
   Number(new RegExp(`${field}:\\s+(\\d+)`).exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) /
   1024;
 
-/**
- * The app server from ./build on a fresh data directory. `fixtures`: more `npm run content` commands (each a
- * list of its words) run on its database (`env.DATABASE_URL`'s, else the data directory's), after the content's
- * import, before the server starts. With `readers`, that many generated readers are added the same way, each
- * signed in: `app.cookies` is the file of their session cookies, one `session=<token>` a line, for loads of
- * many distinct readers.
- */
 /** Ports `fetch` refuses to connect to (the Fetch standard's "bad ports"), among those the servers may take. */
 const FETCH_BAD_PORTS = new Set([3659, 4045, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6697]);
 
@@ -161,6 +155,13 @@ export function randomPort(from, span) {
   return port;
 }
 
+/**
+ * The app server from ./build on a fresh data directory. `fixtures`: more `npm run content` commands (each a
+ * list of its words) run on its database (`env.DATABASE_URL`'s, else the data directory's), after the content's
+ * import, before the server starts. With `readers`, that many generated readers are added the same way, each
+ * signed in: `app.cookies` is the file of their session cookies, one `session=<token>` a line, for loads of
+ * many distinct readers.
+ */
 export async function startApp({
   name,
   large = false,
@@ -199,12 +200,12 @@ export async function startApp({
   const log = fs.openSync(logFile, "w");
   // `BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR"`: flags for the servers' node (a profile of a run).
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
-  const child = spawn(process.execPath, [...nodeArgs, "server.mjs"], {
+  const start = startCommand();
+  const child = spawn(process.execPath, [...start.flags, ...nodeArgs, "server.mjs"], {
     env: {
       ...process.env,
-      NODE_ENV: "production",
-      // As `npm start` runs it (README "Running it"): two malloc arenas, not one per thread.
-      MALLOC_ARENA_MAX: "2",
+      // As `npm start` runs it (NODE_ENV=production, two malloc arenas: ADR 37), then the bench's own.
+      ...start.env,
       PORT: String(port),
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,

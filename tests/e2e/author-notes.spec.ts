@@ -97,10 +97,14 @@ test("the author writes notes and an announcement; a reader sees the notes folde
   // "In full" in the reading settings opens both, and stays so on the next visit (server-rendered).
   await reader.getByRole("button", { name: "Settings" }).click();
   const sheet = reader.getByRole("dialog");
+  // The choice is saved to the account (a POST the sheet sends); the reload waits for its answer.
+  const saved = reader.waitForResponse(
+    (response) => response.url().endsWith("/reader/settings") && response.request().method() === "POST",
+  );
   await sheet.getByText("In full", { exact: true }).click();
+  expect((await saved).ok()).toBe(true);
   await reader.keyboard.press("Escape");
   await expect(reader.getByText(`After ${stamp}`)).toBeVisible();
-  await reader.waitForTimeout(500);
   await reader.reload();
   await expect(reader.locator("details.author-note[open]")).toHaveCount(2);
   await expect(reader.getByText(`Before ${stamp}`)).toBeVisible();
