@@ -59,7 +59,6 @@ test("an Analyst asks this month's question, and the author sees it in the admin
 test("a free reader is refused with the reason and the way to join; a visitor is asked to sign in", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(60_000);
   await page.goto("/qa");
   await expect(page.getByRole("link", { name: q.ask.signIn })).toHaveAttribute(
     "href",

@@ -20,8 +20,6 @@ function nextMonth(): string {
 test("a new reader subscribes to Analyst on the test provider, sees the tier and renewal date, then cancels", async ({
   page,
 }, testInfo) => {
-  // Registration, two payments pages and the account, on a shared machine: a ceiling, not a figure under test.
-  test.setTimeout(90_000);
   await register(page);
   await page.goto("/account");
   const panel = page.getByRole("region", { name: s.panelTitle });

@@ -17,7 +17,6 @@ const tierCard = (page: Page, key: string) => page.getByTestId(`tier-${key}`);
 test("a subscriber's tier reads as theirs on /fundraiser, the others offer a change of tier", async ({
   page,
 }, testInfo) => {
-  test.setTimeout(90_000);
   await register(page);
 
   // Join Observer from its card and pay on the test provider.
