@@ -129,16 +129,17 @@ test("a left swipe on a touch screen goes to the next chapter", async ({ browser
   await hydrated(page);
   // The swipe code is fetched once the hydrated page finds a touch screen: a swipe before it is in does
   // nothing, so the gesture is repeated until the page answers it, and only while still on chapter 1 (a
-  // slow navigation must not be swiped past). The hint it shows meanwhile may last less than a frame.
+  // slow navigation must not be swiped past). The check runs in the page, in the same task as the gesture: a
+  // navigation that ends between a check made here and the gesture would swipe chapter 2 on to chapter 3.
+  // The hint it shows meanwhile may last less than a frame.
   await expect(async () => {
-    if (new URL(page.url()).pathname === "/chapter/1")
-      await page.evaluate(() => {
-        const at = (x: number) =>
-          new Touch({ identifier: 1, target: document.body, clientX: x, clientY: 400 });
-        window.dispatchEvent(new TouchEvent("touchstart", { touches: [at(300)], changedTouches: [at(300)] }));
-        window.dispatchEvent(new TouchEvent("touchmove", { touches: [at(200)], changedTouches: [at(200)] }));
-        window.dispatchEvent(new TouchEvent("touchend", { touches: [], changedTouches: [at(200)] }));
-      });
+    await page.evaluate(() => {
+      if (location.pathname !== "/chapter/1") return;
+      const at = (x: number) => new Touch({ identifier: 1, target: document.body, clientX: x, clientY: 400 });
+      window.dispatchEvent(new TouchEvent("touchstart", { touches: [at(300)], changedTouches: [at(300)] }));
+      window.dispatchEvent(new TouchEvent("touchmove", { touches: [at(200)], changedTouches: [at(200)] }));
+      window.dispatchEvent(new TouchEvent("touchend", { touches: [], changedTouches: [at(200)] }));
+    });
     await expect(page).toHaveURL(/\/chapter\/2$/, { timeout: 1000 });
   }).toPass();
   await context.close();
