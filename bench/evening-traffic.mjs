@@ -128,7 +128,9 @@ export const unlockRequest = (number) => ({
 /**
  * Opening the chapter page: the document, the manifest of its links, the next chapter's prefetch; a reader
  * without the chapter presses "unlock with coins" (then the route's data again), and the page asks for the
- * reader's place.
+ * reader's place. A reader whose coins do not reach the price (the page offers coins to buy instead: every
+ * ninth generated reader spent theirs on earlier chapters, ADR 101) looks at the coin packs and does not read
+ * it this round. Whether the chapter is open to them.
  */
 async function openChapter({ http, sleep, random, site, chapter, signedIn }) {
   const page = await http({ label: "chapter", path: `/chapter/${chapter.number}` });
@@ -140,8 +142,13 @@ async function openChapter({ http, sleep, random, site, chapter, signedIn }) {
     await sleep(between(pace.unlockThinkSeconds, random) * 1000);
     await http(unlockRequest(chapter.number));
     await http({ label: "chapter.data", path: `/chapter/${chapter.number}.data` });
+  } else if (signedIn && page.text.includes('name="intent" value="buy-unlock"')) {
+    await sleep(between(pace.unlockThinkSeconds, random) * 1000);
+    await http({ label: "/coins", path: "/coins" });
+    return false;
   }
   if (signedIn) await http({ label: "progress-get", path: `/reader/progress?chapter=${chapter.number}` });
+  return true;
 }
 
 /**
@@ -164,7 +171,7 @@ export async function readChapter({
   open = true,
 }) {
   // A reader found reading when the run starts has the page open already: it only goes on sending.
-  if (open) await openChapter({ http, sleep, random, site, chapter, signedIn });
+  if (open && !(await openChapter({ http, sleep, random, site, chapter, signedIn }))) return;
   const readMs = (chapter.words / between(pace.wordsPerMinute, random)) * 60_000;
   let progress = emptyProgress();
   let view;

@@ -551,4 +551,77 @@ describe("the author's admin", () => {
       expect((await author.get(`/admin/analytics/${id}`)).status, id).toBe(404);
     expect((await author.post("/admin/analytics", { sort: "coins" })).status).toBe(405);
   });
+
+  it("moves one reader's reading time on: their next progress counts that much more, no one else's", async () => {
+    const progress = (readingTime: number) => ({
+      scrollPosition: 0.2,
+      paragraph: 1,
+      completionPercentage: 20,
+      readingTime,
+      completed: false,
+      bookmarks: [],
+      lastReadAt: new Date().toISOString(),
+    });
+    const write = async (client: Client, readingTime: number) => {
+      const written = await fetch(`${server.url}/reader/progress`, {
+        method: "POST",
+        body: JSON.stringify({ entries: [{ chapter: 2, progress: progress(readingTime) }] }),
+        headers: { cookie: client.cookieHeader, origin: server.url, "sec-fetch-site": "same-origin" },
+      });
+      expect(written.status).toBe(200);
+      const kept = await client.get("/reader/progress?chapter=2");
+      return ((await kept.json()) as { progress: { readingTime: number } }).progress.readingTime;
+    };
+    const moved = new Client(server.url);
+    const movedName = await registerReader(moved, dataDir, "reading-moved");
+    const other = new Client(server.url);
+    await registerReader(other, dataDir, "reading-other");
+    // The first write of a chapter only starts the server's count (ADR 58).
+    expect(await write(moved, 5)).toBe(0);
+    expect(await write(other, 5)).toBe(0);
+
+    const answer = await author.post("/admin/clock", {
+      intent: "reading",
+      readerEmail: ` ${movedName.toUpperCase()}@EXAMPLE.COM `,
+      seconds: "240",
+    });
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain("The reader&#x27;s reading time has moved on.");
+    // Four minutes of reading counted at once for them; the other reader's server saw seconds pass at most.
+    expect(await write(moved, 200)).toBe(200);
+    expect(await write(other, 200)).toBeLessThan(60);
+    // The release time did not move; the page offers to undo the reader's.
+    const page = await (await author.get("/admin/clock")).text();
+    const release = Date.parse(/datetime="([^"]+)" data-testid="release-time"/i.exec(page)?.[1] ?? "");
+    expect(Math.abs(release - Date.now())).toBeLessThan(60_000);
+    expect(page).toContain("Back to the real time");
+
+    // Refused: an address that is no reader's, seconds out of range or not whole; nothing moves.
+    for (const [fields, message] of [
+      [{ readerEmail: "nobody@example.com", seconds: "60" }, "Enter the e-mail of a reader of this site."],
+      [{ readerEmail: "", seconds: "60" }, "Enter the e-mail of a reader of this site."],
+      [{ readerEmail: "x".repeat(300), seconds: "60" }, "Enter the e-mail of a reader of this site."],
+      [{ readerEmail: `${movedName}@example.com`, seconds: "0" }, "from 1 to 3600"],
+      [{ readerEmail: `${movedName}@example.com`, seconds: "3601" }, "from 1 to 3600"],
+      [{ readerEmail: `${movedName}@example.com`, seconds: "1.5" }, "from 1 to 3600"],
+    ] as const) {
+      const refused = await author.post("/admin/clock", { intent: "reading", ...fields });
+      expect(refused.status, JSON.stringify(fields)).toBe(400);
+      expect(await refused.text()).toContain(message);
+    }
+    // A reader may not move anyone's reading time.
+    const own = await moved.post("/admin/clock", {
+      intent: "reading",
+      readerEmail: `${movedName}@example.com`,
+      seconds: "60",
+    });
+    expect(own.status).toBe(404);
+    const log = await (await author.get("/admin/audit?subject=user")).text();
+    expect(log).toContain("clock.reading");
+
+    // Back to the real time undoes it: the count's mark now stands ahead of the server's clock, so nothing more
+    // counts until the real time reaches it.
+    expect((await author.post("/admin/clock", { intent: "reset" })).status).toBe(200);
+    expect(await write(moved, 3600)).toBe(200);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import en from "../../app/i18n/locales/en.json" with { type: "json" };
 import { expect, hydrated } from "./fixtures";
 import { findMail } from "./mail";
@@ -75,6 +75,28 @@ export async function grantAuthor(email: string): Promise<void> {
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? "", LOG_LEVEL: "warn" },
     stdio: "pipe",
   });
+}
+
+/**
+ * Moves one reader's reading time on by `seconds` on /admin/clock (TEST_CLOCK, ADR 105), as an author of its
+ * own in a context of its own: the server then counts that much more reading for that reader, and only them,
+ * without the test waiting it out.
+ */
+export async function moveReadingOn(browser: Browser, email: string, seconds: number) {
+  const context = await browser.newContext();
+  try {
+    const author = await context.newPage();
+    const writer = await register(author);
+    await grantAuthor(writer.email);
+    await author.goto("/admin/clock");
+    await hydrated(author);
+    await author.getByLabel("The reader's e-mail").fill(email);
+    await author.getByLabel("Seconds").fill(String(seconds));
+    await author.getByRole("button", { name: "Move their reading time on" }).click();
+    await expect(author.getByText("The reader's reading time has moved on.")).toBeVisible();
+  } finally {
+    await context.close();
+  }
 }
 
 /**

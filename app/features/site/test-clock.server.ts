@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { db } from "#db/client.server";
-import { contentRevision } from "#db/schema";
+import { contentRevision, users } from "#db/schema";
 import { type Actor, recordAudit } from "~/features/audit/log.server";
-import { clockOffsetMs, releaseTime, setTestClock } from "~/lib/clock.server";
+import { clockOffsetMs, moveReadingOn, releaseTime, setTestClock } from "~/lib/clock.server";
 import { refreshContentRevision } from "./revision.server";
 
 /**
@@ -28,4 +28,27 @@ export async function moveReleaseClock(time: Date | undefined, actor: Actor): Pr
     });
   });
   await refreshContentRevision();
+}
+
+/**
+ * Moves one reader's reading time on by `seconds` (TEST_CLOCK=true only; ADR 105): their next progress write
+ * counts as if that much more time had passed since their last (ADR 58), without a test waiting it out. Nothing
+ * else moves: not the release time, no other reader, no kept page. Audited. False for an unknown e-mail.
+ */
+export async function moveReaderReading(email: string, seconds: number, actor: Actor): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const [reader] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
+    if (!reader) return false;
+    moveReadingOn(reader.id, seconds * 1000);
+    await recordAudit(tx, actor, {
+      action: "clock.reading",
+      subjectType: "user",
+      subjectId: String(reader.id),
+      after: { secondsOn: seconds },
+    });
+    return true;
+  });
 }

@@ -15,7 +15,7 @@ const writes: Record<string, string[] | { none: string }> = {
   "chapter-translation.tsx": ["translation.create", "translation.update"],
   "translation.tsx": ["translation.create", "translation.update", "translation.delete"],
   "chapter-feedback.tsx": ["chapter.beta"],
-  "clock.tsx": ["clock.set"],
+  "clock.tsx": ["clock.set", "clock.reading"],
   "coin-pack.tsx": ["coinPack.create", "coinPack.update", "coinPack.delete"],
   "gallery-item.tsx": ["gallery.create", "gallery.update", "gallery.delete"],
   "wiki-page.tsx": ["wiki.create", "wiki.update", "wiki.delete"],

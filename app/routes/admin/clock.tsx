@@ -3,10 +3,10 @@ import { data, Form } from "react-router";
 import { z } from "zod";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { formFailure } from "~/features/auth/responses.server";
-import { moveReleaseClock } from "~/features/site/test-clock.server";
+import { moveReaderReading, moveReleaseClock } from "~/features/site/test-clock.server";
 import { useTranslation } from "~/i18n/react";
-import { clockOffsetMs, releaseTime, testClockEnabled } from "~/lib/clock.server";
-import { localSecondField } from "~/lib/form-fields";
+import { clockOffsetMs, readersMovedOn, releaseTime, testClockEnabled } from "~/lib/clock.server";
+import { localSecondField, requiredInteger, requiredText } from "~/lib/form-fields";
 import { parseForm, readForm } from "~/lib/forms";
 import { instantAt, localMinute } from "~/lib/local-time";
 import { buttonClass } from "~/ui/button";
@@ -29,7 +29,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     realTime: new Date().toISOString(),
     releaseTime: release.toISOString(),
-    moved: clockOffsetMs() !== 0,
+    moved: clockOffsetMs() !== 0 || readersMovedOn() > 0,
     releaseLocal: localMinute(release, author.timeZone),
     timeZone: author.timeZone,
   };
@@ -48,15 +48,28 @@ const clockSchema = z.discriminatedUnion("intent", [
     ),
   }),
   z.object({ intent: z.literal("reset") }),
+  // One reader's reading counted as if up to an hour more had passed (ADR 105).
+  z.object({
+    intent: z.literal("reading"),
+    readerEmail: requiredText(254, "admin.clock.errors.reader"),
+    seconds: requiredInteger(1, 3600, "admin.clock.errors.seconds"),
+  }),
 ]);
 
 export async function action({ request }: Route.ActionArgs) {
   const author = await requireTestClock(request);
   const parsed = parseForm(clockSchema, await readForm(request));
   if (!parsed.ok) return formFailure({ errors: parsed.errors });
+  const actor = { via: "admin", userId: author.id } as const;
+  if (parsed.data.intent === "reading") {
+    const { readerEmail, seconds } = parsed.data;
+    if (!(await moveReaderReading(readerEmail, seconds, actor)))
+      return formFailure({ errors: { readerEmail: "admin.clock.errors.reader" } });
+    return { done: parsed.data.intent };
+  }
   const time =
     parsed.data.intent === "set" ? instantAt(parsed.data.releaseLocal, author.timeZone) : undefined;
-  await moveReleaseClock(time, { via: "admin", userId: author.id });
+  await moveReleaseClock(time, actor);
   return { done: parsed.data.intent };
 }
 
@@ -110,6 +123,33 @@ export default function AdminClock({ loaderData, actionData }: Route.ComponentPr
             </button>
           </Form>
         ) : null}
+      </Panel>
+      <Panel id="reading" title={t("admin.clock.reading.title")}>
+        <p className="text-muted">{t("admin.clock.reading.intro")}</p>
+        <Form method="post" className="mt-3 flex flex-col gap-3">
+          <input type="hidden" name="intent" value="reading" />
+          <Field
+            name="readerEmail"
+            type="email"
+            label={t("admin.clock.reading.reader")}
+            error={result?.errors?.readerEmail}
+            maxLength={254}
+            required
+          />
+          <Field
+            name="seconds"
+            type="number"
+            label={t("admin.clock.reading.seconds")}
+            error={result?.errors?.seconds}
+            min={1}
+            max={3600}
+            defaultValue={60}
+            required
+          />
+          <button type="submit" className={buttonClass("primary", "self-start")}>
+            {t("admin.clock.reading.move")}
+          </button>
+        </Form>
       </Panel>
     </>
   );

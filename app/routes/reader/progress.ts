@@ -11,7 +11,7 @@ import type { ProgressChange } from "~/features/reader/progress-writes.server";
 import { getProgress, readerTimeZone, saveProgress } from "~/features/reader/queries.server";
 import { countVisitorProgress, MAX_VIEW_LENGTH } from "~/features/reader/visitor-views.server";
 import { serverTranslator } from "~/i18n/server";
-import { releaseTime } from "~/lib/clock.server";
+import { readingTime, releaseTime } from "~/lib/clock.server";
 import { INT32_MAX, parseId } from "~/lib/parse";
 import { canonicalTimeZone, getPreferences, readCookies } from "~/lib/preferences.server";
 import type { Route } from "./+types/progress";
@@ -130,7 +130,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     const progress = parseProgress(entry.progress);
     // Queued together, in order: one batch writes them (ADR 67).
     if (progress)
-      saving.push(saveProgress(user.id, entry.chapter, progress, new Date(), { timeZone, language }));
+      saving.push(
+        saveProgress(user.id, entry.chapter, progress, readingTime(user.id), { timeZone, language }),
+      );
   }
   const changes = await Promise.all(saving);
   const notable = changes.some(
