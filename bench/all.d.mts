@@ -1,0 +1,1 @@
+export function benchSteps(options: string[]): [string, string[]][];
