@@ -19,8 +19,8 @@ async function pageSends(chapter: number, progress: ReturnType<typeof emptyProgr
   vi.stubGlobal("document", { visibilityState: "visible" });
   vi.stubGlobal("navigator", {});
   expect(await sendProgress(chapter, progress)).toBe(true);
-  // The answer is read after `sendProgress` resolves (the view kept for the next write).
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The answer is read after `sendProgress` resolves (the view kept for the next write): one turn of the loop.
+  await new Promise(setImmediate);
   const [url, init] = fetch.mock.calls[0] ?? [];
   return { path: url, method: init?.method, headers: init?.headers, body: init?.body };
 }
