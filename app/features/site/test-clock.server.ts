@@ -36,19 +36,22 @@ export async function moveReleaseClock(time: Date | undefined, actor: Actor): Pr
  * else moves: not the release time, no other reader, no kept page. Audited. False for an unknown e-mail.
  */
 export async function moveReaderReading(email: string, seconds: number, actor: Actor): Promise<boolean> {
-  return db().transaction(async (tx) => {
+  const readerId = await db().transaction(async (tx) => {
     const [reader] = await tx
       .select({ id: users.id })
       .from(users)
       .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()));
-    if (!reader) return false;
-    moveReadingOn(reader.id, seconds * 1000);
+    if (!reader) return undefined;
     await recordAudit(tx, actor, {
       action: "clock.reading",
       subjectType: "user",
       subjectId: String(reader.id),
       after: { secondsOn: seconds },
     });
-    return true;
+    return reader.id;
   });
+  // Moved once the audit entry is in: a failed write moves nothing.
+  if (readerId === undefined) return false;
+  moveReadingOn(readerId, seconds * 1000);
+  return true;
 }

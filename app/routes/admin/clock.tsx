@@ -1,12 +1,11 @@
 import "~/i18n/full-catalogue";
 import { data, Form } from "react-router";
-import { z } from "zod";
 import { requireAuthor } from "~/features/auth/guards.server";
 import { formFailure } from "~/features/auth/responses.server";
+import { clockSchema, MAX_READING_MOVE_SECONDS } from "~/features/site/clock-form";
 import { moveReaderReading, moveReleaseClock } from "~/features/site/test-clock.server";
 import { useTranslation } from "~/i18n/react";
 import { clockOffsetMs, readersMovedOn, releaseTime, testClockEnabled } from "~/lib/clock.server";
-import { localSecondField, requiredInteger, requiredText } from "~/lib/form-fields";
 import { parseForm, readForm } from "~/lib/forms";
 import { instantAt, localMinute } from "~/lib/local-time";
 import { buttonClass } from "~/ui/button";
@@ -34,27 +33,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     timeZone: author.timeZone,
   };
 }
-
-/**
- * Between 1970 and 2100, like every date the site accepts; to the second, so a test can stand a few seconds
- * before a release (the release minute, ADR 50).
- */
-const clockSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("set"),
-    releaseLocal: localSecondField("admin.clock.errors.time").refine(
-      (value) => value >= "1970-01-01T00:00" && value < "2100-01-01T00:00",
-      { error: "admin.clock.errors.time" },
-    ),
-  }),
-  z.object({ intent: z.literal("reset") }),
-  // One reader's reading counted as if up to an hour more had passed (ADR 105).
-  z.object({
-    intent: z.literal("reading"),
-    readerEmail: requiredText(254, "admin.clock.errors.reader"),
-    seconds: requiredInteger(1, 3600, "admin.clock.errors.seconds"),
-  }),
-]);
 
 export async function action({ request }: Route.ActionArgs) {
   const author = await requireTestClock(request);
@@ -142,7 +120,7 @@ export default function AdminClock({ loaderData, actionData }: Route.ComponentPr
             label={t("admin.clock.reading.seconds")}
             error={result?.errors?.seconds}
             min={1}
-            max={3600}
+            max={MAX_READING_MOVE_SECONDS}
             defaultValue={60}
             required
           />
