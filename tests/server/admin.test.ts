@@ -609,6 +609,16 @@ describe("the author's admin", () => {
       expect(refused.status, JSON.stringify(fields)).toBe(400);
       expect(await refused.text()).toContain(message);
     }
+    // A refused form comes back with what was typed in it.
+    const kept = await (
+      await author.post("/admin/clock", {
+        intent: "reading",
+        readerEmail: "nobody@example.com",
+        seconds: "42",
+      })
+    ).text();
+    expect(kept).toContain('value="nobody@example.com"');
+    expect(kept).toContain('value="42"');
     // A reader may not move anyone's reading time.
     const own = await moved.post("/admin/clock", {
       intent: "reading",

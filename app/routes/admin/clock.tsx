@@ -6,7 +6,7 @@ import { clockSchema, MAX_READING_MOVE_SECONDS } from "~/features/site/clock-for
 import { moveReaderReading, moveReleaseClock } from "~/features/site/test-clock.server";
 import { useTranslation } from "~/i18n/react";
 import { clockOffsetMs, readersMovedOn, releaseTime, testClockEnabled } from "~/lib/clock.server";
-import { parseForm, readForm } from "~/lib/forms";
+import { echoedValue, parseForm, readForm } from "~/lib/forms";
 import { instantAt, localMinute } from "~/lib/local-time";
 import { buttonClass } from "~/ui/button";
 import { DocumentTitle } from "~/ui/document-title";
@@ -36,13 +36,18 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const author = await requireTestClock(request);
-  const parsed = parseForm(clockSchema, await readForm(request));
-  if (!parsed.ok) return formFailure({ errors: parsed.errors });
+  const form = await readForm(request);
+  // A refused form shows again with what was typed in it.
+  const values = Object.fromEntries(
+    ["releaseLocal", "readerEmail", "seconds"].map((name) => [name, echoedValue(form, name)]),
+  );
+  const parsed = parseForm(clockSchema, form);
+  if (!parsed.ok) return formFailure({ errors: parsed.errors, values });
   const actor = { via: "admin", userId: author.id } as const;
   if (parsed.data.intent === "reading") {
     const { readerEmail, seconds } = parsed.data;
     if (!(await moveReaderReading(readerEmail, seconds, actor)))
-      return formFailure({ errors: { readerEmail: "admin.clock.errors.reader" } });
+      return formFailure({ errors: { readerEmail: "admin.clock.errors.reader" }, values });
     return { done: parsed.data.intent };
   }
   const time =
@@ -54,7 +59,10 @@ export async function action({ request }: Route.ActionArgs) {
 export default function AdminClock({ loaderData, actionData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const format = useFormat();
-  const result = actionData as { done?: string; errors?: Record<string, string> } | undefined;
+  const result = actionData as
+    | { done?: string; errors?: Record<string, string>; values?: Record<string, string> }
+    | undefined;
+  const typed = result?.values;
   const when = (iso: string) => format.date(iso, { dateStyle: "full", timeStyle: "short" });
   return (
     <>
@@ -84,7 +92,7 @@ export default function AdminClock({ loaderData, actionData }: Route.ComponentPr
             type="datetime-local"
             label={t("admin.clock.to")}
             hint={t("admin.clock.zone", { zone: loaderData.timeZone })}
-            defaultValue={loaderData.releaseLocal}
+            defaultValue={typed?.releaseLocal || loaderData.releaseLocal}
             error={result?.errors?.releaseLocal}
             step={1}
             required
@@ -111,6 +119,7 @@ export default function AdminClock({ loaderData, actionData }: Route.ComponentPr
             type="email"
             label={t("admin.clock.reading.reader")}
             error={result?.errors?.readerEmail}
+            defaultValue={typed?.readerEmail}
             maxLength={254}
             required
           />
@@ -121,7 +130,7 @@ export default function AdminClock({ loaderData, actionData }: Route.ComponentPr
             error={result?.errors?.seconds}
             min={1}
             max={MAX_READING_MOVE_SECONDS}
-            defaultValue={60}
+            defaultValue={typed?.seconds || 60}
             required
           />
           <button type="submit" className={buttonClass("primary", "self-start")}>
