@@ -237,7 +237,8 @@ export async function startApp({
     cpuMs: () => cpuMs(child.pid),
     stop: async () => {
       // A later server may take the same port: a stopped one is no longer the one its address names.
-      if (watched.includes(app)) watched.splice(watched.indexOf(app), 1);
+      const at = watched.indexOf(app);
+      if (at >= 0) watched.splice(at, 1);
       child.kill("SIGTERM");
       await new Promise((r) => child.once("exit", r));
       fs.rmSync(dataDir, { recursive: true, force: true });
