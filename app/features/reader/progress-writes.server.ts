@@ -13,7 +13,8 @@ import { countReading, countsAsCompleted } from "./reading-rule";
 /**
  * Signed-in readers' progress writes, coalesced (ADR 67): the writes that arrive while a batch is being
  * written wait and go together in the next, one transaction of a few statements for many readers, instead
- * of a transaction each. An idle server writes at once (a batch of one): nothing waits for a timer. A write
+ * of a transaction each. An idle server starts a batch at the end of the event loop's turn (ADR 106): the
+ * writes whose requests arrived in the same turn go with it, and nothing waits for a timer. A write
  * is answered only once its batch has committed, so whatever was acknowledged is in the database; a batch
  * that fails fails each of its writes (a database outage answers 503 to each, server/database-outage.ts).
  * Each write keeps its own rules and time: a batch computes, write by write in arrival order, what saving
@@ -52,7 +53,9 @@ export function queueProgressWrite(
 ): Promise<ProgressChange | undefined> {
   return new Promise((done, failed) => {
     waiting.push({ ...write, done, failed });
-    writing ??= writeWaiting();
+    // Not at once: on PGlite a whole batch runs without the event loop reading a socket (its statements
+    // answer in microtasks), so the requests that arrived meanwhile would only queue after it, one batch each.
+    writing ??= new Promise<void>((turn) => setImmediate(turn)).then(writeWaiting);
   });
 }
 
